@@ -1,0 +1,1 @@
+# The board's firmware: pure logic packages (rules, ...) and the hardware layer (hal).

@@ -1,0 +1,543 @@
+# A chess position on a 10x12 mailbox, with make/unmake in place and legal move generation.
+#
+# Moves are small integers (always below 2**20, so never a heap object on the RP2040):
+#   bits 0-6   from cell (10x12 index)
+#   bits 7-13  to cell; for castling the cell of the castling rook ("king takes rook"),
+#              which serves standard chess and Chess960 alike
+#   bits 14-16 promotion piece type (0 = none)
+#   bit 17 castling, bit 18 en passant, bit 19 double pawn push
+#
+# Legal generation writes into a caller's list and allocates nothing: pins and checks are
+# found first by walking the eight rays from the king; a move is tested by make/unmake only
+# when it can matter (the side is in check, the piece is pinned, en passant, king moves).
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from firmware.rules.squares import SQ120, SQ64, WHITE
+
+_WHITE = const(8)
+_BLACK = const(16)
+_OFF = const(24)
+_PAWN = const(1)
+_KNIGHT = const(2)
+_BISHOP = const(3)
+_ROOK = const(4)
+_QUEEN = const(5)
+_KING = const(6)
+
+CASTLE = const(0x20000)
+EN_PASSANT = const(0x40000)
+DOUBLE_PUSH = const(0x80000)
+_CASTLE = const(0x20000)
+_EP = const(0x40000)
+_DOUBLE = const(0x80000)
+_SPECIAL = const(0xE0000)
+
+# Castling right bits: white h-side, white a-side, black h-side, black a-side.
+_WK = const(1)
+_WQ = const(2)
+_BK = const(4)
+_BQ = const(8)
+
+_KNIGHT_STEPS = (-21, -19, -12, -8, 8, 12, 19, 21)
+_ROOK_DIRS = (-10, -1, 1, 10)
+_BISHOP_DIRS = (-11, -9, 9, 11)
+_KING_DIRS = (-11, -10, -9, -1, 1, 9, 10, 11)
+# Ray directions by piece type (bishop, rook, queen: the king's eight directions).
+_DIRS = (None, None, None, _BISHOP_DIRS, _ROOK_DIRS, _KING_DIRS)
+_CELLS = tuple(SQ120)
+_PROMOS = (_QUEEN, _ROOK, _BISHOP, _KNIGHT)
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+class Position:
+    """The state of a game at one moment: pieces, side to move, castling rights,
+    en passant cell, move counters. Build it with Position() (the standard start),
+    Position(fen), Position(fen, chess960=True) or Position.from_chess960(n)."""
+
+    def __init__(self, fen=None, chess960=False):
+        self.board = bytearray(120)
+        self.turn = WHITE
+        self.castling = 0
+        self.castle_rooks = bytearray(4)  # cell of the rook of each castling right
+        self.rights_mask = bytearray(b"\x0f" * 120)
+        self.ep = 0  # cell a pawn skipped with its last double push, else 0
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self.kings = bytearray(2)  # king cell of white (0) and black (1)
+        self.chess960 = chess960
+        self._undo = [0] * 32
+        self._ply = 0
+        self._pin = bytearray(120)
+        self._stamp = 0
+        self._scratch = [0] * 256  # one ply of moves for internal look-ahead
+        from firmware.rules import fen as _fen
+
+        _fen.set_fen(self, START_FEN if fen is None else fen, chess960)
+
+    @classmethod
+    def from_chess960(cls, number):
+        from firmware.rules.chess960 import start_fen
+
+        return cls(start_fen(number), True)
+
+    def copy(self):
+        """An independent position equal to this one (without its move history)."""
+        return Position(self.fen(), self.chess960)
+
+    def fen(self, shredder=False):
+        from firmware.rules import fen as _fen
+
+        return _fen.fen(self, shredder)
+
+    # ----- queries on public squares (0..63)
+
+    def piece_at(self, sq):
+        """Piece code (colour | type) on square sq, 0 if empty."""
+        return self.board[SQ120[sq]]
+
+    def king(self, color):
+        return SQ64[self.kings[color >> 4]]
+
+    def is_check(self):
+        us = self.turn
+        return self.attacked(self.kings[us >> 4], us ^ _OFF)
+
+    def is_attacked_by(self, color, sq):
+        return self.attacked(SQ120[sq], color)
+
+    def occupancy(self, out):
+        """Write the occupied squares into out (8 bytes, rank 1 first, bit i = file i):
+        the shape the reed-switch scanner reports. No integer above 8 bits is made."""
+        b = self.board
+        for r in range(8):
+            x = 0
+            c = 21 + r * 10
+            for f in range(8):
+                if b[c + f]:
+                    x |= 1 << f
+            out[r] = x
+        return out
+
+    # ----- attacks
+
+    def attacked(self, cell, by):
+        """True if a piece of colour `by` attacks the cell (pieces as they stand)."""
+        b = self.board
+        if by == _WHITE:
+            if b[cell - 9] == _WHITE | _PAWN or b[cell - 11] == _WHITE | _PAWN:
+                return True
+        elif b[cell + 9] == _BLACK | _PAWN or b[cell + 11] == _BLACK | _PAWN:
+            return True
+        p = by | _KNIGHT
+        for d in _KNIGHT_STEPS:
+            if b[cell + d] == p:
+                return True
+        p = by | _KING
+        for d in _KING_DIRS:
+            if b[cell + d] == p:
+                return True
+        r = by | _ROOK
+        q = by | _QUEEN
+        for d in _ROOK_DIRS:
+            t = cell + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == r or p == q:
+                return True
+        r = by | _BISHOP
+        for d in _BISHOP_DIRS:
+            t = cell + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == r or p == q:
+                return True
+        return False
+
+    # ----- make / unmake
+
+    def make(self, m):
+        """Play move m (which must come from gen_legal of this position) in place."""
+        b = self.board
+        fr = m & 127
+        to = (m >> 7) & 127
+        us = self.turn
+        ply = self._ply
+        u = self._undo
+        if ply >= len(u):
+            u.extend([0] * 32)
+        cap = b[to]
+        u[ply] = cap | self.castling << 5 | self.ep << 9 | self.halfmove_clock << 16
+        self._ply = ply + 1
+        p = b[fr]
+        self.ep = 0
+        self.halfmove_clock += 1
+        if not m & _SPECIAL:
+            pt = m >> 14
+            if pt:  # promotion
+                b[to] = us | pt
+                self.halfmove_clock = 0
+            else:
+                b[to] = p
+                if p & 7 == _PAWN or cap:
+                    self.halfmove_clock = 0
+                if p & 7 == _KING:
+                    self.kings[us >> 4] = to
+            b[fr] = 0
+        elif m & _CASTLE:
+            base = 21 if us == _WHITE else 91
+            if to > fr:
+                kt = base + 6
+                rt = base + 5
+            else:
+                kt = base + 2
+                rt = base + 3
+            b[fr] = 0
+            b[to] = 0
+            b[kt] = us | _KING
+            b[rt] = us | _ROOK
+            self.kings[us >> 4] = kt
+        elif m & _EP:
+            b[to] = p
+            b[fr] = 0
+            b[to - 10 if us == _WHITE else to + 10] = 0
+            self.halfmove_clock = 0
+        else:  # double push
+            b[to] = p
+            b[fr] = 0
+            self.ep = (fr + to) >> 1
+            self.halfmove_clock = 0
+        rm = self.rights_mask
+        self.castling &= rm[fr] & rm[to]
+        if us == _BLACK:
+            self.fullmove_number += 1
+        self.turn = us ^ _OFF
+
+    def unmake(self, m):
+        """Take back move m, the last one made."""
+        b = self.board
+        fr = m & 127
+        to = (m >> 7) & 127
+        us = self.turn ^ _OFF
+        self.turn = us
+        ply = self._ply - 1
+        self._ply = ply
+        x = self._undo[ply]
+        self.castling = (x >> 5) & 15
+        self.ep = (x >> 9) & 127
+        self.halfmove_clock = x >> 16
+        if us == _BLACK:
+            self.fullmove_number -= 1
+        if not m & _SPECIAL:
+            if m >> 14:
+                b[fr] = us | _PAWN
+            else:
+                p = b[to]
+                b[fr] = p
+                if p & 7 == _KING:
+                    self.kings[us >> 4] = fr
+            b[to] = x & 31
+        elif m & _CASTLE:
+            base = 21 if us == _WHITE else 91
+            if to > fr:
+                b[base + 6] = 0
+                b[base + 5] = 0
+            else:
+                b[base + 2] = 0
+                b[base + 3] = 0
+            b[fr] = us | _KING
+            b[to] = us | _ROOK
+            self.kings[us >> 4] = fr
+        elif m & _EP:
+            b[fr] = b[to]
+            b[to] = 0
+            b[to - 10 if us == _WHITE else to + 10] = us ^ _OFF | _PAWN
+        else:
+            b[fr] = b[to]
+            b[to] = 0
+
+    def _safe(self, m):
+        """Does move m leave the mover's own king unattacked? (make, look, unmake)"""
+        us = self.turn
+        self.make(m)
+        ok = not self.attacked(self.kings[us >> 4], us ^ _OFF)
+        self.unmake(m)
+        return ok
+
+    # ----- legal move generation
+
+    def gen_legal(self, buf, n=0):
+        """Write the legal moves into buf[n:], return the new end index.
+        buf must have room for 218 more entries (the most any position has)."""
+        b = self.board
+        us = self.turn
+        them = us ^ _OFF
+        ksq = self.kings[us >> 4]
+
+        # Checks and pins: walk the rays out of the king.
+        stamp = self._stamp + 1
+        pin = self._pin
+        if stamp > 255:
+            for i in range(120):
+                pin[i] = 0
+            stamp = 1
+        self._stamp = stamp
+        checks = 0
+        if us == _WHITE:
+            if b[ksq + 9] == _BLACK | _PAWN:
+                checks += 1
+            if b[ksq + 11] == _BLACK | _PAWN:
+                checks += 1
+        else:
+            if b[ksq - 9] == _WHITE | _PAWN:
+                checks += 1
+            if b[ksq - 11] == _WHITE | _PAWN:
+                checks += 1
+        p = them | _KNIGHT
+        for d in _KNIGHT_STEPS:
+            if b[ksq + d] == p:
+                checks += 1
+        q = them | _QUEEN
+        r = them | _ROOK
+        for d in _ROOK_DIRS:
+            t = ksq + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == r or p == q:
+                checks += 1
+            elif p & us and p != _OFF:
+                t2 = t + d
+                p = b[t2]
+                while p == 0:
+                    t2 += d
+                    p = b[t2]
+                if p == r or p == q:
+                    pin[t] = stamp
+        r = them | _BISHOP
+        for d in _BISHOP_DIRS:
+            t = ksq + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == r or p == q:
+                checks += 1
+            elif p & us and p != _OFF:
+                t2 = t + d
+                p = b[t2]
+                while p == 0:
+                    t2 += d
+                    p = b[t2]
+                if p == r or p == q:
+                    pin[t] = stamp
+
+        if checks < 2:
+            if us == _WHITE:
+                fwd = 10
+                promo_lo = 91
+                promo_hi = 98
+                start_lo = 31
+            else:
+                fwd = -10
+                promo_lo = 21
+                promo_hi = 28
+                start_lo = 81
+            ep = self.ep
+            for s in _CELLS:
+                p = b[s]
+                if not p & us:
+                    continue
+                pt = p & 7
+                if pt == _KING:
+                    continue
+                n0 = n
+                if pt == _PAWN:
+                    t = s + fwd
+                    if b[t] == 0:
+                        if promo_lo <= t <= promo_hi:
+                            for pp in _PROMOS:
+                                buf[n] = s | t << 7 | pp << 14
+                                n += 1
+                        else:
+                            buf[n] = s | t << 7
+                            n += 1
+                            if start_lo <= s < start_lo + 8 and b[t + fwd] == 0:
+                                buf[n] = s | (t + fwd) << 7 | _DOUBLE
+                                n += 1
+                    for c in range(t - 1, t + 2, 2):  # no tuple: allocation-free
+                        x = b[c]
+                        if x & them and not x & us:
+                            if promo_lo <= c <= promo_hi:
+                                for pp in _PROMOS:
+                                    buf[n] = s | c << 7 | pp << 14
+                                    n += 1
+                            else:
+                                buf[n] = s | c << 7
+                                n += 1
+                        elif c == ep:
+                            m = s | c << 7 | _EP
+                            if self._safe(m):
+                                buf[n] = m
+                                n += 1
+                elif pt == _KNIGHT:
+                    for d in _KNIGHT_STEPS:
+                        t = s + d
+                        if not b[t] & us:
+                            buf[n] = s | t << 7
+                            n += 1
+                else:
+                    for d in _DIRS[pt]:
+                        t = s + d
+                        x = b[t]
+                        while x == 0:
+                            buf[n] = s | t << 7
+                            n += 1
+                            t += d
+                            x = b[t]
+                        if not x & us:
+                            buf[n] = s | t << 7
+                            n += 1
+                if checks or pin[s] == stamp:
+                    # Keep only the moves that leave the king safe.
+                    j = n0
+                    for i in range(n0, n):
+                        m = buf[i]
+                        if self._safe(m):
+                            buf[j] = m
+                            j += 1
+                    n = j
+
+        # King steps: the king is lifted so that it does not hide the squares behind it.
+        b[ksq] = 0
+        for d in _KING_DIRS:
+            t = ksq + d
+            if not b[t] & us and not self.attacked(t, them):
+                buf[n] = ksq | t << 7
+                n += 1
+        b[ksq] = us | _KING
+
+        # Castling (standard and Chess960): FIDE art. 3.8.2 and Guidelines II.
+        cr = self.castling
+        if cr and not checks:
+            if us == _WHITE:
+                base = 21
+                bits = cr & 3
+                i0 = 0
+            else:
+                base = 91
+                bits = (cr >> 2) & 3
+                i0 = 2
+            while bits:
+                if bits & 1:
+                    rf = self.castle_rooks[i0]
+                    if rf > ksq:
+                        kt = base + 6
+                        rt = base + 5
+                    else:
+                        kt = base + 2
+                        rt = base + 3
+                    if self._can_castle(ksq, rf, kt, rt, them):
+                        buf[n] = ksq | rf << 7 | _CASTLE
+                        n += 1
+                bits >>= 1
+                i0 += 1
+        return n
+
+    def _can_castle(self, kf, rf, kt, rt, them):
+        b = self.board
+        king = b[kf]
+        rook = b[rf]
+        b[kf] = 0
+        b[rf] = 0
+        lo = min(kf, rf, kt, rt)
+        hi = max(kf, rf, kt, rt)
+        ok = True
+        for s in range(lo, hi + 1):
+            if b[s]:
+                ok = False
+                break
+        if ok:
+            for s in range(min(kf, kt), max(kf, kt) + 1):
+                if self.attacked(s, them):
+                    ok = False
+                    break
+        b[kf] = king
+        b[rf] = rook
+        return ok
+
+    def legal_moves(self):
+        """A new list of the legal moves (allocates: not for hot loops)."""
+        buf = [0] * 256
+        return buf[: self.gen_legal(buf, 0)]
+
+    def has_legal_move(self):
+        return self.gen_legal(self._scratch, 0) > 0
+
+    def has_legal_en_passant(self):
+        ep = self.ep
+        if not ep:
+            return False
+        b = self.board
+        us = self.turn
+        pawn = us | _PAWN
+        behind = -10 if us == _WHITE else 10
+        for s in range(ep + behind - 1, ep + behind + 2, 2):
+            if b[s] == pawn and self._safe(s | ep << 7 | _EP):
+                return True
+        return False
+
+    # ----- perft (the standard move-generator test)
+
+    def perft(self, depth, buf=None, n=0):
+        if buf is None:
+            buf = [0] * (256 * (depth + 1))
+        end = self.gen_legal(buf, n)
+        if depth <= 1:
+            return end - n if depth == 1 else 1
+        total = 0
+        for i in range(n, end):
+            m = buf[i]
+            self.make(m)
+            total += self.perft(depth - 1, buf, end)
+            self.unmake(m)
+        return total
+
+
+def move_from(m):
+    """Public square a move starts from."""
+    return SQ64[m & 127]
+
+
+def move_to(m):
+    """Public square a move ends on (for castling: the king's destination square)."""
+    if m & _CASTLE:
+        fr = m & 127
+        to = (m >> 7) & 127
+        base = 21 if fr < 60 else 91
+        return SQ64[base + 6 if to > fr else base + 2]
+    return SQ64[(m >> 7) & 127]
+
+
+def move_promotion(m):
+    """Piece type a pawn promotes to (KNIGHT..QUEEN), 0 if none."""
+    return 0 if m & _SPECIAL else m >> 14
+
+
+def is_castling(m):
+    return bool(m & _CASTLE)
+
+
+def is_en_passant(m):
+    return bool(m & _EP)
