@@ -38,8 +38,23 @@ def start_fen(number):
 
 
 def number_of(board_rank):
-    """The start number of a back rank such as 'RNBQKBNR' (inverse of back_rank), or None."""
-    for n in range(960):
-        if back_rank(n) == board_rank:
-            return n
-    return None
+    """The start number of a back rank such as 'RNBQKBNR' (the inverse of back_rank),
+    or None if it is no Chess960 start."""
+    if not isinstance(board_rank, str) or len(board_rank) != 8:
+        return None
+    for piece, count in (("B", 2), ("N", 2), ("Q", 1), ("R", 2), ("K", 1)):
+        if board_rank.count(piece) != count:
+            return None
+    b1 = board_rank.index("B")
+    b2 = board_rank.rindex("B")
+    light, dark = (b1, b2) if b1 & 1 else (b2, b1)
+    if not light & 1 or dark & 1:
+        return None  # both bishops on one colour
+    free = [f for f in range(8) if f != light and f != dark]
+    queen = free.index(board_rank.index("Q"))
+    free.remove(board_rank.index("Q"))
+    knights = (free.index(board_rank.index("N")), free.index(board_rank.rindex("N")))
+    rest = [board_rank[f] for f in free if board_rank[f] != "N"]
+    if rest != ["R", "K", "R"]:
+        return None
+    return light // 2 + 4 * (dark // 2) + 16 * queen + 96 * _KNIGHT_PAIRS.index(knights)

@@ -191,7 +191,8 @@ def set_fen(pos, text, chess960=False):
     pos.halfmove_clock = halfmove
     pos.fullmove_number = fullmove
     pos.chess960 = chess960
-    pos._ply = 0
+    pos.ply = 0
+    del pos._chunks[1:]  # a new game gives back what a long one grew
 
 
 def board_fen(pos):

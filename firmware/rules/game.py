@@ -4,9 +4,11 @@
 #
 # "The same position" (9.2.3) is: same side to move, same pieces on the same squares, same
 # castling rights, and an en passant capture possible in both or in neither. Each position
-# of the game is kept as a 34-byte key that says exactly that (no hash, no collisions).
+# is summed up in a 34-byte key that says exactly that (no hash, no collisions). Only the
+# positions since the last capture or pawn move can repeat, so only their keys are kept:
+# a long game costs no more memory than its longest quiet stretch (at most 150 plies).
 from firmware.rules.errors import IllegalMoveError
-from firmware.rules.position import Position
+from firmware.rules.position import Position, new_move_buffer
 from firmware.rules.squares import SQ120, WHITE, BLACK
 from firmware.rules import material
 from firmware.rules import outcome as _o
@@ -17,10 +19,21 @@ from firmware.rules.uci import uci as _uci, parse_uci as _parse_uci
 class Game:
     def __init__(self, fen=None, chess960=False, position=None):
         self.position = position if position is not None else Position(fen, chess960)
-        self.start_fen = self.position.fen()
-        self.moves = []
-        self._buf = [0] * 256
+        self._buf = new_move_buffer()
         self._kbuf = bytearray(34)
+        self._started()
+
+    def reset(self, fen=None, chess960=False):
+        """Start a new game in place, reusing this game's buffers (the device's way: it
+        keeps one Game for its whole life). InvalidFenError leaves the game as it was."""
+        from firmware.rules import fen as _fen
+        from firmware.rules.position import START_FEN
+
+        _fen.set_fen(self.position, START_FEN if fen is None else fen, chess960)
+        self._started()
+
+    def _started(self):
+        self.start_fen = self.position.fen()
         self._keys = [self._key()]
 
     @classmethod
@@ -46,9 +59,12 @@ class Game:
         self._push(m)
 
     def _push(self, m):
-        self.position.make(m)
-        self.moves.append(m)
-        self._keys.append(self._key())
+        pos = self.position
+        pos.make(m)
+        if pos.halfmove_clock == 0:
+            self._keys = [self._key()]
+        else:
+            self._keys.append(self._key())
 
     def push_uci(self, text):
         """Parse and play a UCI move; returns the move. Raises and changes nothing if the
@@ -61,10 +77,35 @@ class Game:
         return _parse_uci(self.position, text)
 
     def pop(self):
-        m = self.moves.pop()
-        self._keys.pop()
-        self.position.unmake(m)
+        """Take back the last move and return it."""
+        pos = self.position
+        if not pos.ply:
+            raise IndexError("no move to take back")
+        m = pos.peek()
+        pos.unmake(m)
+        keys = self._keys
+        keys.pop()
+        if not keys:
+            self._rebuild_keys()
         return m
+
+    def _rebuild_keys(self):
+        # The take-back crossed a capture or pawn move: walk back through the quiet moves
+        # before it to collect their positions again, then play them forward.
+        pos = self.position
+        ply = pos.ply
+        back = min(pos.halfmove_clock, ply)
+        keys = [self._key()]
+        # Copy the moves first: working out a key may try moves (en passant), which
+        # overwrite the position's stack above the current ply.
+        replay = [pos.move_at(i) for i in range(ply - back, ply)]
+        for i in range(back - 1, -1, -1):
+            pos.unmake(replay[i])
+            keys.append(self._key())
+        for m in replay:
+            pos.make(m)
+        keys.reverse()
+        self._keys = keys
 
     def uci(self, m):
         return _uci(self.position, m)
@@ -83,7 +124,13 @@ class Game:
 
     @property
     def ply(self):
-        return len(self.moves)
+        return self.position.ply
+
+    @property
+    def moves(self):
+        """The moves of the game so far, as a new list."""
+        pos = self.position
+        return [pos.move_at(i) for i in range(pos.ply)]
 
     # ----- positions as keys
 
@@ -99,17 +146,10 @@ class Game:
         k[33] = pos.ep if pos.ep and pos.has_legal_en_passant() else 0
         return bytes(k)
 
-    def _window(self):
-        """First index of the keys that the current position can repeat: none before the
-        last capture or pawn move can be the same position."""
-        n = len(self._keys) - 1 - self.position.halfmove_clock
-        return n if n > 0 else 0
-
-    def _count(self, key, lo):
-        keys = self._keys
+    def _count(self, key):
         c = 0
-        for i in range(lo, len(keys)):
-            if keys[i] == key:
+        for k in self._keys:
+            if k == key:
                 c += 1
         return c
 
@@ -132,7 +172,7 @@ class Game:
 
     def is_repetition(self, count=3):
         """The current position has occurred `count` times (this time included)."""
-        return self._count(self._keys[-1], self._window()) >= count
+        return self._count(self._keys[-1]) >= count
 
     def is_fivefold_repetition(self):
         return self.is_repetition(5)
@@ -166,15 +206,15 @@ class Game:
     def can_claim_threefold_repetition(self):
         """Art. 9.2: the position has occurred three times, or will with a move the
         claimant writes down."""
-        lo = self._window()
-        if self._count(self._keys[-1], lo) >= 3:
+        if self._count(self._keys[-1]) >= 3:
             return True
         pos = self.position
         buf = self._buf
         for i in range(pos.gen_legal(buf, 0)):
             m = buf[i]
             pos.make(m)
-            found = pos.halfmove_clock and self._count(self._key(), lo) >= 2
+            # After a capture or pawn move no earlier position can come again.
+            found = pos.halfmove_clock and self._count(self._key()) >= 2
             pos.unmake(m)
             if found:
                 return True

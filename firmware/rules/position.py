@@ -18,6 +18,8 @@ except ImportError:  # CPython
         return x
 
 
+from array import array
+
 from firmware.rules.squares import SQ120, SQ64, WHITE
 
 _WHITE = const(8)
@@ -54,6 +56,13 @@ _CELLS = tuple(SQ120)
 _PROMOS = (_QUEEN, _ROOK, _BISHOP, _KNIGHT)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+MAX_MOVES = const(218)  # the most legal moves any chess position has
+_CHUNK_BYTES = const(512)  # 64 plies of (move, undo) words
+
+
+def new_move_buffer(plies=1):
+    """A buffer for gen_legal: room for `plies` plies of moves, 4 bytes a move."""
+    return array("I", bytes(4 * (MAX_MOVES + 2) * plies))
 
 
 class Position:
@@ -72,11 +81,14 @@ class Position:
         self.fullmove_number = 1
         self.kings = bytearray(2)  # king cell of white (0) and black (1)
         self.chess960 = chess960
-        self._undo = [0] * 32
-        self._ply = 0
+        # The moves made since the position was set up, each with what it needs to be
+        # taken back (2 words a ply), in chunks of 64 plies: a long game grows the stack
+        # 512 bytes at a time and never needs a large free block on a fragmented heap.
+        self._chunks = [array("I", bytes(_CHUNK_BYTES))]
+        self.ply = 0
         self._pin = bytearray(120)
         self._stamp = 0
-        self._scratch = [0] * 256  # one ply of moves for internal look-ahead
+        self._scratch = new_move_buffer()  # one ply of moves for internal look-ahead
         from firmware.rules import fen as _fen
 
         _fen.set_fen(self, START_FEN if fen is None else fen, chess960)
@@ -172,13 +184,16 @@ class Position:
         fr = m & 127
         to = (m >> 7) & 127
         us = self.turn
-        ply = self._ply
-        u = self._undo
-        if ply >= len(u):
-            u.extend([0] * 32)
+        ply = self.ply
+        chunks = self._chunks
+        if ply >> 6 >= len(chunks):
+            chunks.append(array("I", bytes(_CHUNK_BYTES)))
+        c = chunks[ply >> 6]
+        i = (ply & 63) << 1
         cap = b[to]
-        u[ply] = cap | self.castling << 5 | self.ep << 9 | self.halfmove_clock << 16
-        self._ply = ply + 1
+        c[i] = m
+        c[i + 1] = cap | self.castling << 5 | self.ep << 9 | self.halfmove_clock << 16
+        self.ply = ply + 1
         p = b[fr]
         self.ep = 0
         self.halfmove_clock += 1
@@ -230,9 +245,9 @@ class Position:
         to = (m >> 7) & 127
         us = self.turn ^ _OFF
         self.turn = us
-        ply = self._ply - 1
-        self._ply = ply
-        x = self._undo[ply]
+        ply = self.ply - 1
+        self.ply = ply
+        x = self._chunks[ply >> 6][((ply & 63) << 1) + 1]
         self.castling = (x >> 5) & 15
         self.ep = (x >> 9) & 127
         self.halfmove_clock = x >> 16
@@ -266,6 +281,16 @@ class Position:
             b[fr] = b[to]
             b[to] = 0
 
+    def peek(self):
+        """The last move made (0 if none)."""
+        return self.move_at(self.ply - 1) if self.ply else 0
+
+    def move_at(self, i):
+        """The i-th move made since the position was set up (0-based)."""
+        if not 0 <= i < self.ply:
+            raise IndexError("no move %d" % i)
+        return self._chunks[i >> 6][(i & 63) << 1]
+
     def _safe(self, m):
         """Does move m leave the mover's own king unattacked? (make, look, unmake)"""
         us = self.turn
@@ -278,7 +303,7 @@ class Position:
 
     def gen_legal(self, buf, n=0):
         """Write the legal moves into buf[n:], return the new end index.
-        buf must have room for 218 more entries (the most any position has)."""
+        buf (see new_move_buffer) must have room for MAX_MOVES more entries."""
         b = self.board
         us = self.turn
         them = us ^ _OFF
@@ -479,8 +504,8 @@ class Position:
 
     def legal_moves(self):
         """A new list of the legal moves (allocates: not for hot loops)."""
-        buf = [0] * 256
-        return buf[: self.gen_legal(buf, 0)]
+        buf = self._scratch
+        return [buf[i] for i in range(self.gen_legal(buf, 0))]
 
     def has_legal_move(self):
         return self.gen_legal(self._scratch, 0) > 0
@@ -502,7 +527,7 @@ class Position:
 
     def perft(self, depth, buf=None, n=0):
         if buf is None:
-            buf = [0] * (256 * (depth + 1))
+            buf = new_move_buffer(depth + 1)
         end = self.gen_legal(buf, n)
         if depth <= 1:
             return end - n if depth == 1 else 1

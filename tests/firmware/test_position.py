@@ -1,5 +1,5 @@
 # Legal move generation, make/unmake, perft.
-from firmware.rules.position import Position
+from firmware.rules.position import Position, new_move_buffer
 from firmware.rules.squares import WHITE, BLACK, KING, QUEEN, parse_square
 from firmware.rules.uci import uci
 from tests.firmware.support import PERFT
@@ -122,7 +122,7 @@ def test_no_allocation_in_legal_generation_and_make_unmake():
     except ImportError:
         return  # CPython cannot lock its heap; the micropython run proves it
     p = Position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-    buf = [0] * 256
+    buf = new_move_buffer()
     n = p.gen_legal(buf, 0)
     micropython.heap_lock()
     try:
