@@ -1,0 +1,1 @@
+"""Host-side tools (CPython) for the open chess board."""
