@@ -20,3 +20,40 @@ PERFT = (
     ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", (44, 1486, 62379, 2103487)),
     ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", (46, 2079, 89890, 3894594)),
 )
+
+
+class FakeTicks:
+    """A tick source like the RP2040's time.ticks_ms: milliseconds that wrap at 2**30.
+    Pass its diff and add to the code under test, and move time with advance()."""
+
+    PERIOD = 0x40000000
+
+    def __init__(self, start=0):
+        self.t = start % self.PERIOD
+
+    def now(self):
+        return self.t
+
+    def advance(self, ms):
+        self.t = (self.t + ms) % self.PERIOD
+        return self.t
+
+    def diff(self, a, b):
+        d = (a - b) % self.PERIOD
+        return d - self.PERIOD if d >= self.PERIOD // 2 else d
+
+    def add(self, t, ms):
+        return (t + ms) % self.PERIOD
+
+
+class Recorder:
+    """An emit callback that keeps what it was told: (kind, side, value) tuples."""
+
+    def __init__(self):
+        self.events = []
+
+    def __call__(self, kind, side, value):
+        self.events.append((kind, side, value))
+
+    def kinds(self):
+        return [e[0] for e in self.events]
