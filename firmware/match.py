@@ -1,0 +1,244 @@
+# A game as it is played: the rule checker's Game, the ChessClock, and the decisions the
+# Laws give the clock and the arbiter. The device knows the position, so it can do what a
+# plain clock cannot:
+#   - a move that ends the game (mate, stalemate, dead position, fivefold, 75 moves) stops
+#     the clock at once, with no press (art. 6.2.1.1);
+#   - a flag is a loss, but a draw if the opponent cannot mate by any legal sequence (6.9);
+#   - a press without a move is an illegal move (7.5.3) and does not switch the clock;
+#   - completed illegal moves: the first gives the opponent 2 minutes (1 in rapid and blitz,
+#     A.3), the second loses, or draws if the opponent cannot mate (7.5.5);
+#   - an incorrect draw claim gives the opponent 2 minutes (1 in rapid/blitz) (9.5.3);
+#   - a resignation is a draw if the opponent cannot mate (5.1.2);
+#   - quickplay finish: 5 s a move for both, and 2 minutes to the opponent (III.4).
+# Penalties are arbiter actions: one call each, recorded and reported. With
+# auto_penalties=True (casual play) the device applies them by itself.
+#
+# Events go to emit(kind, a, b): the clock's own ("press", "flag", "period", ...) and
+# "move" (ply, move), "illegal_press" (side, count), "illegal_move" (side, count),
+# "penalty" (side, ms), "claim" (side, True|False), "outcome" (Outcome, None).
+from array import array
+
+from firmware.clock.timecontrol import STANDARD
+from firmware.rules import outcome as o
+from firmware.rules.squares import WHITE, BLACK
+
+PENALTY_STANDARD_MS = 120000
+PENALTY_RAPID_BLITZ_MS = 60000
+
+
+def _ignore(kind, a, b):
+    pass
+
+
+def _other(side):
+    return BLACK if side == WHITE else WHITE
+
+
+class MatchError(ValueError):
+    """A game command that is not possible now."""
+
+
+class Match:
+    def __init__(self, game, clock, emit=None, auto_penalties=False, end_on_flag=True):
+        self.game = game
+        self.clock = clock
+        self._emit = emit or _ignore
+        clock._emit = self._clock_event
+        self.auto_penalties = auto_penalties
+        self.end_on_flag = end_on_flag
+        self.outcome = None
+        self.illegal = [0, 0]  # completed illegal moves of each side (7.5.5)
+        self._awaiting = [0, 0]  # moves each side made and has not yet completed by a press
+        # The mover's clock right after the press that completed each ply (PGN %clk), in
+        # 256-byte chunks like the position's move stack.
+        self._clocks = [array("I", bytes(256))]
+
+    # ----- events
+
+    def _clock_event(self, kind, side, value):
+        self._emit(kind, side, value)
+
+    def _finish(self, outcome, now):
+        if self.outcome is not None:
+            return
+        self.outcome = outcome
+        self.clock.stop(now)
+        self._emit("outcome", outcome, None)
+
+    def _cannot_mate(self, side):
+        return self.game.has_insufficient_material(side)
+
+    def _loss_unless_no_mate(self, loser, termination, now):
+        winner = _other(loser)
+        if self._cannot_mate(winner):
+            self._finish(o.Outcome(termination), now)  # a draw: the winner cannot mate
+        else:
+            self._finish(o.Outcome(termination, winner), now)
+
+    def penalty_ms(self):
+        """2 minutes in standard play, 1 in rapid and blitz (A.3)."""
+        if self.clock.control.classification() == STANDARD:
+            return PENALTY_STANDARD_MS
+        return PENALTY_RAPID_BLITZ_MS
+
+    # ----- clock times of the moves
+
+    def clock_after(self, ply):
+        """The mover's time right after the press that completed ply (0-based): the %clk
+        of the PGN. 0 if that move was not completed by a press."""
+        if not 0 <= ply < self.game.ply:
+            raise IndexError("no ply %d" % ply)
+        return self._clocks[ply >> 6][ply & 63]
+
+    def _set_clock_after(self, ply, ms):
+        while ply >> 6 >= len(self._clocks):
+            self._clocks.append(array("I", bytes(256)))
+        self._clocks[ply >> 6][ply & 63] = ms
+
+    # ----- what happens on the board and the clock
+
+    def make_move(self, m, now):
+        """A legal move of the side to move was made on the board. It is recorded at once;
+        it is completed by the mover's press, or now if it ends the game (6.2.1.1)."""
+        if self.outcome is not None:
+            raise MatchError("the game is over (%s)" % self.outcome.result())
+        side = self.game.turn
+        self.game.push(m)
+        ply = self.game.ply - 1
+        self._set_clock_after(ply, 0)
+        self._awaiting[side >> 4] += 1
+        self._emit("move", ply, m)
+        end = self.game.outcome()
+        if end is not None:
+            self._awaiting[side >> 4] = 0
+            self._finish(end, now)
+            self._set_clock_after(ply, self.clock.time_left(side, now))
+
+    def take_back(self, now):
+        """The last move is taken back (a correction on the board or by the arbiter)."""
+        if not self.game.ply:
+            raise MatchError("no move to take back")
+        m = self.game.pop()
+        side = self.game.turn
+        if self._awaiting[side >> 4]:
+            self._awaiting[side >> 4] -= 1
+        return m
+
+    def press(self, side, now):
+        """side pressed his clock. Returns True if a move was completed."""
+        if self.outcome is not None:
+            return False
+        clock = self.clock
+        i = side >> 4
+        if not clock.started:
+            if side == BLACK:
+                return clock.press(side, now)  # starts White's clock (6.6)
+            if not self._awaiting[0]:
+                return False
+            clock.start(now)  # White moved before the clock was started
+        if clock.running != i or clock.paused:
+            return False
+        if not self._awaiting[i]:
+            # 7.5.3: pressing the clock without having moved is an illegal move. The
+            # clock does not switch: the position before the irregularity stands.
+            self._emit("illegal_press", side, self.illegal[i] + 1)
+            if self.auto_penalties:
+                self.illegal_move(side, now)
+            return False
+        if not clock.press(side, now):
+            self.check(now)  # the flag fell before the press
+            return False
+        after = clock.left[i]
+        # Every move of this side since his last press is completed now (6.2.1.2: the
+        # opponent may have moved meanwhile, so his last ply may not be the game's last).
+        ply = self.game.ply - (1 if self.game.turn != side else 2)
+        for _ in range(self._awaiting[i]):
+            self._set_clock_after(ply, after)
+            ply -= 2
+        self._awaiting[i] = 0
+        return True
+
+    def check(self, now):
+        """Poll the clock; a flag in the last control ends the game (6.9)."""
+        if self.outcome is not None:
+            return
+        if self.clock.check(now) or any(self.clock.dead):
+            if not self.end_on_flag:
+                return
+            first = self.clock.first_flag()
+            for side in ((first,) if first else ()) + (WHITE, BLACK):
+                if self.clock.dead[side >> 4]:
+                    self._loss_unless_no_mate(side, o.TIME_FORFEIT, now)
+                    return
+
+    # ----- arbiter actions
+
+    def illegal_move(self, side, now):
+        """A completed illegal move of side (7.5.1-7.5.4), once the position before it is
+        back on the board: the first gives the opponent 2 (1) minutes, the second loses."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        i = side >> 4
+        self.illegal[i] += 1
+        self._emit("illegal_move", side, self.illegal[i])
+        if self.illegal[i] >= 2:
+            self._loss_unless_no_mate(side, o.ILLEGAL_MOVES, now)
+        else:
+            ms = self.penalty_ms()
+            self.clock.add_time(_other(side), ms, now)
+            self._emit("penalty", _other(side), ms)
+
+    def claim_draw(self, side, now):
+        """side claims a draw (9.2 threefold, 9.3 fifty moves), checked at once. A correct
+        claim draws; an incorrect one gives the opponent 2 (1) minutes (9.5.3), by the
+        device itself with auto_penalties, else by the arbiter's incorrect_claim."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        g = self.game
+        if g.can_claim_threefold_repetition():
+            self._emit("claim", side, True)
+            self._finish(o.Outcome(o.THREEFOLD_REPETITION), now)
+            return True
+        if g.can_claim_fifty_moves():
+            self._emit("claim", side, True)
+            self._finish(o.Outcome(o.FIFTY_MOVES), now)
+            return True
+        self._emit("claim", side, False)
+        if self.auto_penalties:
+            self.incorrect_claim(side, now)
+        return False
+
+    def incorrect_claim(self, side, now):
+        ms = self.penalty_ms()
+        self.clock.add_time(_other(side), ms, now)
+        self._emit("penalty", _other(side), ms)
+
+    def quickplay_finish(self, side, now):
+        """III.4: side (to move, under 2 minutes) asked for 5 s increments, which is a draw
+        offer; it was refused and the arbiter agrees: 5 s a move for both from now on and
+        2 minutes more for the opponent."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        self.clock.quickplay_finish()
+        self.clock.add_time(_other(side), PENALTY_STANDARD_MS, now)
+        self._emit("penalty", _other(side), PENALTY_STANDARD_MS)
+
+    def resign(self, side, now):
+        """5.1.2: side resigns: a loss, or a draw if the opponent cannot mate."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        self._loss_unless_no_mate(side, o.RESIGNATION, now)
+
+    def agree_draw(self, now):
+        """5.2.3: a draw by agreement, once both players have made a move."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        if self.game.ply < 2:
+            raise MatchError("a draw by agreement needs a move by each player (5.2.3)")
+        self._finish(o.Outcome(o.AGREEMENT), now)
+
+    def arbiter_result(self, winner, now):
+        """The arbiter declares the result (winner WHITE, BLACK, or None for a draw)."""
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        self._finish(o.Outcome(o.ARBITER, winner), now)
