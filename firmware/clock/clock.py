@@ -142,6 +142,14 @@ class ChessClock:
                 return _side(i)
         return None
 
+    def snapshot(self, now):
+        """The whole state for the display and the protocol, sent on every change and
+        periodically: (white ms, black ms, running side or None, paused, white period,
+        black period, white moves, black moves, white flag, black flag), flags 0/1/2."""
+        return (self.time_left(WHITE, now), self.time_left(BLACK, now), self.running_side(),
+                self.paused, self.period[0], self.period[1], self.moves[0], self.moves[1],
+                self.flags[0], self.flags[1])
+
     # ----- the running turn
 
     def _set_deadline(self):

@@ -341,3 +341,12 @@ def test_eight_hours_of_random_presses_equal_the_exact_arithmetic():
         want = 5400 * S + 1800 * S + moves * 30 * S - used[i]
         assert clock.time_left(who, t.now()) == want, (who, clock.time_left(who, t.now()), want)
     assert presses[0] == 100000
+
+
+def test_snapshot_for_display_and_protocol():
+    clock, t, rec = make("40/5400+30:1800+30")
+    assert clock.snapshot(t.now()) == (5400 * S, 5400 * S, None, False, 0, 0, 0, 0, 0, 0)
+    clock.start(t.now())
+    think(clock, t, WHITE, 10 * S)
+    t.advance(3 * S)
+    assert clock.snapshot(t.now()) == (5420 * S, 5397 * S, BLACK, False, 0, 0, 1, 0, 0, 0)
