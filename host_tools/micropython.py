@@ -17,15 +17,16 @@ def path():
     return found
 
 
-def run(args, heap="128K", timeout=600, input=None, compiled=False):
+def run(args, heap="128K", timeout=600, input=None, compiled=False, also=()):
     """Run `micropython -X heapsize=HEAP args...` in the repository root, with the
     firmware on MicroPython's module path: its sources, or with compiled=True the
-    precompiled .mpy files that a Pico runs (host_tools/build.py)."""
+    precompiled .mpy files that a Pico runs (host_tools/build.py), together with any
+    other folders named in `also` (test modules)."""
     modules = str(ROOT)
     if compiled:
         from host_tools import build
 
-        build.build()
+        build.build(roots=("firmware",) + tuple(also))
         modules = str(build.BUILD) + ":" + modules
     env = dict(os.environ, MICROPYPATH=".frozen:" + modules)
     return subprocess.run([path(), "-X", "heapsize=" + heap] + list(args), cwd=ROOT,

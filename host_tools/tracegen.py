@@ -244,11 +244,18 @@ def random_game(seed, max_plies=None):
 
 
 def knocked_piece(tr, board, rng):
-    """A piece knocked onto a neighbouring empty square, left there for 2-3 s, put back."""
+    """A piece knocked onto a neighbouring empty square, left there for 2-3 s, put back.
+    Never a piece of the side to move onto a square it could move to: that would be a
+    legal move on the board, which no occupancy board can tell from a knock."""
     pieces = list(board.piece_map())
+    if board.move_stack:  # the piece just moved, knocked back home, is a take-back
+        last = board.peek()
+        pieces = [sq for sq in pieces if sq not in (last.to_square, last.from_square)]
     rng.shuffle(pieces)
+    legal = {(m.from_square, m.to_square) for m in board.legal_moves}
     for sq in pieces:
-        empty = [n for n in chess.SQUARES if n not in tr.occ and chess.square_distance(n, sq) == 1]
+        empty = [n for n in chess.SQUARES if n not in tr.occ and chess.square_distance(n, sq) == 1
+                 and (sq, n) not in legal]
         if empty:
             to = rng.choice(empty)
             tr.wait(300, 800)

@@ -9,5 +9,9 @@ HEAP = "128K"
 micropython_path = _mp.path
 
 
-def run(args, heap=HEAP, timeout=600, input=None, compiled=False):
-    return _mp.run(args, heap=heap, timeout=timeout, input=input, compiled=compiled)
+def run(args, heap=HEAP, timeout=600, input=None, compiled=True):
+    """Run inside micropython with the firmware precompiled to .mpy, as a Pico runs it
+    (compiling from source needs the compiler's RAM on top, which the chip never spends:
+    deploy precompiles). compiled=False runs the sources."""
+    return _mp.run(args, heap=heap, timeout=timeout, input=input, compiled=compiled,
+                   also=("tests/firmware",))

@@ -201,7 +201,7 @@ class MoveRecognizer:
         self._before = bytearray(8)  # the stable board before the present one
         self._cur = _Table()
         self._prev = _Table()
-        self._sans = [None] * (MAX_MOVES + 2)
+        self._sans = []  # SAN of each legal move, worked out while the player thinks
         self._san_next = 0
         self._hist = [bytearray(512)]  # occupancy of every position of the game (8 B each)
         self._hsum = [array("H", bytes(128))]
@@ -214,6 +214,8 @@ class MoveRecognizer:
         self.promotion = 0  # index into PROMOTIONS while a promotion waits
         self._illegal = (0, 0)
         self._illegal_told = False
+        self._differs_told = False
+        self._told = False  # "differs" or "illegal" was reported and not yet put right
         self._revisable = False  # the last move was recognised here and not yet pressed
         self._changed(0)
         self._board[:] = self._cur.occ
@@ -236,8 +238,7 @@ class MoveRecognizer:
             chunk[o + r] = cur.occ[r]
             s += cur.occ[r] * (r + 1)
         self._hsum[ply >> 6][ply & 63] = s
-        for i in range(cur.n):
-            self._sans[i] = None
+        self._sans = [None] * cur.n  # small: sized to this position, never a large block
         self._san_next = 0
         self._clear_lifts()
 
@@ -296,15 +297,24 @@ class MoveRecognizer:
 
     def _decide_orientation(self):
         # At the start (ranks 1, 2, 7, 8 full) the board looks the same either way round:
-        # the side that lifts first is White's. From any other position, the way round
-        # that matches the game.
+        # it is decided by the first legal move of White's that the board shows, read
+        # the normal way round if both readings are legal. From any other position, the
+        # way round that matches the game.
         raw = self._raw
         exp = self._cur.occ
         if exp == START:
-            if raw[0] != 0xFF or raw[1] != 0xFF:
+            b = self._board
+            b[:] = raw
+            k = self._delta(exp)
+            if k > 0 and k in self._cur.index:
                 self.orientation = False
-            elif raw[6] != 0xFF or raw[7] != 0xFF:
+                return
+            for r in range(8):
+                b[r] = REVERSED[raw[7 - r]]
+            k = self._delta(exp)
+            if k > 0 and k in self._cur.index:
                 self.orientation = True
+                self._clear_lifts()  # they were read the other way round
             return
         if raw == exp:
             self.orientation = False
@@ -340,6 +350,16 @@ class MoveRecognizer:
             return
         self._emit("promotion", PROMOTIONS[self.promotion], SQ64[(self._cur.moves[self._cand] >> 7) & 127])
 
+    def restart(self, now):
+        """The game was reset from outside (a new game from the host or the menu): prepare
+        for its position, forgetting the old game's history."""
+        if self._fixed_orientation is None:
+            self.orientation = None
+        self._prev.valid = False
+        self._revisable = False
+        self._told = False
+        self._after(now)
+
     def set_next_start(self, fen=None, chess960=False):
         """The position the next new game starts from when the start position is set up
         (a Chess960 start looks like the normal one to reed switches)."""
@@ -352,7 +372,7 @@ class MoveRecognizer:
         t = self.game.turn
         return t if self._kind == _MOVE else t ^ 24
 
-    def _delta(self, exp, out):
+    def _delta(self, exp):
         """Emptied and filled squares of the stable board against exp, packed as a move
         key; -1 if more than two of either. Records lifts against the current position."""
         b = self._board
@@ -422,8 +442,10 @@ class MoveRecognizer:
                 m = table.moves[j]
                 if self._lifted_sq(SQ64[m & 127]) and self._lifted_sq(SQ64[(m >> 7) & 127]):
                     return j, 1, self.settle_ms  # king and rook both were in hand
-            j = i
-            while j < n and keys[j] == key:
+            if table.moves[i] & CASTLE:
+                return i, 1, self.settle_ms
+            j = i  # promotions: four in a row; a castling with this key was seen to above
+            while j < n and keys[j] == key and not table.moves[j] & CASTLE:
                 j += 1
             return i, j - i, self.hold_ms if key in table.halves else self.settle_ms
         # A capture: the target must have been seen empty. Several targets lifted at
@@ -467,14 +489,15 @@ class MoveRecognizer:
     def _classify(self, now):
         cur = self._cur
         self._note_lifts()
-        key = self._delta(cur.occ, None)
+        key = self._delta(cur.occ)
         was = self.status
         if key == 0:
             if cur.swap >= 0 and self._swap_lifted(cur):
                 self._candidate(_MOVE, cur.swap, 1, self.settle_ms)
                 return
-            if was == DIFFERS or was == ILLEGAL:
-                self._emit("sync", None, None)
+            if self._told:
+                self._told = False
+                self._emit("sync", None, None)  # what was reported is put right
             elif was != SYNC or self._lifts:
                 for sq in range(64):
                     if self._lifted_sq(sq):
@@ -488,22 +511,21 @@ class MoveRecognizer:
                 self._candidate(_MOVE, i, count, need)
                 return
         if self._revisable and self._prev.valid:
-            k2 = self._delta(self._prev.occ, None)
+            k2 = self._delta(self._prev.occ)
             if k2 > 0:
                 i, count, need = self._find(self._prev, k2)
                 if i >= 0 and count == 1:
                     self._candidate(_REVISE, i, count, need)
                     return
-        b = self._board
-        if b == START and self.game.ply > 2:
+        # Back at an earlier position: a take-back. The start position set up is a new
+        # game, unless it is the position of one of the last two plies (taking back one
+        # move each; in Chess960 castling keeps the start's occupancy mid-game).
+        p = self._earlier_position()
+        if self._board == START and self.game.ply and p < self.game.ply - 2:
             self._candidate(_NEW_GAME, 0, 0, self.settle_ms)
             return
-        p = self._earlier_position()
         if p >= 0:
             self._candidate(_TAKEBACK, p, 0, self.settle_ms)
-            return
-        if b == START and self.game.ply:
-            self._candidate(_NEW_GAME, 0, 0, self.settle_ms)
             return
         ill = self._illegal_attempt(key)
         if ill:
@@ -511,6 +533,7 @@ class MoveRecognizer:
             if was != ILLEGAL or self._illegal != ill:
                 self._illegal = ill
                 self._illegal_told = False
+                self._differs_told = False
             self.status = ILLEGAL
             return
         if was != DIFFERS:
@@ -589,14 +612,23 @@ class MoveRecognizer:
             if self._diff(now, self._since) >= self._need:
                 self._commit(now)
         elif st == ILLEGAL:
-            if not self._illegal_told and self._diff(now, self._since) >= self.settle_ms:
+            waited = self._diff(now, self._since)
+            if not self._illegal_told and waited >= self.settle_ms:
                 self._illegal_told = True
+                self._told = True
                 self._emit("illegal", self._illegal[0], self._illegal[1])
+            elif waited >= self.differs_ms and not self._differs_told:
+                self._tell_differs()
         elif st == MOVING:
             if self._diff(now, self._since) >= self.differs_ms:
                 self.status = DIFFERS
-                missing, extra = fix.differences(self._cur.occ, self._board)
-                self._emit("differs", missing, fix.suggest(missing, extra))
+                self._tell_differs()
+
+    def _tell_differs(self):
+        self._differs_told = True
+        self._told = True
+        missing, extra = fix.differences(self._cur.occ, self._board)
+        self._emit("differs", missing, fix.suggest(missing, extra))
 
     # ----- commits
 
@@ -630,8 +662,7 @@ class MoveRecognizer:
     def _changed_keep_table(self):
         # After a revision's take-back the tables of the position are already there;
         # only the SANs are unknown.
-        for i in range(self._cur.n):
-            self._sans[i] = None
+        self._sans = [None] * self._cur.n
         self._san_next = 0
 
     def _commit_move(self, i, now):

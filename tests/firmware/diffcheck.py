@@ -84,5 +84,5 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, ".")
+    sys.path.append(".")
     main(sys.argv[1])

@@ -1,6 +1,8 @@
 # Plays a trace through the move recogniser, as the device's loop would: a scan every
 # scan_ms, the buttons as they come, idle work between scans. Runs under CPython and in
 # micropython. Returns the game (its moves are what was recognised) and the events.
+import gc
+
 from firmware.board.recognizer import MoveRecognizer
 from firmware.board.trace import parse_line
 from firmware.rules.game import Game
@@ -26,10 +28,19 @@ class Events:
         return [e[0] for e in self.list]
 
 
-def replay(lines, fen=None, chess960=False, scan_ms=10, tail_ms=2500, keep=True, **kw):
-    game = Game(fen, chess960)
+def replay(lines, fen=None, chess960=False, scan_ms=10, tail_ms=2500, keep=True, rec=None, **kw):
+    """Play the trace lines; rec: a recogniser to reuse (its game is reset to fen), as the
+    device keeps one for its whole life."""
     events = Events(keep)
-    rec = MoveRecognizer(game, emit=events, **kw)
+    if rec is None:
+        gc.collect()  # the last replay's recogniser is garbage now: give its blocks back
+        game = Game(fen, chess960)
+        rec = MoveRecognizer(game, emit=events, **kw)
+    else:
+        game = rec.game
+        game.reset(fen, chess960)
+        rec._emit = events
+        rec.restart(0)
     occ = bytearray(8)
     now = 0
     last = 0

@@ -4,7 +4,7 @@
 # each function and exits 1 if any failed. tests/mpy.py drives it from pytest.
 import sys
 
-sys.path.insert(0, ".")
+sys.path.append(".")  # after MICROPYPATH: a precompiled firmware build comes first
 
 
 def main(argv):
