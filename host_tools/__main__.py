@@ -7,11 +7,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="play the seed games through the firmware inside micropython")
-    a = ap.parse_args(argv)
+    sub.add_parser("replay", help="a trace through the firmware in simulated time, to PGN", add_help=False)
+    a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
 
         return demo.main()
+    if a.command == "replay":
+        from host_tools import replay
+
+        return replay.main(rest)
     return 2
 
 

@@ -1,0 +1,1 @@
+# The device application: event log, protocol, the device loop.

@@ -1,0 +1,449 @@
+# The device: the board, the clock and the USB serial protocol as one, driven by step(now).
+#
+# step() is pure logic over the HAL it is given (firmware/hal/): scan the matrix into the
+# move recogniser, hand clock presses (stamped in the pin interrupt) to the recogniser and
+# the match, poll the clock for flags, read and answer the host, refresh the display, and
+# spend what time is left on work for the next move. On the chip an asyncio loop calls the
+# parts (firmware/app/main.py); the simulator can also call step() in virtual time.
+from firmware.app import protocol as P
+from firmware.app.eventlog import (
+    EventLog, MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES,
+    SET_PERIOD, PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
+)
+from firmware.board.recognizer import MoveRecognizer
+from firmware.clock import display
+from firmware.clock.clock import ChessClock, ClockError
+from firmware.clock.presets import Presets
+from firmware.clock.timecontrol import parse as parse_tc
+from firmware.match import Match, MatchError
+from firmware.rules import chess960 as _960
+from firmware.rules.game import Game
+from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
+from firmware.rules.uci import uci as _uci
+
+FIRMWARE = "0.1.0"
+CLOCK_EVERY_MS = 1000  # the clock line at least this often while a clock runs
+DISPLAY_EVERY_MS = 100
+SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
+DEFAULT_CONTROL = "300+2"
+
+
+class NotNow(ValueError):
+    """A command that is well formed but cannot be done at this moment."""
+
+
+def _side(word):
+    s = SIDES.get(word)
+    if s is None:
+        raise ValueError("a side is w or b, not %r" % (word,))
+    return s
+
+
+def _int(word, what):
+    if not word or not (word.isdigit() or (word[0] == "-" and word[1:].isdigit())):
+        raise ValueError("%s must be a whole number, not %r" % (what, word))
+    return int(word)
+
+
+def _letter(side):
+    return "w" if side == WHITE else "b"
+
+
+class Device:
+    def __init__(self, hal, presets_path="presets.json", board_id="sim"):
+        self.hal = hal
+        self.board_id = board_id
+        self.log = EventLog()
+        self.game = Game()
+        self.presets = Presets(presets_path)
+        self.auto_penalties = False
+        self.freeze = None  # None: as the control says (C.02)
+        self.rec = MoveRecognizer(self.game, sink=self, emit=self._on_board)
+        self.reader = P.LineReader()
+        self.white = "White"
+        self.black = "Black"
+        self.control = DEFAULT_CONTROL
+        self._occ = bytearray(8)
+        self._san = ""
+        self._now = hal.now()
+        self._clock_at = self._now
+        self._display_at = self._now
+        self._shown = None
+        self._moving = False
+        self._clock_dirty = True
+        self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
+        self.write("hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id))
+        if self.presets.problem:
+            self.write("warning " + P.encode(self.presets.problem))
+        self._new_game(DEFAULT_CONTROL, None, None, self._now)
+
+    # ----- output
+
+    def write(self, line):
+        self.hal.write((line + "\n").encode())
+
+    def _log(self, kind, side=0, a=0, b=0, text=""):
+        seq = self.log.append(kind, side, a, b, text)
+        self.write(self.log.line(seq, self._uci))
+
+    def _uci(self, m):
+        return _uci(self.game.position, m)
+
+    def clock_line(self, now):
+        c = self.clock
+        w, b, run, paused, pw, pb, mw, mb, fw, fb = c.snapshot(now)
+        self.write("clock %d %d %s %s moves=%d,%d period=%d,%d flags=%d,%d" % (
+            w, b, "-" if run is None else _letter(run), "paused" if paused else "running"
+            if run is not None else "stopped", mw, mb, pw, pb, fw, fb))
+        self._clock_at = now
+
+    # ----- a game
+
+    def _new_game(self, control, fen, number, now):
+        tc = parse_tc(control)  # a bad control raises before anything changes
+        c960 = number is not None
+        if c960:
+            fen = _960.start_fen(number)
+        self.game.reset(fen, c960)  # a bad FEN raises and leaves the game as it was
+        self.control = control
+        self.clock = ChessClock(tc, freeze_on_flag=self.freeze)
+        self.match = Match(self.game, self.clock, emit=self._on_match,
+                           auto_penalties=self.auto_penalties)
+        self.rec.restart(now)
+        header = "tc=%s fen=%s chess960=%s white=%s black=%s" % (
+            control, P.encode(self.game.fen()), "-" if number is None else number,
+            P.encode(self.white), P.encode(self.black))
+        self.log.new_game(self.log.game_id + 1, header, c960)
+        self.write(self.log.line(1, self._uci))
+        self.clock_line(now)
+
+    # ----- the recogniser's sink: what happens on the board
+
+    def make_move(self, m, now):
+        ply = self.game.ply + 1
+        self._moving = True  # an outcome decided by this move is logged after it
+        try:
+            self.match.make_move(m, now)
+        finally:
+            self._moving = False
+        self._log(MOVE, 0, ply, m, self._san)
+        if self.match.outcome is not None:
+            # The move ended the game: completed without a press (6.2.1.1).
+            self._log(CLK, 0, ply, self.match.clock_after(ply - 1))
+            self._log_outcome(self.match.outcome)
+
+    def take_back(self, now):
+        self.match.take_back(now)
+        self._log(TAKEBACK, 0, self.game.ply)
+
+    def new_game(self, fen, chess960, now):
+        # The start position set up on the board: a new game with the same control and
+        # players, from the next start the host or the menu chose.
+        number = None
+        if chess960 and fen:
+            number = _960.number_of(fen.split("/")[7].split()[0])
+        self._new_game(self.control, None if number is not None else fen, number, now)
+
+    # ----- events of the recogniser and the match
+
+    def _on_board(self, kind, a, b):
+        if kind == "move":
+            self._san = b
+        elif kind == "promotion":
+            self.write("promotion %s %s" % (PIECE_SYMBOLS[a], square_name(b)))
+        elif kind == "touched":
+            self.write("touched " + square_name(a))
+        elif kind == "illegal":
+            self.write("attempt %s%s" % (square_name(a), square_name(b)))
+        elif kind == "differs":
+            fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
+                           for f, t in b)
+            self.write("board differs missing=%s fix=%s" % (",".join(square_name(s) for s in a) or "-", fix or "-"))
+        elif kind == "sync":
+            self.write("board sync")
+
+    def _on_match(self, kind, a, b):
+        if kind == "start":
+            self._log(START)
+        elif kind == "period":
+            self._log(PERIOD, a, b)
+        elif kind == "flag":
+            self._log(FLAG, a, b)
+        elif kind == "pause":
+            self._log(PAUSE)
+        elif kind == "resume":
+            self._log(RESUME)
+        elif kind == "set_time":
+            self._log(SET_TIME, a, b)
+        elif kind == "set_moves":
+            self._log(SET_MOVES, a, b)
+        elif kind == "set_period":
+            self._log(SET_PERIOD, a, b)
+        elif kind == "quickplay":
+            self._log(QUICKPLAY)
+        elif kind == "penalty":
+            self._log(PENALTY, a, b)
+        elif kind == "illegal_move":
+            self._log(ILLEGAL, a, b)
+        elif kind == "illegal_press":
+            self.write("illegal-press %s %d" % (_letter(a), b))
+        elif kind == "claim":
+            self.write("claim %s %s" % (_letter(a), "correct" if b else "incorrect"))
+        elif kind == "outcome" and not self._moving:
+            self._log_outcome(a)
+        if kind in ("start", "period", "flag", "freeze", "pause", "resume", "set_time",
+                    "set_moves", "set_period", "penalty", "stop"):
+            self._clock_dirty = True
+
+    def _log_outcome(self, o):
+        res = 2 if o.winner is None else (0 if o.winner == WHITE else 1)
+        self._log(RESULT, 0, res, TERMINATIONS.index(o.termination))
+        self._clock_dirty = True
+
+    # ----- inputs
+
+    def press(self, side, t):
+        """A clock button, at the tick its interrupt took (art. 6.2.1: the press completes
+        the move): first the recogniser (which may recognise the move now), then the clock."""
+        self.rec.press(side, t)
+        if self.match.press(side, t):
+            g = self.game
+            ply = g.ply - (1 if g.turn != side else 2)
+            self._log(CLK, side, ply + 1, self.match.clock_after(ply))
+        self.clock_line(t)
+
+    def button(self, name, down, t):
+        self.rec.button(name, down, t)
+
+    # ----- the loop's parts
+
+    def scan_step(self, now):
+        self.rec.scan(self.hal.scan(self._occ), now)
+        for kind, a, b, t in self.hal.inputs():
+            if kind == "press":
+                self.press(a, t)
+            else:
+                self.button(a, b, t)
+        self.progress[0] += 1
+
+    def clock_step(self, now):
+        self._clock_dirty = False
+        self.match.check(now)
+        c = self.clock
+        if self._clock_dirty or (c.running >= 0 and not c.paused and
+                                 self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
+            self.clock_line(now)
+        if self.hal.diff(now, self._display_at) >= DISPLAY_EVERY_MS:
+            self._display_at = now
+            shown = (display.side_text(c, WHITE, now), display.side_text(c, BLACK, now))
+            if shown != self._shown:
+                self._shown = shown
+                self.hal.display(shown[0], shown[1])
+                run = c.running_side()
+                self.hal.led("white", run == WHITE)
+                self.hal.led("black", run == BLACK)
+        self.progress[1] += 1
+
+    def protocol_step(self, now):
+        self._now = now
+        data = self.hal.read()
+        if data:
+            self.reader.feed(data, self._on_line)
+        self.progress[2] += 1
+
+    def idle_step(self):
+        return self.rec.idle()
+
+    def step(self, now):
+        self.scan_step(now)
+        self.clock_step(now)
+        self.protocol_step(now)
+        self.idle_step()
+
+    # ----- commands from the host
+
+    def _on_line(self, text, bad):
+        if bad:
+            self.write("err %s" % bad)
+            return
+        try:
+            cmd, pos, kw = P.split(text)
+        except ValueError as e:
+            self.write("err bad-argument " + P.encode(str(e)))
+            return
+        handler = getattr(self, "cmd_" + cmd, None) if cmd.isalpha() else None
+        if handler is None:
+            self.write("err unknown-command " + P.encode(cmd))
+            return
+        try:
+            handler(pos, kw, self._now)
+        except (NotNow, ClockError, MatchError) as e:
+            self.write("err not-now " + P.encode(str(e)))
+        except (ValueError, IndexError, KeyError) as e:
+            self.write("err bad-argument " + P.encode(str(e)))
+
+    def _ok(self, *words):
+        self.write(" ".join(("ok",) + words))
+
+    def _no_extra(self, pos, kw, npos, keys=()):
+        if len(pos) != npos:
+            raise ValueError("expected %d word(s), got %d" % (npos, len(pos)))
+        for k in kw:
+            if k not in keys:
+                raise ValueError("unknown key " + k)
+
+    def cmd_hello(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        self.write("hello proto=%d fw=%s board=%s game=%d seq=%d" % (
+            P.VERSION, FIRMWARE, self.board_id, self.log.game_id, self.log.count))
+
+    def cmd_new(self, pos, kw, now):
+        self._no_extra(pos, kw, 0, ("tc", "fen", "chess960", "white", "black", "preset"))
+        control = kw.get("tc", self.control)
+        if "preset" in kw:
+            control = self.presets.get(_int(kw["preset"], "preset"))
+        if "fen" in kw and "chess960" in kw:
+            raise ValueError("give fen or chess960, not both")
+        number = _int(kw["chess960"], "chess960") if "chess960" in kw else None
+        if number is not None:
+            _960.back_rank(number)  # checks 0..959 before anything changes
+        parse_tc(control)
+        white = kw.get("white", self.white)
+        black = kw.get("black", self.black)
+        old = (self.white, self.black)
+        self.white, self.black = white, black
+        try:
+            self._new_game(control, kw.get("fen"), number, now)
+        except ValueError:
+            self.white, self.black = old
+            raise
+        if number is not None:
+            self.rec.set_next_start(self.game.fen(), True)
+        self._ok("new", str(self.log.game_id))
+
+    def cmd_start(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        self.clock.start(now)
+        self._ok("start")
+
+    def cmd_pause(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        self.clock.pause(now)
+        self._ok("pause")
+
+    def cmd_resume(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        self.clock.resume(now)
+        self._ok("resume")
+
+    def cmd_set(self, pos, kw, now):
+        self._no_extra(pos, kw, 3)
+        what, side, value = pos[0], _side(pos[1]), _int(pos[2], "the value")
+        if what == "time":
+            self.clock.set_time(side, value)
+        elif what == "moves":
+            self.clock.set_moves(side, value)
+        elif what == "period":
+            self.clock.set_period(side, value)
+        else:
+            raise ValueError("set time|moves|period w|b VALUE")
+        self._ok("set", what)
+
+    def cmd_penalty(self, pos, kw, now):
+        self._no_extra(pos, kw, 2)
+        side = _side(pos[1])
+        if pos[0] == "illegal":
+            self.match.illegal_move(side, now)
+        elif pos[0] == "claim":
+            self.match.incorrect_claim(side, now)
+        else:
+            raise ValueError("penalty illegal|claim w|b")
+        self._ok("penalty", pos[0])
+
+    def cmd_quickplay(self, pos, kw, now):
+        self._no_extra(pos, kw, 1)
+        self.match.quickplay_finish(_side(pos[0]), now)
+        self._ok("quickplay")
+
+    def cmd_resign(self, pos, kw, now):
+        self._no_extra(pos, kw, 1)
+        self.match.resign(_side(pos[0]), now)
+        self._ok("resign")
+
+    def cmd_draw(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        self.match.agree_draw(now)
+        self._ok("draw")
+
+    def cmd_claim(self, pos, kw, now):
+        self._no_extra(pos, kw, 1)
+        ok = self.match.claim_draw(_side(pos[0]), now)
+        self._ok("claim", "correct" if ok else "incorrect")
+
+    def cmd_result(self, pos, kw, now):
+        self._no_extra(pos, kw, 1)
+        winner = {"1-0": WHITE, "0-1": BLACK, "1/2-1/2": None}
+        if pos[0] not in winner:
+            raise ValueError("result 1-0|0-1|1/2-1/2")
+        self.match.arbiter_result(winner[pos[0]], now)
+        self._ok("result")
+
+    def cmd_state(self, pos, kw, now):
+        self._no_extra(pos, kw, 0)
+        o = self.match.outcome
+        self.write("state game=%d seq=%d ply=%d turn=%s result=%s fen=%s board=%s" % (
+            self.log.game_id, self.log.count, self.game.ply, _letter(self.game.turn),
+            o.result() if o else "*", P.encode(self.game.fen()), self.rec.status))
+        self.clock_line(now)
+
+    def cmd_resend(self, pos, kw, now):
+        self._no_extra(pos, kw, 1)
+        word = pos[0]
+        game = self.log.game_id
+        if ":" in word:
+            g, word = word.split(":", 1)
+            game = _int(g, "the game")
+        first = _int(word, "the sequence number")
+        if game != self.log.game_id:
+            raise NotNow("game %d is not the current game (%d)" % (game, self.log.game_id))
+        if not 1 <= first <= self.log.count + 1:
+            raise ValueError("sequence numbers of game %d are 1..%d" % (game, self.log.count))
+        for seq in range(first, self.log.count + 1):
+            self.write(self.log.line(seq, self._uci))
+        self._ok("resend", "%d:%d" % (game, self.log.count))
+
+    def cmd_preset(self, pos, kw, now):
+        if pos[:1] == ["list"]:
+            self._no_extra(pos, kw, 1)
+            for n, name, control in self.presets.all():
+                self.write("preset %d %s %s" % (n, P.encode(name), control))
+            self._ok("preset", "list")
+        elif pos[:1] == ["set"]:
+            self._no_extra(pos, kw, 2, ("name", "tc"))
+            self.presets.set_user(_int(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
+            self._ok("preset", "set")
+        else:
+            raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")
+
+    def cmd_config(self, pos, kw, now):
+        self._no_extra(pos, kw, 0, ("settle", "autopenalty", "freeze", "orientation"))
+        onoff = {"on": True, "off": False}
+        # Check every value first, then change: a bad one changes nothing.
+        settle = _int(kw["settle"], "settle") if "settle" in kw else None
+        if settle is not None and not 20 <= settle <= 150:
+            raise ValueError("settle is 20..150 ms")
+        for k in ("autopenalty", "freeze"):
+            if k in kw and kw[k] not in onoff:
+                raise ValueError("%s is on or off" % k)
+        orient = {"auto": None, "normal": False, "turned": True}
+        if "orientation" in kw and kw["orientation"] not in orient:
+            raise ValueError("orientation is auto, normal or turned")
+        if settle is not None:
+            self.rec.settle_ms = settle
+        if "autopenalty" in kw:
+            self.auto_penalties = self.match.auto_penalties = onoff[kw["autopenalty"]]
+        if "freeze" in kw:
+            self.freeze = self.clock.freeze_on_flag = onoff[kw["freeze"]]
+        if "orientation" in kw:
+            self.rec.orientation = self.rec._fixed_orientation = orient[kw["orientation"]]
+        self._ok("config")

@@ -1,0 +1,107 @@
+# The record of the current game: every sequenced event of the protocol, kept compactly so
+# that a host that reconnects, or missed lines, gets them all again by asking for a resend
+# (docs/protocol.md). 20 bytes an event in 1280-byte chunks, so a long game never needs a
+# large free block; the game's header (time control, start, players) is kept once.
+#
+# A record: kind (1 byte), side (1), a (4), b (4), text length (1), text (9: a move's SAN,
+# at most 7 characters).
+from firmware.rules import outcome as _o
+from firmware.rules.squares import WHITE
+
+_REC = 20
+_TEXT_AT = 11
+_TEXT_MAX = 9
+_CHUNK = 64  # records a chunk
+
+# Event kinds and their protocol words.
+GAME = 0
+MOVE = 1  # a = ply (1-based, the game's length after it), b = move; text = SAN
+CLK = 2  # a = ply, b = the mover's ms right after the press that completed it
+TAKEBACK = 3  # a = the game's length after it
+START = 4  # clocks started
+FLAG = 5  # side, a = 1 first / 2 second
+PERIOD = 6  # side, a = period index now in force
+PENALTY = 7  # side, a = ms added to side's clock
+SET_TIME = 8  # side, a = ms
+SET_MOVES = 9  # side, a = moves
+SET_PERIOD = 10  # side, a = period index
+PAUSE = 11
+RESUME = 12
+QUICKPLAY = 13
+ILLEGAL = 14  # side, a = the count of that side's completed illegal moves
+RESULT = 15  # a = 0 white won, 1 black won, 2 draw; b = termination (TERMINATIONS)
+
+WORDS = ("game", "move", "clk", "takeback", "start", "flag", "period", "penalty", "set time",
+         "set moves", "set period", "pause", "resume", "quickplay", "illegal", "result")
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+TERMINATIONS = (_o.CHECKMATE, _o.STALEMATE, _o.INSUFFICIENT_MATERIAL, _o.SEVENTYFIVE_MOVES,
+                _o.FIVEFOLD_REPETITION, _o.FIFTY_MOVES, _o.THREEFOLD_REPETITION, _o.TIME_FORFEIT,
+                _o.RESIGNATION, _o.AGREEMENT, _o.ILLEGAL_MOVES, _o.ARBITER)
+
+
+class EventLog:
+    def __init__(self):
+        self._chunks = [bytearray(_CHUNK * _REC)]
+        self.count = 0
+        self.game_id = 0
+        self.header = ""  # the text of the game line: "tc=... fen=... white=... black=..."
+        self.chess960 = False
+
+    def new_game(self, game_id, header, chess960):
+        """Start the record of a new game (its first event is the game line, seq 1)."""
+        self.game_id = game_id
+        self.header = header
+        self.chess960 = chess960
+        self.count = 0
+        del self._chunks[1:]
+        return self.append(GAME)
+
+    def append(self, kind, side=0, a=0, b=0, text=""):
+        """Record an event; returns its sequence number (1-based within the game)."""
+        i = self.count
+        while i // _CHUNK >= len(self._chunks):
+            self._chunks.append(bytearray(_CHUNK * _REC))
+        c = self._chunks[i // _CHUNK]
+        o = (i % _CHUNK) * _REC
+        c[o] = kind
+        c[o + 1] = 1 if side and side != WHITE else 0
+        for k in range(4):
+            c[o + 2 + k] = (a >> (8 * k)) & 0xFF
+            c[o + 6 + k] = (b >> (8 * k)) & 0xFF
+        t = text.encode() if isinstance(text, str) else text
+        n = len(t) if len(t) < _TEXT_MAX else _TEXT_MAX
+        c[o + 10] = n
+        for k in range(n):
+            c[o + _TEXT_AT + k] = t[k]
+        self.count = i + 1
+        return i + 1
+
+    def get(self, seq):
+        """(kind, side 'w'/'b', a, b, text) of event seq."""
+        if not 1 <= seq <= self.count:
+            raise IndexError("no event %d" % seq)
+        i = seq - 1
+        c = self._chunks[i // _CHUNK]
+        o = (i % _CHUNK) * _REC
+        a = c[o + 2] | c[o + 3] << 8 | c[o + 4] << 16 | c[o + 5] << 24
+        b = c[o + 6] | c[o + 7] << 8 | c[o + 8] << 16 | c[o + 9] << 24
+        text = bytes(c[o + _TEXT_AT:o + _TEXT_AT + c[o + 10]]).decode()
+        return c[o], "b" if c[o + 1] else "w", a, b, text
+
+    def line(self, seq, uci):
+        """The protocol line of event seq; uci(move) writes moves."""
+        kind, side, a, b, text = self.get(seq)
+        head = "@%d:%d %s" % (self.game_id, seq, WORDS[kind])
+        if kind == GAME:
+            return head + " " + self.header
+        if kind == MOVE:
+            return "%s %d %s %s" % (head, a, uci(b), text)
+        if kind in (CLK,):
+            return "%s %d %d" % (head, a, b)
+        if kind == TAKEBACK:
+            return "%s %d" % (head, a)
+        if kind in (FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES, SET_PERIOD, ILLEGAL):
+            return "%s %s %d" % (head, side, a)
+        if kind == RESULT:
+            return "%s %s %s" % (head, RESULTS[a], TERMINATIONS[b])
+        return head

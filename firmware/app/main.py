@@ -1,0 +1,76 @@
+# The device's main loop: asyncio tasks around the Device's parts, so that scanning and
+# the clock keep their rate while the rule checker works (its work for the next move runs
+# in small idle steps), and the hardware watchdog is fed only while the scan, clock and
+# protocol tasks all make progress: a task that hangs resets the board.
+import asyncio
+import sys
+
+import micropython
+
+SCAN_MS = 10
+CLOCK_MS = 20
+PROTOCOL_MS = 10
+WATCHDOG_MS = 500
+
+
+async def _every(ms, fn, hal):
+    while True:
+        fn(hal.now())
+        await asyncio.sleep_ms(ms)
+
+
+async def _idle(dev):
+    while True:
+        more = dev.idle_step()
+        await asyncio.sleep_ms(0 if more else 20)
+
+
+async def _watchdog(dev, hal):
+    last = list(dev.progress)
+    while True:
+        await asyncio.sleep_ms(WATCHDOG_MS)
+        now = dev.progress
+        if now[0] != last[0] and now[1] != last[1] and now[2] != last[2]:
+            hal.feed_watchdog()
+        last = list(now)
+
+
+def _handler(dev):
+    def handle(loop, context):
+        # A bug in one task must not take the board down: report it and go on.
+        e = context.get("exception")
+        try:
+            dev.write("err internal " + (repr(e) if e else "?").replace(" ", "%20"))
+            sys.print_exception(e)
+        except Exception:
+            pass
+
+    return handle
+
+
+async def _main(dev, hal):
+    asyncio.get_event_loop().set_exception_handler(_handler(dev))
+    asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal))
+    asyncio.create_task(_every(CLOCK_MS, dev.clock_step, hal))
+    asyncio.create_task(_every(PROTOCOL_MS, dev.protocol_step, hal))
+    asyncio.create_task(_idle(dev))
+    await _watchdog(dev, hal)
+
+
+def run_loop(dev, hal):
+    if hasattr(micropython, "alloc_emergency_exception_buf"):  # the chip has it, not the unix port
+        micropython.alloc_emergency_exception_buf(128)
+    micropython.kbd_intr(-1)  # data bytes (0x03) must never interrupt the program
+    try:
+        asyncio.run(_main(dev, hal))
+    finally:
+        micropython.kbd_intr(3)
+
+
+def run():
+    """The device on a Raspberry Pi Pico: main.py calls this."""
+    from firmware.hal.rp2 import Rp2Hal
+    from firmware.app.device import Device
+
+    hal = Rp2Hal()
+    run_loop(Device(hal, board_id=hal.board_id), hal)

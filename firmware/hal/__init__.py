@@ -1,0 +1,10 @@
+# The hardware layer: the only part of the firmware that may touch pins (rp2) - or pretend
+# to (sim). Both give the device the same small interface:
+#   now() -> ticks ms; diff(a, b) -> ticks_diff
+#   scan(out8) -> out8               the reed matrix, 8 bytes, rank 1 first
+#   inputs() -> [(kind, a, b, t)]    ("press", side, None, t) and ("button", name, down, t),
+#                                    t the tick the button's interrupt took
+#   read() -> bytes or None          what the host sent (USB serial), never blocking
+#   write(bytes)                     to the host
+#   display(white_text, black_text)  the clock's two faces
+#   led(name, on)                    "white", "black": the running-side indicators

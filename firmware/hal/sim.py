@@ -1,0 +1,126 @@
+# The simulated board: a virtual reed matrix played from a trace file (format:
+# firmware/board/trace.py), clock and menu buttons from the same trace, the USB serial as
+# the micropython process's stdin/stdout, and outputs (display, LEDs) recorded as lines in
+# a file that tests read. Time is real (optionally sped up) or virtual: in virtual time the
+# simulator advances the clock itself by one scan period a step, as fast as it can.
+import select
+import sys
+from time import ticks_ms, ticks_diff
+
+from firmware.board.occupancy import START
+from firmware.board.trace import parse_line
+from firmware.rules.squares import WHITE, BLACK
+
+
+class SimHal:
+    def __init__(self, trace=None, virtual=True, speed=1, outputs=None, scan_ms=10):
+        self.virtual = virtual
+        self.speed = speed
+        self.scan_ms = scan_ms
+        self._t = 0
+        self._t0 = ticks_ms()
+        self.occ = bytearray(START)
+        self._trace = open(trace) if trace else None
+        self._next = None
+        self._queue = []
+        self._out = open(outputs, "w") if outputs else None
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._stdin_open = True
+        self._byte = bytearray(1)
+        self._inbuf = bytearray(64)
+        self.trace_done = trace is None
+        self._load()
+
+    # ----- time
+
+    def now(self):
+        if self.virtual:
+            return self._t
+        return ticks_diff(ticks_ms(), self._t0) * self.speed
+
+    def diff(self, a, b):
+        return a - b if self.virtual else ticks_diff(a, b)
+
+    def advance(self, ms):
+        self._t += ms
+
+    # ----- the trace: the board and the buttons
+
+    def _load(self):
+        while self._trace is not None:
+            line = self._trace.readline()
+            if not line:
+                self._trace.close()
+                self._trace = None
+                self.trace_done = True
+                return
+            ev = parse_line(line)
+            if ev is not None:
+                self._next = ev
+                return
+        self._next = None
+
+    def _pump(self):
+        now = self.now()
+        while self._next is not None and self._next[0] <= now:
+            t, kind, arg = self._next
+            if kind == "occ":
+                self.occ[:] = arg
+            elif kind == "press":
+                self._queue.append(("press", WHITE if arg == "white" else BLACK, None, t))
+            else:
+                self._queue.append(("button", arg[0], arg[1], t))
+            self._next = None
+            self._load()
+
+    def scan(self, out):
+        self._pump()
+        out[:] = self.occ
+        return out
+
+    def inputs(self):
+        if not self._queue:
+            return ()
+        q = self._queue
+        self._queue = []
+        return q
+
+    # ----- USB serial: stdin and stdout
+
+    def read(self):
+        if not self._stdin_open:
+            return None
+        n = 0
+        buf = self._inbuf
+        while n < len(buf) and self._poll.poll(0):
+            if not sys.stdin.buffer.readinto(self._byte):
+                self._stdin_open = False  # the host closed the line
+                break
+            buf[n] = self._byte[0]
+            n += 1
+        return bytes(buf[:n]) if n else None
+
+    def write(self, data):
+        sys.stdout.buffer.write(data)
+        if not self.virtual:
+            sys.stdout.buffer.flush() if hasattr(sys.stdout.buffer, "flush") else None
+
+    # ----- outputs
+
+    def _record(self, text):
+        if self._out:
+            self._out.write("%d %s\n" % (self.now(), text))
+
+    def display(self, white, black):
+        self._record("display %s | %s" % (white, black))
+
+    def led(self, name, on):
+        self._record("led %s %s" % (name, "on" if on else "off"))
+
+    def feed_watchdog(self):
+        pass
+
+    def close(self):
+        if self._out:
+            self._out.close()

@@ -1,0 +1,65 @@
+# The simulator's entry inside micropython:
+#   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
+#                                        [--outputs FILE] [--tail MS]
+# Runs the real device application on the sim HAL. In virtual time (the default) it plays
+# the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
+# real time (sped up --speed times) until killed. --host-first reads the host's commands
+# to the end of the input before the trace starts (the replay tool's way).
+import sys
+
+sys.path.append(".")
+
+from firmware.hal.sim import SimHal  # noqa: E402
+from firmware.app.device import Device  # noqa: E402
+
+
+def main(argv):
+    opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
+            "--presets": "/tmp/chessboard-sim-presets.json"}
+    realtime = False
+    host_first = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--realtime":
+            realtime = True
+        elif a == "--host-first":
+            host_first = True
+        elif a in opts and i + 1 < len(argv):
+            opts[a] = argv[i + 1]
+            i += 1
+        else:
+            print("err usage: unknown option %s" % a)
+            return 2
+        i += 1
+    hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
+                 outputs=opts["--outputs"])
+    dev = Device(hal, presets_path=opts["--presets"])
+    tail = int(opts["--tail"])
+    if host_first:
+        # Replays: the host's commands (a new game, ...) come first, to the end of input.
+        while True:
+            data = sys.stdin.buffer.read(64)
+            if not data:
+                break
+            dev.reader.feed(data, dev._on_line)
+    if realtime:
+        from firmware.app.main import run_loop
+
+        run_loop(dev, hal)
+        return 0
+    end = None
+    while True:
+        now = hal.now()
+        dev.step(now)
+        if hal.trace_done:
+            if end is None:
+                end = now + tail
+            elif now >= end:
+                break
+        hal.advance(hal.scan_ms)
+    hal.close()
+    return 0
+
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,137 @@
+"""A game as the host knows it from a board's sequenced events, and its PGN.
+
+`GameRecord.apply(event)` takes events in sequence order and says what it made of each:
+"ok", "duplicate" (seen before: ignored), or "gap" (an event is missing: ask the board to
+resend from `next_seq`). Moves are checked by python-chess as they come; SAN, the PGN and
+its `[%clk h:mm:ss]` comments come from python-chess too.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+from host_tools.protocol import Event, decode
+
+# PGN's Termination tag values for the device's termination reasons.
+PGN_TERMINATION = {
+    "checkmate": "normal", "stalemate": "normal", "insufficient_material": "normal",
+    "seventyfive_moves": "normal", "fivefold_repetition": "normal", "fifty_moves": "normal",
+    "threefold_repetition": "normal", "resignation": "normal", "agreement": "normal",
+    "time_forfeit": "time forfeit", "illegal_moves": "rules infraction", "arbiter": "adjudication",
+}
+
+
+@dataclass
+class Ply:
+    uci: str
+    san: str
+    clk_ms: int | None = None
+
+
+@dataclass
+class GameRecord:
+    game: int
+    tc: str = "-"
+    fen: str = chess.STARTING_FEN
+    chess960: int | None = None
+    white: str = "?"
+    black: str = "?"
+    plies: list[Ply] = field(default_factory=list)
+    result: str = "*"
+    termination: str | None = None
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (ply, text): corrections
+    last_seq: int = 0
+    clocks: tuple[int, int] | None = None  # the latest clock line: white, black ms
+
+    @property
+    def next_seq(self) -> int:
+        return self.last_seq + 1
+
+    def board(self) -> chess.Board:
+        b = chess.Board(self.fen, chess960=self.chess960 is not None)
+        for p in self.plies:
+            b.push(b.parse_uci(p.uci))
+        return b
+
+    def apply(self, ev: Event) -> str:
+        if ev.game != self.game:
+            raise ValueError(f"event of game {ev.game} given to game {self.game}")
+        if ev.seq <= self.last_seq:
+            return "duplicate"
+        if ev.seq > self.last_seq + 1:
+            return "gap"
+        self._apply(ev)
+        self.last_seq = ev.seq
+        return "ok"
+
+    def _apply(self, ev: Event) -> None:
+        k, a = ev.kind, ev.args
+        if k == "game":
+            kw = dict(w.split("=", 1) for w in a if "=" in w)
+            self.tc = kw.get("tc", "-")
+            self.fen = decode(kw.get("fen", chess.STARTING_FEN))
+            n = kw.get("chess960", "-")
+            self.chess960 = None if n == "-" else int(n)
+            self.white = decode(kw.get("white", "?"))
+            self.black = decode(kw.get("black", "?"))
+        elif k == "move":
+            ply, uci = int(a[0]), a[1]
+            del self.plies[ply - 1:]
+            board = self.board()
+            move = board.parse_uci(uci)  # raises on a move the position does not allow
+            self.plies.append(Ply(uci, board.san(move)))
+        elif k == "clk":
+            ply, ms = int(a[0]), int(a[1])
+            if 1 <= ply <= len(self.plies):
+                self.plies[ply - 1].clk_ms = ms
+        elif k == "takeback":
+            del self.plies[int(a[0]):]
+            self.result, self.termination = "*", None
+        elif k == "result":
+            self.result, self.termination = a[0], a[1]
+        elif k in ("penalty", "set time", "set moves", "set period", "illegal", "quickplay",
+                   "pause", "resume", "flag", "period"):
+            self.notes.append((len(self.plies), " ".join([k] + a)))
+
+    def pgn(self, event: str = "?", site: str = "?", date: str = "????.??.??",
+            round_: str = "?", game_id: str | None = None) -> str:
+        board = chess.Board(self.fen, chess960=self.chess960 is not None)
+        g = chess.pgn.Game()
+        g.setup(board)
+        if self.chess960 is None and self.fen == chess.STARTING_FEN:
+            for tag in ("FEN", "SetUp"):
+                g.headers.pop(tag, None)
+        g.headers["Event"] = event
+        g.headers["Site"] = site
+        g.headers["Date"] = date
+        g.headers["Round"] = round_
+        g.headers["White"] = self.white
+        g.headers["Black"] = self.black
+        g.headers["Result"] = self.result
+        if game_id:
+            g.headers["GameId"] = game_id
+        g.headers["TimeControl"] = self.tc
+        if self.termination:
+            g.headers["Termination"] = PGN_TERMINATION.get(self.termination, "normal")
+        node = g
+        last = {chess.WHITE: None, chess.BLACK: None}
+        for p in self.plies:
+            mover = node.board().turn
+            node = node.add_variation(node.board().parse_uci(p.uci))
+            if p.clk_ms is not None:
+                node.set_clock(p.clk_ms // 1000)
+                last[mover] = p.clk_ms
+        if self.clocks:
+            last = {chess.WHITE: self.clocks[0], chess.BLACK: self.clocks[1]}
+        for color, tag in ((chess.WHITE, "WhiteClock"), (chess.BLACK, "BlackClock")):
+            if last[color] is not None:
+                s = last[color] // 1000
+                g.headers[tag] = f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+        if self.termination:
+            node.comment = (node.comment + " " if node.comment else "") + self.termination.replace("_", " ")
+        out = io.StringIO()
+        print(g, file=out, end="\n\n")
+        return out.getvalue()
