@@ -131,11 +131,12 @@ class Match:
         clock = self.clock
         i = side >> 4
         if not clock.started:
-            if side == BLACK:
-                return clock.press(side, now)  # starts White's clock (6.6)
-            if not self._awaiting[0]:
+            if side != self.game.turn and not self._awaiting[i]:
+                clock.start(now, self.game.turn)  # the opponent's button starts it (6.6)
                 return False
-            clock.start(now)  # White moved before the clock was started
+            if not self._awaiting[i]:
+                return False
+            clock.start(now, side)  # he moved before the clock was started
         if clock.running != i or clock.paused:
             return False
         if not self._awaiting[i]:

@@ -71,6 +71,7 @@ class Device:
         self._shown = None
         self._moving = False
         self._clock_dirty = True
+        self._display_dirty = True
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
         self.write("hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id))
         if self.presets.problem:
@@ -211,6 +212,7 @@ class Device:
             ply = g.ply - (1 if g.turn != side else 2)
             self._log(CLK, side, ply + 1, self.match.clock_after(ply))
         self.clock_line(t)
+        self._display_dirty = True  # the display and LEDs follow at the next clock step
 
     def button(self, name, down, t):
         self.rec.button(name, down, t)
@@ -227,13 +229,16 @@ class Device:
         self.progress[0] += 1
 
     def clock_step(self, now):
-        self._clock_dirty = False
         self.match.check(now)
         c = self.clock
-        if self._clock_dirty or (c.running >= 0 and not c.paused and
-                                 self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
+        dirty = self._clock_dirty
+        self._clock_dirty = False
+        if dirty or (c.running >= 0 and not c.paused and
+                     self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
             self.clock_line(now)
-        if self.hal.diff(now, self._display_at) >= DISPLAY_EVERY_MS:
+        # The running side shows at once after a change; the times ten times a second.
+        if dirty or self._display_dirty or self.hal.diff(now, self._display_at) >= DISPLAY_EVERY_MS:
+            self._display_dirty = False
             self._display_at = now
             shown = (display.side_text(c, WHITE, now), display.side_text(c, BLACK, now))
             if shown != self._shown:
@@ -323,7 +328,7 @@ class Device:
 
     def cmd_start(self, pos, kw, now):
         self._no_extra(pos, kw, 0)
-        self.clock.start(now)
+        self.clock.start(now, self.game.turn)
         self._ok("start")
 
     def cmd_pause(self, pos, kw, now):

@@ -220,13 +220,15 @@ class ChessClock:
 
     # ----- commands
 
-    def start(self, now):
-        """Start White's clock (art. 6.6). Black's button does it too (press)."""
+    def start(self, now, side=WHITE):
+        """Start the clock of the side to move: White's at the start of a game (art. 6.6);
+        the other side's button does it too (press)."""
         if self.started:
             raise ClockError("the clock has already been started")
         self.started = True
-        self._emit("start", WHITE, self.left[0])
-        self._begin_turn(0, now)
+        i = side >> 4
+        self._emit("start", side, self.left[i])
+        self._begin_turn(i, now)
 
     def press(self, side, now):
         """The player `side` presses his clock: his move is completed, his clock stops and

@@ -163,3 +163,11 @@ def test_take_back():
     assert m.game.ply == 0
     t.advance(1 * S)
     assert not m.press(WHITE, t.now())  # nothing to complete now
+
+
+def test_the_clock_starts_for_the_side_to_move():
+    m, t, rec = setup("300", fen="4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+    assert not m.press(BLACK, t.now())  # Black is to move and has not moved: nothing
+    assert not m.clock.started
+    m.press(WHITE, t.now())  # the opponent's button starts Black's clock (6.6)
+    assert m.clock.running_side() == BLACK

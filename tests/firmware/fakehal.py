@@ -1,0 +1,69 @@
+# A HAL for tests: a fixed or scripted board, time moved by hand, what the device wrote
+# kept as lines, what the host sends queued as bytes. Runs in both interpreters.
+from firmware.board.occupancy import START
+
+
+class FakeHal:
+    scan_ms = 10
+
+    def __init__(self, occ=START):
+        self.t = 0
+        self.occ = bytearray(occ)
+        self.out = bytearray()
+        self.inbox = bytearray()
+        self.queue = []
+        self.faces = []
+        self.leds = {}
+        self.fed = 0
+
+    def now(self):
+        return self.t
+
+    def diff(self, a, b):
+        return a - b
+
+    def scan(self, out):
+        out[:] = self.occ
+        return out
+
+    def inputs(self):
+        q = self.queue
+        self.queue = []
+        return q
+
+    def read(self):
+        if not self.inbox:
+            return None
+        data = bytes(self.inbox[:32])
+        self.inbox = self.inbox[32:]
+        return data
+
+    def write(self, data):
+        self.out += data
+
+    def display(self, white, black):
+        self.faces.append((white, black))
+
+    def led(self, name, on):
+        self.leds[name] = on
+
+    def feed_watchdog(self):
+        self.fed += 1
+
+    # ----- test helpers
+
+    def send(self, text):
+        self.inbox += text.encode() if isinstance(text, str) else text
+
+    def lines(self):
+        text = bytes(self.out).decode()
+        self.out = bytearray()
+        return [l for l in text.split("\n") if l]
+
+
+def run(dev, hal, ms):
+    """Step the device for ms of simulated time."""
+    end = hal.t + ms
+    while hal.t < end:
+        dev.step(hal.t)
+        hal.t += hal.scan_ms

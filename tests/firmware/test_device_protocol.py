@@ -1,0 +1,126 @@
+# The device's side of the serial protocol: answers, errors, resends (docs/protocol.md).
+from firmware.app.device import Device
+from firmware.rules.squares import WHITE, BLACK
+from tests.firmware.fakehal import FakeHal, run
+
+MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
+PRESETS = "/tmp/chessboard-test-device-presets.json"
+
+
+def _device():
+    hal = FakeHal()
+    dev = Device(hal, presets_path=PRESETS)
+    run(dev, hal, 50)
+    return dev, hal
+
+
+def _ask(dev, hal, text, ms=50):
+    hal.send(text)
+    while hal.inbox:
+        run(dev, hal, 10)
+    run(dev, hal, ms)
+    return [l for l in hal.lines() if not l.startswith("clock ")]
+
+
+def test_hello_and_the_first_game():
+    dev, hal = _device()
+    lines = hal.lines()
+    assert lines[0].startswith("hello proto=1 fw=")
+    assert lines[1].startswith("@1:1 game tc=300+2 fen=")
+    assert _ask(dev, hal, "hello\n") == ["hello proto=1 fw=0.1.0 board=sim game=1 seq=1"]
+
+
+def test_errors_name_the_problem_and_change_nothing():
+    dev, hal = _device()
+    hal.lines()
+    before = (dev.log.game_id, dev.log.count, dev.game.fen(), dev.control)
+    cases = (
+        ("frobnicate\n", "err unknown-command frobnicate"),
+        ("new tc=300+\n", "err bad-argument"),
+        ("new fen=rnbqkbnr/8/8\n", "err bad-argument"),
+        ("new chess960=960\n", "err bad-argument"),
+        ("new tc=300 fen=x chess960=3\n", "err bad-argument"),
+        ("new colour=red\n", "err bad-argument"),
+        ("set time w 12x\n", "err bad-argument"),
+        ("set time q 100\n", "err bad-argument"),
+        ("resend 99\n", "err bad-argument"),
+        ("resend 7:1\n", "err not-now"),
+        ("resign\n", "err bad-argument"),
+        ("config settle=900\n", "err bad-argument"),
+        ("config autopenalty=maybe settle=100\n", "err bad-argument"),
+        ("pause\n", "err not-now"),
+        ("\x01\x02garbage\n", "err garbage"),
+        ("x" * 500 + "\n", "err line-too-long"),
+        ("caf\xc3\xa9\n", "err garbage"),
+    )
+    for text, want in cases:
+        got = _ask(dev, hal, text)
+        assert len(got) == 1 and got[0].startswith(want), (text, got)
+    assert (dev.log.game_id, dev.log.count, dev.game.fen(), dev.control) == before
+    assert dev.rec.settle_ms == 120 and not dev.auto_penalties
+
+
+def test_new_game_start_pause_corrections_and_result():
+    dev, hal = _device()
+    hal.lines()
+    got = _ask(dev, hal, "new tc=40/5400+30:1800+30 white=Anna%20Rudolf black=Bea chess960=518\n")
+    assert got[0].startswith("@2:1 game tc=40/5400+30:1800+30 fen=") and "white=Anna%20Rudolf" in got[0]
+    assert got[-1] == "ok new 2"
+    assert _ask(dev, hal, "start\n") == ["@2:2 start", "ok start"]
+    assert _ask(dev, hal, "start\n")[0].startswith("err not-now")
+    assert _ask(dev, hal, "set time w 1000\n")[0].startswith("err not-now")  # only in pause
+    assert _ask(dev, hal, "pause\n") == ["@2:3 pause", "ok pause"]
+    assert _ask(dev, hal, "set time b 600000\n") == ["@2:4 set time b 600000", "ok set time"]
+    assert _ask(dev, hal, "set moves w 39\n") == ["@2:5 set moves w 39", "ok set moves"]
+    assert _ask(dev, hal, "resume\n") == ["@2:6 resume", "ok resume"]
+    assert _ask(dev, hal, "penalty illegal w\n") == ["@2:7 illegal w 1", "@2:8 penalty b 120000", "ok penalty illegal"]
+    assert _ask(dev, hal, "resign b\n") == ["@2:9 result 1-0 resignation", "ok resign"]
+    assert _ask(dev, hal, "resign w\n")[0].startswith("err not-now")
+
+
+def test_resend_gives_the_same_lines_again():
+    dev, hal = _device()
+    first = [l for l in hal.lines() if l.startswith("@")]
+    _ask(dev, hal, "start\n")
+    _ask(dev, hal, "pause\n")
+    _ask(dev, hal, "resume\n")
+    got = _ask(dev, hal, "resend 1\n")
+    assert got[0] == first[0]
+    assert got[1:4] == ["@1:2 start", "@1:3 pause", "@1:4 resume"]
+    assert got[-1] == "ok resend 1:4"
+    assert _ask(dev, hal, "resend 1:5\n") == ["ok resend 1:4"]  # nothing new: still ok
+
+
+def test_a_move_made_on_the_board_reaches_the_host():
+    dev, hal = _device()
+    _ask(dev, hal, "start\n")
+    hal.occ[1] &= ~(1 << 4)  # e2 empty
+    run(dev, hal, 100)
+    hal.occ[3] |= 1 << 4  # e4 occupied
+    run(dev, hal, 100)
+    hal.queue.append(("press", WHITE, None, hal.t))
+    run(dev, hal, 50)
+    lines = [l for l in hal.lines() if l.startswith("@")]
+    assert lines[0] == "@1:3 move 1 e2e4 e4"
+    assert lines[1].startswith("@1:4 clk 1 ")
+    assert hal.faces and hal.leds == {"white": False, "black": True}
+
+
+def test_random_bytes_never_break_the_device():
+    dev, hal = _device()
+    hal.lines()
+    seed = [99]
+
+    def rnd():
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x3FFFFFFF
+        return (seed[0] >> 8) & 0xFF
+
+    fen = dev.game.fen()
+    for _ in range(20):
+        hal.send(bytes(rnd() for _ in range(200)))
+        run(dev, hal, 100)
+    hal.send("\nhello\n")
+    run(dev, hal, 50)
+    lines = hal.lines()
+    assert lines[-1].startswith("hello proto=1") or any(l.startswith("hello proto=1") for l in lines)
+    assert dev.game.fen() == fen and dev.log.count == 1

@@ -1,0 +1,177 @@
+"""End to end: physical traces through the real firmware inside micropython (the sim HAL,
+simulated time, the firmware precompiled as deployed), the protocol read by the host, and
+the PGN written by python-chess. The PGN must equal the source game, and every
+[%clk] must equal the time control's arithmetic (tests/clock_reference.py, an independent
+model) for the thinking times of the trace."""
+import io
+import random
+
+import chess
+import chess.pgn
+import pytest
+
+from host_tools import tracegen
+from host_tools.replay import run_trace
+from tests import clock_reference
+
+
+def _write(tmp_path, text, name="game.trace"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _press_times(text):
+    return [int(line.split()[0]) for line in text.splitlines() if " press " in line]
+
+
+def _expected_clocks(control, text, plies):
+    """The mover's clock after each press, from the press times of the trace (the clock
+    was started at t = 0)."""
+    times = _press_times(text)[:plies]
+    thinking = [t - (times[i - 1] if i else 0) for i, t in enumerate(times)]
+    after, flag = clock_reference.play(control, thinking)
+    assert flag is None
+    return [after[i][i % 2] for i in range(len(after))]
+
+
+def _pgn_moves(pgn_text):
+    g = chess.pgn.read_game(io.StringIO(pgn_text))
+    return g, [m.uci() for m in g.mainline_moves()]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games(tmp_path, seed):
+    board, moves = tracegen.random_game(1000 + seed, max_plies=70)
+    text = tracegen.trace_game(board, moves, random.Random(seed))
+    control = "300+2"
+    number = board.chess960_pos() if board.chess960 else None
+    rec, msgs, _ = run_trace(_write(tmp_path, text), control, chess960=number)
+    want = [m.uci() for m in moves] if not board.chess960 else None
+    b = board.copy()
+    ucis = []
+    for m in moves:
+        ucis.append(b.uci(m))
+        b.push(m)
+    assert [p.uci for p in rec.plies] == ucis
+    pgn = rec.pgn()
+    g, pgn_moves = _pgn_moves(pgn)
+    assert len(pgn_moves) == len(moves)
+    assert g.end().board().fen() == b.fen()
+    assert "[%clk" in pgn and f'[TimeControl "{control}"]' in pgn
+    pressed = [p.clk_ms for p in rec.plies]
+    want_clk = _expected_clocks(control, text, len(moves))
+    n = min(len(want_clk), len(moves))
+    game_over_without_press = b.is_checkmate() or b.is_stalemate() or b.is_insufficient_material()
+    if game_over_without_press:
+        n = min(n, len(moves) - 1)
+    assert pressed[:n] == want_clk[:n]
+    assert want is None or want == ucis
+
+
+def test_legals_mate_with_the_result(tmp_path):
+    board = chess.Board()
+    moves = []
+    for san in "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split():
+        moves.append(board.parse_san(san))
+        board.push(moves[-1])
+    text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2")
+    assert (rec.result, rec.termination) == ("1-0", "checkmate")
+    pgn = rec.pgn()
+    assert '[Result "1-0"]' in pgn and '[Termination "normal"]' in pgn and "Nd5#" in pgn
+
+
+def test_promotion_to_a_knight(tmp_path):
+    fen = "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"
+    board = chess.Board(fen)
+    moves = []
+    for u in ("b7b8n", "g2g1r", "e1e2", "g1g8", "b8c6"):
+        moves.append(board.push_uci(u))  # push_uci checks that each move is legal
+    text = tracegen.trace_game(chess.Board(fen), moves, random.Random(5))
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2", fen=fen)
+    assert [p.uci for p in rec.plies] == [m.uci() for m in moves]
+    assert [p.san for p in rec.plies][:2] == ["b8=N", "g1=R+"]
+
+
+def test_a_chess960_game(tmp_path):
+    board = chess.Board.from_chess960_pos(359)
+    rng = random.Random(9)
+    moves = []
+    b = board.copy()
+    while len(moves) < 40 and not b.is_game_over():
+        m = tracegen.choose_move(b, rng, engine_like=True)
+        moves.append(m)
+        b.push(m)
+    text = tracegen.trace_game(board, moves, random.Random(9))
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "600+5", chess960=359)
+    assert [p.uci for p in rec.plies] == [b2 for b2 in _ucis(board, moves)]
+    pgn = rec.pgn()
+    assert '[Variant "Chess960"]' in pgn and "FEN" in pgn
+
+
+def _ucis(board, moves):
+    b = board.copy()
+    out = []
+    for m in moves:
+        out.append(b.uci(m))
+        b.push(m)
+    return out
+
+
+def test_a_flag_fall(tmp_path):
+    moves = []
+    b = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        moves.append(b.parse_san(san))
+        b.push(moves[-1])
+    text = tracegen.trace_game(chess.Board(), moves, random.Random(2))
+    # Then White thinks for ever: his flag falls in the sudden-death control.
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "30", tail_ms=40000)
+    assert rec.result == "0-1" and rec.termination == "time_forfeit"
+    assert any(e.kind == "flag" and e.args == ["w", "1"] for e in msgs if hasattr(e, "seq"))
+    assert rec.pgn().count("[%clk") == 4
+
+
+def test_flag_with_no_mating_material_is_a_draw(tmp_path):
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+    text = "0 occ %016x\n" % chess.Board(fen).occupied
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "10", fen=fen, tail_ms=12000)
+    # Black's flag falls; White has a pawn: he could mate, so it is 1-0. Reversed: a draw.
+    assert rec.result == "1-0"
+    fen2 = "4k3/4p3/8/8/8/8/8/4K3 w - - 0 1"
+    text2 = "0 occ %016x\n" % chess.Board(fen2).occupied
+    rec2, _, _ = run_trace(_write(tmp_path, text2, "b.trace"), "10", fen=fen2, tail_ms=12000)
+    assert rec2.result == "0-1"
+    fen3 = "4k3/8/8/8/8/8/8/4K2N w - - 0 1"  # White's flag; Black has a lone king: 6.9
+    text3 = "0 occ %016x\n" % chess.Board(fen3).occupied
+    rec3, _, _ = run_trace(_write(tmp_path, text3, "c.trace"), "10", fen=fen3, tail_ms=12000)
+    assert rec3.result == "1/2-1/2" and rec3.termination == "time_forfeit"
+
+
+def test_take_back_and_knocked_piece(tmp_path):
+    rng = random.Random(4)
+    board = chess.Board()
+    tr = tracegen.Trace(board, rng)
+    b = board.copy()
+    for san in ("e4", "e5", "Nf3"):
+        m = b.parse_san(san)
+        tracegen.play_move(tr, b, m, rng)
+        b.push(m)
+    b = tracegen.take_back(tr, b, rng)  # Nf3 taken back
+    for san in ("Bc4", "Nc6"):
+        m = b.parse_san(san)
+        tracegen.play_move(tr, b, m, rng)
+        b.push(m)
+    assert tracegen.knocked_piece(tr, b, rng)
+    m = b.parse_san("Qh5")
+    tracegen.play_move(tr, b, m, rng)
+    b.push(m)
+    tr.wait(2000, 2000)
+    rec, msgs, _ = run_trace(_write(tmp_path, tr.text()), "300+2")
+    assert [p.uci for p in rec.plies] == [m.uci() for m in b.move_stack]
+    kinds = [m.kind for m in msgs]
+    assert "takeback" in kinds
+    assert any(m.kind == "board" and m.args[:1] == ["differs"] for m in msgs)
+    _, pgn_moves = _pgn_moves(rec.pgn())
+    assert pgn_moves == [m.uci() for m in b.move_stack]

@@ -1,0 +1,85 @@
+"""The host's protocol parser: any fragmentation of the byte stream gives the same
+messages; bad lines become "unreadable" messages, never exceptions; the game record
+asks for a resend on a gap and ignores duplicates."""
+import random
+
+import pytest
+
+from host_tools.gamerecord import GameRecord
+from host_tools.protocol import DeviceParser, Event, Status, parse_line
+
+STREAM = (
+    b"hello proto=1 fw=0.1.0 board=sim\n"
+    b"@3:1 game tc=300+2 fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201 "
+    b"chess960=- white=Anna%20B black=Carl\n"
+    b"@3:2 start\r\n"
+    b"@3:3 move 1 e2e4 e4\n"
+    b"clock 301000 300000 b running moves=1,0 period=0,0 flags=0,0\n"
+    b"@3:4 clk 1 301000\n"
+    b"@3:5 set time w 120000\n"
+    b"board differs missing=d1 fix=d3d1\n"
+    b"err unknown-command frobnicate\n"
+)
+
+
+def _messages(chunks):
+    p = DeviceParser()
+    out = []
+    for c in chunks:
+        out.extend(p.feed(c))
+    return out
+
+
+def test_any_fragmentation_gives_the_same_messages():
+    whole = _messages([STREAM])
+    assert [m.line for m in _messages([bytes([b]) for b in STREAM])] == [m.line for m in whole]
+    rng = random.Random(1)
+    for _ in range(200):
+        cuts = sorted(rng.sample(range(1, len(STREAM)), rng.randint(1, 30)))
+        parts = [STREAM[a:b] for a, b in zip([0] + cuts, cuts + [len(STREAM)])]
+        assert [m.line for m in _messages(parts)] == [m.line for m in whole]
+    assert len(whole) == 9
+
+
+def test_what_the_messages_say():
+    m = _messages([STREAM])
+    assert isinstance(m[0], Status) and m[0].kind == "hello" and m[0].kwargs["proto"] == "1"
+    assert isinstance(m[1], Event) and (m[1].game, m[1].seq, m[1].kind) == (3, 1, "game")
+    assert m[3].kind == "move" and m[3].args == ["1", "e2e4", "e4"]
+    assert m[4].kind == "clock" and m[4].args[:3] == ["301000", "300000", "b"]
+    assert m[6].kind == "set time" and m[6].args == ["w", "120000"]
+    assert m[7].kind == "board" and m[7].kwargs == {"missing": "d1", "fix": "d3d1"}
+    assert m[8].kind == "err" and m[8].args == ["unknown-command", "frobnicate"]
+
+
+@pytest.mark.parametrize("garbage", [b"\xff\xfe\x00\n", b"@x:y move\n", b"@1:2\n", b"   \n"])
+def test_garbage_never_raises(garbage):
+    msgs = _messages([garbage, b"@1:1 start\n"])
+    assert msgs[-1].kind == "start"
+    assert all(m.kind == "unreadable" for m in msgs[:-1])
+
+
+def test_an_overlong_line_is_dropped_whole():
+    msgs = _messages([b"x" * 5000, b"y" * 10, b"\n@1:1 start\n"])
+    assert [m.kind for m in msgs] == ["unreadable", "start"]
+
+
+def test_game_record_gaps_and_duplicates():
+    msgs = [m for m in _messages([STREAM]) if isinstance(m, Event)]
+    rec = GameRecord(3)
+    assert rec.apply(msgs[0]) == "ok"
+    assert rec.apply(msgs[2]) == "gap" and rec.next_seq == 2
+    assert rec.apply(msgs[1]) == "ok"
+    assert rec.apply(msgs[1]) == "duplicate"
+    for m in msgs[2:]:
+        assert rec.apply(m) == "ok"
+    assert rec.white == "Anna B" and rec.plies[0].san == "e4" and rec.plies[0].clk_ms == 301000
+    assert "1. e4 { [%clk 0:05:01] }" in rec.pgn()
+
+
+def test_an_illegal_move_from_a_board_is_refused():
+    rec = GameRecord(1)
+    rec.apply(parse_line("@1:1 game tc=60 fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"))
+    with pytest.raises(ValueError):
+        rec.apply(parse_line("@1:2 move 1 e2e5 e5"))
+    assert rec.plies == [] and rec.last_seq == 1
