@@ -8,6 +8,7 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="play the seed games through the firmware inside micropython")
     sub.add_parser("replay", help="a trace through the firmware in simulated time, to PGN", add_help=False)
+    sub.add_parser("sim", help="the simulated board on a pseudo-terminal", add_help=False)
     a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
@@ -17,6 +18,10 @@ def main(argv=None):
         from host_tools import replay
 
         return replay.main(rest)
+    if a.command == "sim":
+        from host_tools import sim
+
+        return sim.main(rest)
     return 2
 
 

@@ -97,6 +97,7 @@ class Device:
             w, b, "-" if run is None else _letter(run), "paused" if paused else "running"
             if run is not None else "stopped", mw, mb, pw, pb, fw, fb))
         self._clock_at = now
+        self._clock_dirty = False
 
     # ----- a game
 

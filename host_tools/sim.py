@@ -1,0 +1,179 @@
+"""python -m host_tools sim [--trace FILE | --pgn FILE] [--fast] [--outputs FILE]
+
+The simulated board: the real firmware inside `micropython` (firmware/hal/sim.py: a virtual
+reed matrix, buttons, display and LEDs), its USB serial offered on a pseudo-terminal whose
+path is printed, so that pyserial, the relay or a terminal open it as they would open
+/dev/ttyACM0. It plays a trace file, or a PGN game turned into a trace with human timing
+(host_tools/tracegen.py), in real time, or with --fast in simulated time as fast as it can.
+
+Like a USB cable, the line can be unplugged and plugged in again (`SimulatedBoard.unplug`,
+`replug`): while it is out, what the board writes is lost - the board keeps its game
+record, and the host asks for a resend - and a replug gives a new path, as a new
+/dev/ttyACMn would be.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+from host_tools import build, micropython
+from host_tools.replay import APP_HEAP
+
+
+class SimulatedBoard:
+    def __init__(self, trace: str | Path | None = None, fast: bool = False,
+                 outputs: str | None = None, heap: str = APP_HEAP, tail_ms: int = 3000,
+                 presets: str | None = None, commands: list[str] = ()):
+        build.build()
+        args = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
+        if trace:
+            args += ["--trace", str(trace)]
+        if not fast:
+            args.append("--realtime")
+        if outputs:
+            args += ["--outputs", outputs]
+        args += ["--tail", str(tail_ms)]
+        if presets:
+            args += ["--presets", presets]
+        env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
+        self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, bufsize=0)
+        for c in commands:  # before anything else: the board reads them first
+            self.proc.stdin.write((c + "\n").encode())
+        self.proc.stdin.flush()
+        self._lock = threading.Lock()
+        self.master = None
+        self.slave = None
+        self.path = None
+        self.plug()
+        self._out = threading.Thread(target=self._device_to_host, daemon=True)
+        self._out.start()
+        self._in = threading.Thread(target=self._host_to_device, daemon=True)
+        self._in.start()
+
+    # ----- the cable
+
+    def plug(self):
+        """A new pseudo-terminal; its path is where a host opens the board."""
+        with self._lock:
+            master, slave = pty.openpty()
+            tty.setraw(slave)  # bytes go through untouched, as on a USB CDC line
+            os.set_blocking(master, False)
+            self.master, self.slave = master, slave
+            self.path = os.ttyname(slave)
+        return self.path
+
+    def unplug(self):
+        with self._lock:
+            for fd in (self.master, self.slave):
+                if fd is not None:
+                    os.close(fd)
+            self.master = self.slave = None
+            self.path = None
+
+    def replug(self):
+        self.unplug()
+        return self.plug()
+
+    # ----- the bytes
+
+    def _device_to_host(self):
+        while True:
+            data = self.proc.stdout.read1(4096) if hasattr(self.proc.stdout, "read1") else os.read(self.proc.stdout.fileno(), 4096)
+            if not data:
+                return
+            with self._lock:
+                if self.master is None:
+                    continue  # unplugged: lost, as on a real line
+                try:
+                    os.write(self.master, data)
+                except (BlockingIOError, OSError):
+                    pass  # nobody reads: the line drops it (the host resends)
+
+    def _host_to_device(self):
+        while self.proc.poll() is None:
+            with self._lock:
+                fd = self.master
+            data = b""
+            if fd is not None:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    data = b""
+            if data:
+                try:
+                    self.proc.stdin.write(data)
+                    self.proc.stdin.flush()
+                except (BrokenPipeError, ValueError):
+                    return
+            else:
+                time.sleep(0.005)
+
+    def wait(self, timeout=None):
+        return self.proc.wait(timeout)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.unplug()
+
+
+def pgn_to_trace(pgn_path: str | Path, seed: int = 1) -> tuple[str, str | None, int | None]:
+    """The first game of a PGN file as a trace text, with its start (FEN, Chess960)."""
+    import chess
+    import chess.pgn
+
+    from host_tools import tracegen
+
+    with open(pgn_path) as f:
+        game = chess.pgn.read_game(f)
+    if game is None:
+        raise ValueError(f"no game in {pgn_path}")
+    board = game.board()
+    text = tracegen.trace_game(board, list(game.mainline_moves()), random.Random(seed))
+    fen = None if board.fen() == chess.STARTING_FEN else board.fen()
+    return text, fen, board.chess960_pos() if board.chess960 else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools sim", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--trace")
+    src.add_argument("--pgn")
+    ap.add_argument("--fast", action="store_true", help="simulated time, as fast as it can")
+    ap.add_argument("--outputs", help="record the display and LEDs in this file")
+    a = ap.parse_args(argv)
+    trace = a.trace
+    commands = []
+    if a.pgn:
+        from host_tools.protocol import encode
+
+        text, fen, number = pgn_to_trace(a.pgn)
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False)
+        tmp.write(text)
+        tmp.close()
+        trace = tmp.name
+        if number is not None:
+            commands.append(f"new chess960={number}")
+        elif fen:
+            commands.append("new fen=" + encode(fen))
+    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands)
+    print(f"simulated board on {board.path}", flush=True)
+    try:
+        board.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    return 0
