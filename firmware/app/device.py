@@ -24,6 +24,8 @@ from firmware.rules.uci import uci as _uci
 FIRMWARE = "0.1.0"
 CLOCK_EVERY_MS = 1000  # the clock line at least this often while a clock runs
 DISPLAY_EVERY_MS = 100
+POWER_EVERY_MS = 30000
+PULSE_MS = 400  # the self-test's buzz of the motors and the buzzer
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
 DEFAULT_CONTROL = "300+2"
 
@@ -70,6 +72,10 @@ class Device:
         self._display_at = self._now
         self._shown = None
         self._moving = False
+        self._selftest = None
+        self._pulse_until = None
+        self.low_battery = False
+        self._power_at = self._now - POWER_EVERY_MS
         self._clock_dirty = True
         self._display_dirty = True
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
@@ -221,7 +227,12 @@ class Device:
     # ----- the loop's parts
 
     def scan_step(self, now):
-        self.rec.scan(self.hal.scan(self._occ), now)
+        occ = self.hal.scan(self._occ)
+        if self._selftest is not None:
+            self._selftest_scan(occ)
+            self.progress[0] += 1
+            return
+        self.rec.scan(occ, now)
         for kind, a, b, t in self.hal.inputs():
             if kind == "press":
                 self.press(a, t)
@@ -237,11 +248,26 @@ class Device:
         if dirty or (c.running >= 0 and not c.paused and
                      self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
             self.clock_line(now)
+        if self._pulse_until is not None and self.hal.diff(now, self._pulse_until) >= 0:
+            self._pulse_until = None
+            self.hal.motor(WHITE, 0)
+            self.hal.motor(BLACK, 0)
+            self.hal.buzzer(0)
+        if self.hal.diff(now, self._power_at) >= POWER_EVERY_MS:
+            self._power_at = now
+            mv, usb, low = self.hal.power()
+            if mv is not None:
+                self.write("power %d %s %s" % (mv, "usb" if usb else "battery", "low" if low else "ok"))
+            if low != self.low_battery:
+                self.low_battery = low
+                self._display_dirty = True
         # The running side shows at once after a change; the times ten times a second.
         if dirty or self._display_dirty or self.hal.diff(now, self._display_at) >= DISPLAY_EVERY_MS:
             self._display_dirty = False
             self._display_at = now
             shown = (display.side_text(c, WHITE, now), display.side_text(c, BLACK, now))
+            if self.low_battery:  # C.02: the low-battery sign
+                shown = (shown[0] + " L", shown[1] + " L")
             if shown != self._shown:
                 self._shown = shown
                 self.hal.display(shown[0], shown[1])
@@ -430,6 +456,47 @@ class Device:
             self._ok("preset", "set")
         else:
             raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")
+
+    def _selftest_scan(self, occ):
+        t = self._selftest
+        for r in range(8):
+            t["seen"][r] |= occ[r]
+            t["always"][r] &= occ[r]
+        for kind, a, b, tick in self.hal.inputs():
+            name = a if kind == "button" else ("white" if a == WHITE else "black")
+            if name not in t["buttons"]:
+                t["buttons"].append(name)
+
+    def cmd_selftest(self, pos, kw, now):
+        """For a maker: `selftest start` on an empty board, move a piece over every square
+        and press every button, `selftest report`, `selftest stop`."""
+        self._no_extra(pos, kw, 1)
+        if pos[0] == "start":
+            occ = self.hal.scan(bytearray(8))
+            self._selftest = {"stuck": bytearray(occ), "seen": bytearray(8),
+                              "always": bytearray(b"\xff" * 8), "buttons": []}
+            self.hal.motor(WHITE, 100)
+            self.hal.motor(BLACK, 100)
+            self.hal.buzzer(2000)
+            self._pulse_until = now + PULSE_MS
+            self._ok("selftest", "start")
+        elif pos[0] == "report":
+            t = self._selftest
+            if t is None:
+                raise NotNow("no self-test is running: selftest start")
+            stuck = [sq for sq in range(64) if (t["stuck"][sq >> 3] >> (sq & 7)) & 1
+                     and (t["always"][sq >> 3] >> (sq & 7)) & 1]
+            dead = [sq for sq in range(64) if not (t["seen"][sq >> 3] >> (sq & 7)) & 1]
+            self.write("selftest stuck=%s dead=%s buttons=%s" % (
+                ",".join(square_name(q) for q in stuck) or "-",
+                ",".join(square_name(q) for q in dead) or "-", ",".join(t["buttons"]) or "-"))
+            self._ok("selftest", "report")
+        elif pos[0] == "stop":
+            self._selftest = None
+            self.rec.restart(now)
+            self._ok("selftest", "stop")
+        else:
+            raise ValueError("selftest start|report|stop")
 
     def cmd_config(self, pos, kw, now):
         self._no_extra(pos, kw, 0, ("settle", "autopenalty", "freeze", "orientation"))

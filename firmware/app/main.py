@@ -69,8 +69,8 @@ def run_loop(dev, hal):
 
 def run():
     """The device on a Raspberry Pi Pico: main.py calls this."""
-    from firmware.hal.rp2 import Rp2Hal
+    from firmware.hal import rp2
     from firmware.app.device import Device
 
-    hal = Rp2Hal()
+    hal = rp2.create()
     run_loop(Device(hal, board_id=hal.board_id), hal)

@@ -8,3 +8,7 @@
 #   write(bytes)                     to the host
 #   display(white_text, black_text)  the clock's two faces
 #   led(name, on)                    "white", "black": the running-side indicators
+#   motor(side, duty_percent)        a player's vibration motor (0 = off)
+#   buzzer(freq)                     the buzzer (0 = off)
+#   power() -> (mV or None, usb, low) the supply, and the low-battery sign
+#   feed_watchdog()                  the loop is alive

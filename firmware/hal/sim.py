@@ -118,6 +118,15 @@ class SimHal:
     def led(self, name, on):
         self._record("led %s %s" % (name, "on" if on else "off"))
 
+    def motor(self, side, duty_percent):
+        self._record("motor %s %d" % ("w" if side == WHITE else "b", duty_percent))
+
+    def buzzer(self, freq):
+        self._record("buzzer %d" % freq)
+
+    def power(self):
+        return None, True, False  # a simulated board is on USB power
+
     def feed_watchdog(self):
         pass
 

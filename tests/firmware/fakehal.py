@@ -15,6 +15,9 @@ class FakeHal:
         self.faces = []
         self.leds = {}
         self.fed = 0
+        self.motors = []
+        self.tones = []
+        self.power_state = (None, True, False)
 
     def now(self):
         return self.t
@@ -46,6 +49,15 @@ class FakeHal:
 
     def led(self, name, on):
         self.leds[name] = on
+
+    def motor(self, side, duty_percent):
+        self.motors.append((self.t, side, duty_percent))
+
+    def buzzer(self, freq):
+        self.tones.append((self.t, freq))
+
+    def power(self):
+        return self.power_state
 
     def feed_watchdog(self):
         self.fed += 1

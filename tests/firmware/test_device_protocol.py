@@ -124,3 +124,37 @@ def test_random_bytes_never_break_the_device():
     lines = hal.lines()
     assert lines[-1].startswith("hello proto=1") or any(l.startswith("hello proto=1") for l in lines)
     assert dev.game.fen() == fen and dev.log.count == 1
+
+
+def test_selftest_finds_stuck_and_dead_squares_and_buttons():
+    dev, hal = _device()
+    hal.occ[:] = bytes(8)
+    hal.occ[2] = 1 << 5  # f3 reads occupied on an empty board: stuck
+    run(dev, hal, 50)
+    hal.lines()
+    assert _ask(dev, hal, "selftest start\n") == ["ok selftest start"]
+    assert [(s, d) for _, s, d in hal.motors] == [(WHITE, 100), (BLACK, 100)]  # both buzz
+    assert [f for _, f in hal.tones] == [2000]
+    for sq in range(64):  # a piece swept over every square but h8 (dead)
+        if sq != 63:
+            hal.occ[sq >> 3] |= 1 << (sq & 7)
+            run(dev, hal, 10)
+            if sq != 21:
+                hal.occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
+    hal.queue.append(("press", BLACK, None, hal.t))
+    hal.queue.append(("button", "plus", True, hal.t))
+    run(dev, hal, 500)
+    got = _ask(dev, hal, "selftest report\n")
+    assert got == ["selftest stuck=f3 dead=h8 buttons=black,plus", "ok selftest report"]
+    assert hal.motors[-1][2] == 0 and hal.tones[-1][1] == 0  # the buzz ended
+    assert _ask(dev, hal, "selftest stop\n") == ["ok selftest stop"]
+    assert _ask(dev, hal, "selftest report\n")[0].startswith("err not-now")
+
+
+def test_power_and_the_low_battery_sign():
+    dev, hal = _device()
+    hal.power_state = (3400, False, True)
+    run(dev, hal, 31000)
+    lines = hal.lines()
+    assert "power 3400 battery low" in lines
+    assert hal.faces[-1][0].endswith(" L")

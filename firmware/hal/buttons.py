@@ -1,0 +1,74 @@
+# Debounced buttons with the tick of each press taken in the pin interrupt (art. 6.2.1: the
+# press completes the move, so its time must not wait for the loop). The interrupt handler
+# only stores (button, tick) in a preallocated ring. events() then decides, outside the
+# interrupt: a falling edge is a press only when the button had settled up; a release
+# counts once the button has read up for DEBOUNCE_MS (the bounce of a release is no press);
+# a button held LONG_MS gives a long press.
+from array import array
+
+DEBOUNCE_MS = 40
+LONG_MS = 800
+_RING = 16
+_UP = 0
+_DOWN = 1
+_LONG = 2
+
+
+class ButtonBank:
+    def __init__(self, names, is_down, diff):
+        """names: button names in order; is_down(i) -> bool reads button i now;
+        diff: ticks_diff."""
+        self.names = names
+        self.is_down = is_down
+        self.diff = diff
+        n = len(names)
+        self._ring_b = bytearray(_RING)
+        self._ring_t = array("i", bytes(4 * _RING))
+        self._head = 0
+        self._tail = 0
+        self._state = bytearray(n)
+        self._changed = array("i", bytes(4 * n))  # tick of the last press or release
+        self._up_seen = array("i", bytes(4 * n))  # first tick seen up while still DOWN
+        self._up_pending = bytearray(n)
+        self._fresh = bytearray(b"\x01" * n)  # up since power-on: no release to wait out
+
+    def irq(self, i, tick):
+        """From the pin interrupt: button i went down at tick. Allocates nothing."""
+        h = self._head
+        nxt = (h + 1) % _RING
+        if nxt == self._tail:
+            return  # the ring is full of bounces: the press is in it already
+        self._ring_b[h] = i
+        self._ring_t[h] = tick
+        self._head = nxt
+
+    def events(self, now, out):
+        """Append (name, "down" or "long", tick) to out; returns out."""
+        while self._tail != self._head:
+            t = self._tail
+            i = self._ring_b[t]
+            tick = self._ring_t[t]
+            self._tail = (t + 1) % _RING
+            if self._state[i] == _UP and (self._fresh[i] or self.diff(tick, self._changed[i]) >= DEBOUNCE_MS):
+                self._fresh[i] = 0
+                self._state[i] = _DOWN
+                self._changed[i] = tick
+                self._up_pending[i] = 0
+                out.append((self.names[i], "down", tick))
+        for i in range(len(self.names)):
+            st = self._state[i]
+            if st == _UP:
+                continue
+            if self.is_down(i):
+                self._up_pending[i] = 0
+                if st == _DOWN and self.diff(now, self._changed[i]) >= LONG_MS:
+                    self._state[i] = _LONG
+                    out.append((self.names[i], "long", now))
+            elif not self._up_pending[i]:
+                self._up_pending[i] = 1
+                self._up_seen[i] = now
+            elif self.diff(now, self._up_seen[i]) >= DEBOUNCE_MS:
+                self._state[i] = _UP
+                self._changed[i] = now
+                self._up_pending[i] = 0
+        return out

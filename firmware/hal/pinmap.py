@@ -1,0 +1,60 @@
+# The pin map of the board: the one place that says which Pico GPIO does what. The rp2 HAL
+# reads it, and so does the circuit in hardware/ (a test checks they agree pin by pin).
+#
+# GPIO budget (the Pico has 26 on its header: GP0-GP22, GP26-GP28):
+#   reed matrix   11  rows through a 74HC138 decoder (3 address lines: only one row is
+#                     ever driven, low), 8 column inputs with pull-ups, read in one go
+#   clock buttons  2
+#   menu buttons   4  plus, minus, ok, menu
+#   I2C            2  the two clock faces (HT16K33 7-segment backpacks, 0x70 and 0x71)
+#   motors         2  one vibration motor per player (PWM through a transistor)
+#   buzzer         1  PWM
+#   side LEDs      2  which clock runs, seen from 10 m
+#   square LEDs    1  optional WS2812 chain, one per square (move and "put it here" hints)
+#   total         25  of 26: GP28 spare. Driving 8 rows directly would need 30.
+# Inside the Pico: GP24 senses VBUS (USB power), GP29 reads VSYS / 3 (the battery).
+
+ROW_SELECT = (0, 1, 2)  # 74HC138 A0, A1, A2; Y0..Y7 drive rank 1..8 low
+COLUMNS = (3, 4, 5, 6, 7, 8, 9, 10)  # file a..h, consecutive: one register read
+CLOCK_WHITE = 11
+CLOCK_BLACK = 12
+BUTTON_PLUS = 13
+BUTTON_MINUS = 14
+BUTTON_OK = 15
+BUTTON_MENU = 16
+MOTOR_WHITE = 17  # PWM slice 0
+BUZZER = 18  # PWM slice 1
+LED_WHITE = 19
+I2C_SDA = 20  # I2C0
+I2C_SCL = 21
+MOTOR_BLACK = 22  # PWM slice 3: motors and buzzer on different slices (frequencies)
+LED_BLACK = 26
+SQUARE_LEDS = 27
+SPARE = 28
+VBUS_SENSE = 24
+VSYS_ADC = 29  # ADC3, VSYS through a 3:1 divider on the Pico
+
+I2C_ID = 0
+DISPLAY_WHITE = 0x70
+DISPLAY_BLACK = 0x71
+
+BUTTONS = (
+    ("white", CLOCK_WHITE),
+    ("black", CLOCK_BLACK),
+    ("plus", BUTTON_PLUS),
+    ("minus", BUTTON_MINUS),
+    ("ok", BUTTON_OK),
+    ("menu", BUTTON_MENU),
+)
+
+
+def header_pins():
+    """Every header GPIO the board uses, by name (for the circuit and its checks)."""
+    out = {"ROW_A%d" % i: p for i, p in enumerate(ROW_SELECT)}
+    out.update({"COL_%s" % "abcdefgh"[i]: p for i, p in enumerate(COLUMNS)})
+    out.update({"CLOCK_WHITE": CLOCK_WHITE, "CLOCK_BLACK": CLOCK_BLACK, "BUTTON_PLUS": BUTTON_PLUS,
+                "BUTTON_MINUS": BUTTON_MINUS, "BUTTON_OK": BUTTON_OK, "BUTTON_MENU": BUTTON_MENU,
+                "MOTOR_WHITE": MOTOR_WHITE, "MOTOR_BLACK": MOTOR_BLACK, "BUZZER": BUZZER,
+                "LED_WHITE": LED_WHITE, "LED_BLACK": LED_BLACK, "I2C_SDA": I2C_SDA,
+                "I2C_SCL": I2C_SCL, "SQUARE_LEDS": SQUARE_LEDS})
+    return out

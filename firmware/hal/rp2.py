@@ -1,0 +1,157 @@
+# The real board: a Raspberry Pi Pico wired as hardware/ describes (pins: pinmap.py).
+# Rp2Hal takes its parts ready-made, so that its logic runs on the host with fakes;
+# create() builds them from `machine` on the Pico - the only code that imports it.
+#
+# Figures for a 125 MHz RP2040 (README, "Hardware"): a full scan is 8 rows x (3 pin
+# writes, a 5 us settle, one register read) ~ 0.4 ms in MicroPython, so 100 scans a second
+# take ~4% of the CPU.
+import select
+import sys
+
+from firmware.hal import pinmap as P
+from firmware.hal.buttons import ButtonBank
+from firmware.hal.ht16k33 import SevenSegment, face_text
+from firmware.hal.matrix import MatrixScanner
+from firmware.rules.squares import WHITE, BLACK
+
+LOW_BATTERY_MV = 3500  # 3 x AA under ~1.17 V each, or a Li-ion cell near empty
+_SIDES = {"white": WHITE, "black": BLACK}
+
+
+class Rp2Hal:
+    scan_ms = 10
+
+    def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
+                 i2c=None, motors=(None, None), buzzer=None, leds=(None, None), vsys=None,
+                 vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None):
+        self.now = ticks_ms
+        self.diff = ticks_diff
+        self.matrix = MatrixScanner(address_pins, read_columns, settle)
+        self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
+        self.faces = (None, None)
+        if i2c is not None:
+            try:
+                self.faces = (SevenSegment(i2c, P.DISPLAY_WHITE), SevenSegment(i2c, P.DISPLAY_BLACK))
+            except OSError:
+                self.faces = (None, None)  # no display answered: the board still works
+        self.motors = motors
+        self.buzzer_pwm = buzzer
+        self.leds = leds
+        self.vsys = vsys
+        self.vbus = vbus
+        self.wdt = wdt
+        self.board_id = board_id
+        self._stdin = stdin if stdin is not None else sys.stdin
+        self._stdout = stdout if stdout is not None else sys.stdout
+        self._poll = None  # made at the first read
+        self._byte = bytearray(1)
+        self._inbuf = bytearray(128)
+        self._events = []
+
+    # ----- inputs
+
+    def scan(self, out):
+        return self.matrix.scan(out)
+
+    def inputs(self):
+        ev = self.buttons.events(self.now(), [])
+        out = []
+        for name, kind, tick in ev:
+            if name in _SIDES:
+                if kind == "down":
+                    out.append(("press", _SIDES[name], None, tick))
+                else:
+                    out.append(("button", name + "-long", True, tick))
+            else:
+                out.append(("button", name if kind == "down" else name + "-long", True, tick))
+        return out
+
+    def read(self):
+        if self._poll is None:
+            self._poll = select.poll()
+            self._poll.register(self._stdin, select.POLLIN)
+        n = 0
+        buf = self._inbuf
+        while n < len(buf) and self._poll.poll(0):
+            if not self._stdin.buffer.readinto(self._byte):
+                break
+            buf[n] = self._byte[0]
+            n += 1
+        return bytes(buf[:n]) if n else None
+
+    def write(self, data):
+        self._stdout.buffer.write(data)
+
+    # ----- outputs
+
+    def display(self, white, black):
+        for face, text in zip(self.faces, (white, black)):
+            if face is not None:
+                face.show(face_text(text))
+
+    def led(self, name, on):
+        pin = self.leds[0 if name == "white" else 1]
+        if pin is not None:
+            pin.value(1 if on else 0)
+
+    def motor(self, side, duty_percent):
+        pwm = self.motors[0 if side == WHITE else 1]
+        if pwm is not None:
+            pwm.duty_u16(655 * duty_percent if duty_percent < 100 else 65535)
+
+    def buzzer(self, freq):
+        if self.buzzer_pwm is not None:
+            if freq:
+                self.buzzer_pwm.freq(freq)
+                self.buzzer_pwm.duty_u16(32768)
+            else:
+                self.buzzer_pwm.duty_u16(0)
+
+    def power(self):
+        """(VSYS in mV or None, on USB power, low) - the low-battery sign C.02 asks for."""
+        if self.vsys is None:
+            return None, True, False
+        mv = self.vsys.read_u16() * 3300 * 3 // 65535
+        usb = bool(self.vbus.value()) if self.vbus is not None else False
+        return mv, usb, (not usb and mv < LOW_BATTERY_MV)
+
+    def feed_watchdog(self):
+        if self.wdt is not None:
+            self.wdt.feed()
+
+
+def create():
+    """The Pico's parts, from the pin map. Only here is `machine` imported."""
+    import machine
+    import time
+
+    addr = [machine.Pin(p, machine.Pin.OUT, value=1) for p in P.ROW_SELECT]
+    for p in P.COLUMNS:
+        machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP)
+    shift = P.COLUMNS[0]
+    sio_in = 0xD0000004  # SIO GPIO_IN: every GPIO level in one read
+
+    def read_columns():
+        return (machine.mem32[sio_in] >> shift) & 0xFF
+
+    def settle():
+        time.sleep_us(5)
+
+    buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for _, p in P.BUTTONS]
+    hal = Rp2Hal(addr, read_columns, settle, lambda i: not buttons[i].value(), time.ticks_ms,
+                 time.ticks_diff,
+                 i2c=machine.I2C(P.I2C_ID, sda=machine.Pin(P.I2C_SDA), scl=machine.Pin(P.I2C_SCL), freq=400000),
+                 motors=(machine.PWM(machine.Pin(P.MOTOR_WHITE), freq=20000, duty_u16=0),
+                         machine.PWM(machine.Pin(P.MOTOR_BLACK), freq=20000, duty_u16=0)),
+                 buzzer=machine.PWM(machine.Pin(P.BUZZER), freq=2000, duty_u16=0),
+                 leds=(machine.Pin(P.LED_WHITE, machine.Pin.OUT, value=0),
+                       machine.Pin(P.LED_BLACK, machine.Pin.OUT, value=0)),
+                 vsys=machine.ADC(P.VSYS_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
+                 wdt=machine.WDT(timeout=8000),
+                 board_id="".join("%02x" % b for b in machine.unique_id()))
+    bank = hal.buttons
+    ticks = time.ticks_ms
+    for i, pin in enumerate(buttons):
+        # The press's tick is taken in the interrupt; the handler allocates nothing.
+        pin.irq(trigger=machine.Pin.IRQ_FALLING, handler=lambda p, i=i: bank.irq(i, ticks()), hard=True)
+    return hal

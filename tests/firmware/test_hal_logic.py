@@ -1,0 +1,186 @@
+# The rp2 HAL's logic on the host: the matrix scan against a model of the wiring (with and
+# without diodes), the buttons' debouncing, the clock face driver against a fake I2C bus.
+from firmware.hal.buttons import ButtonBank, DEBOUNCE_MS, LONG_MS
+from firmware.hal.ht16k33 import SevenSegment, face_text
+from firmware.hal.matrix import MatrixScanner
+
+
+class FakePin:
+    def __init__(self, v=0):
+        self.v = v
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+
+class MatrixModel:
+    """Closed switches at (rank, file). The selected row (74HC138 output) is low, the
+    others high; a column reads low if current can flow from its pull-up into the low row.
+    With diodes it can only go through the switch of the selected row; without, it can
+    also run backwards through other closed switches (column -> row -> column ...)."""
+
+    def __init__(self, closed, diodes=True):
+        self.closed = set(closed)
+        self.diodes = diodes
+        self.pins = [FakePin(), FakePin(), FakePin()]
+
+    def row(self):
+        return self.pins[0].v | self.pins[1].v << 1 | self.pins[2].v << 2
+
+    def read(self):
+        r = self.row()
+        low = set()
+        for f in range(8):
+            if (r, f) in self.closed:
+                low.add(f)
+        if not self.diodes:
+            # Nets joined through closed switches: the selected row's net pulls low every
+            # column on it, through any chain of closed switches.
+            rows = {r}
+            cols = set(low)
+            grew = True
+            while grew:
+                grew = False
+                for (rr, ff) in self.closed:
+                    if (rr in rows) != (ff in cols):
+                        rows.add(rr)
+                        cols.add(ff)
+                        grew = True
+            low = cols
+        return 0xFF & ~sum(1 << f for f in low)
+
+
+def _scan(model):
+    out = bytearray(8)
+    MatrixScanner(model.pins, model.read).scan(out)
+    return {(r, f) for r in range(8) for f in range(8) if (out[r] >> f) & 1}
+
+
+def test_scan_reads_every_square():
+    for sq in range(64):
+        assert _scan(MatrixModel([(sq >> 3, sq & 7)])) == {(sq >> 3, sq & 7)}
+    full = [(r, f) for r in (0, 1, 6, 7) for f in range(8)]
+    assert _scan(MatrixModel(full)) == set(full)
+
+
+def test_diodes_stop_ghosts_that_appear_without_them():
+    three = [(0, 0), (0, 3), (4, 0)]  # three corners of a rectangle
+    assert _scan(MatrixModel(three, diodes=True)) == set(three)
+    ghosted = _scan(MatrixModel(three, diodes=False))
+    assert (4, 3) in ghosted  # the fourth corner appears from nowhere
+
+
+class Buttons:
+    def __init__(self):
+        self.down = [False, False]
+        self.bank = ButtonBank(("white", "black"), lambda i: self.down[i], lambda a, b: a - b)
+
+    def press(self, i, t, bounces=()):
+        self.down[i] = True
+        self.bank.irq(i, t)
+        for b in bounces:
+            self.bank.irq(i, t + b)
+
+    def release(self, i):
+        self.down[i] = False
+
+
+def test_a_press_keeps_the_tick_of_its_interrupt_and_bounces_are_dropped():
+    b = Buttons()
+    b.press(0, 1005, bounces=(1, 3, 7))
+    out = b.bank.events(1020, [])
+    assert out == [("white", "down", 1005)]
+    b.release(0)
+    b.bank.irq(0, 1300)  # a bounce of the release
+    assert b.bank.events(1301, []) == []
+    b.bank.events(1310, [])
+    b.bank.events(1360, [])
+    b.press(0, 2000)
+    assert b.bank.events(2001, []) == [("white", "down", 2000)]
+
+
+def test_long_press():
+    b = Buttons()
+    b.press(1, 100)
+    assert b.bank.events(110, []) == [("black", "down", 100)]
+    assert b.bank.events(100 + LONG_MS - 1, []) == []
+    assert b.bank.events(100 + LONG_MS, []) == [("black", "long", 100 + LONG_MS)]
+    assert b.bank.events(5000, []) == []
+
+
+class FakeI2C:
+    def __init__(self):
+        self.writes = []
+
+    def writeto(self, addr, data):
+        self.writes.append((addr, bytes(data)))
+
+
+def test_clock_face_digits():
+    bus = FakeI2C()
+    face = SevenSegment(bus, 0x70)
+    face.show("4:37")
+    addr, data = bus.writes[-1]
+    assert addr == 0x70 and data[0] == 0
+    assert (data[1], data[3], data[5], data[7], data[9]) == (0x00, 0x66, 0x02, 0x4F, 0x07)
+    face.show("19.7")
+    data = bus.writes[-1][1]
+    assert (data[1], data[3], data[7], data[9]) == (0x00, 0x06, 0x6F | 0x80, 0x07)
+    n = len(bus.writes)
+    face.show("19.7")
+    assert len(bus.writes) == n  # unchanged: nothing sent
+    assert face_text("1:29:43 < F1") == "1:29" and face_text("4:37 <") == "4:37"
+
+
+class FakePwm:
+    def __init__(self):
+        self.duty = 0
+        self.f = 0
+
+    def duty_u16(self, d):
+        self.duty = d
+
+    def freq(self, f):
+        self.f = f
+
+
+class FakeAdc:
+    def __init__(self, raw):
+        self.raw = raw
+
+    def read_u16(self):
+        return self.raw
+
+
+def test_rp2_hal_with_fake_parts():
+    from firmware.hal.rp2 import Rp2Hal
+    from firmware.rules.squares import WHITE, BLACK
+
+    model = MatrixModel([(0, 4), (7, 3)])
+    t = [1000]
+    down = [False] * 6
+    bus = FakeI2C()
+    leds = (FakePin(), FakePin())
+    motors = (FakePwm(), FakePwm())
+    vbus = FakePin(0)
+    hal = Rp2Hal(model.pins, model.read, None, lambda i: down[i], lambda: t[0], lambda a, b: a - b,
+                 i2c=bus, motors=motors, buzzer=FakePwm(), leds=leds, vsys=FakeAdc(21000), vbus=vbus)
+    out = hal.scan(bytearray(8))
+    assert out[0] == 1 << 4 and out[7] == 1 << 3
+    down[1] = True
+    hal.buttons.irq(1, 995)  # Black's clock button, stamped in the interrupt
+    down[2] = True
+    hal.buttons.irq(2, 998)  # plus
+    assert hal.inputs() == [("press", BLACK, None, 995), ("button", "plus", True, 998)]
+    hal.display("4:37 <", "1:29:43")
+    assert [a for a, _ in bus.writes[-2:]] == [0x70, 0x71]
+    hal.led("black", True)
+    assert leds[1].v == 1 and leds[0].v == 0
+    hal.motor(WHITE, 50)
+    assert motors[0].duty == 32750 and motors[1].duty == 0
+    mv, usb, low = hal.power()
+    assert 3100 <= mv <= 3200 and not usb and low  # 21000/65535 x 3.3 V x 3: a flat battery
+    vbus.v = 1
+    assert hal.power()[2] is False  # on USB power nothing is low
