@@ -9,6 +9,7 @@ def main(argv=None):
     sub.add_parser("demo", help="play the seed games through the firmware inside micropython")
     sub.add_parser("replay", help="a trace through the firmware in simulated time, to PGN", add_help=False)
     sub.add_parser("sim", help="the simulated board on a pseudo-terminal", add_help=False)
+    sub.add_parser("deploy", help="put the firmware on a Pico (mpy-cross, mpremote)", add_help=False)
     a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
@@ -22,6 +23,10 @@ def main(argv=None):
         from host_tools import sim
 
         return sim.main(rest)
+    if a.command == "deploy":
+        from host_tools import deploy
+
+        return deploy.main(rest)
     return 2
 
 
