@@ -128,13 +128,17 @@ class Device:
     # ----- the recogniser's sink: what happens on the board
 
     def make_move(self, m, now):
+        if self.match.outcome is not None:
+            self.write("attempt %s after the result" % self._uci(m))
+            return
         ply = self.game.ply + 1
+        # The line goes out first: the game-end state of the new position comes after.
+        self._log(MOVE, 0, ply, m, self._san)
         self._moving = True  # an outcome decided by this move is logged after it
         try:
             self.match.make_move(m, now)
         finally:
             self._moving = False
-        self._log(MOVE, 0, ply, m, self._san)
         if self.match.outcome is not None:
             # The move ended the game: completed without a press (6.2.1.1).
             self._log(CLK, 0, ply, self.match.clock_after(ply - 1))
