@@ -10,6 +10,7 @@ def main(argv=None):
     sub.add_parser("replay", help="a trace through the firmware in simulated time, to PGN", add_help=False)
     sub.add_parser("sim", help="the simulated board on a pseudo-terminal", add_help=False)
     sub.add_parser("deploy", help="put the firmware on a Pico (mpy-cross, mpremote)", add_help=False)
+    sub.add_parser("relay", help="boards in, live PGN, web page and LiveChess API out", add_help=False)
     a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
@@ -27,6 +28,10 @@ def main(argv=None):
         from host_tools import deploy
 
         return deploy.main(rest)
+    if a.command == "relay":
+        from host_tools.relay import cli
+
+        return cli.main(rest)
     return 2
 
 

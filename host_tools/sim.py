@@ -32,7 +32,8 @@ from host_tools.replay import APP_HEAP
 class SimulatedBoard:
     def __init__(self, trace: str | Path | None = None, fast: bool = False,
                  outputs: str | None = None, heap: str = APP_HEAP, tail_ms: int = 3000,
-                 presets: str | None = None, commands: list[str] = ()):
+                 presets: str | None = None, commands: list[str] = (), link: str | None = None,
+                 wait_host: bool = False):
         build.build()
         args = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
         if trace:
@@ -44,6 +45,9 @@ class SimulatedBoard:
         args += ["--tail", str(tail_ms)]
         if presets:
             args += ["--presets", presets]
+        if wait_host:
+            args.append("--wait-host")
+        self.link = link
         env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
         self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0)
@@ -70,6 +74,12 @@ class SimulatedBoard:
             os.set_blocking(master, False)
             self.master, self.slave = master, slave
             self.path = os.ttyname(slave)
+            if self.link:  # a stable name for the board, whatever pty it is on now
+                tmp = self.link + ".new"
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
+                os.symlink(self.path, tmp)
+                os.replace(tmp, self.link)
         return self.path
 
     def unplug(self):
@@ -79,6 +89,8 @@ class SimulatedBoard:
                     os.close(fd)
             self.master = self.slave = None
             self.path = None
+            if self.link and os.path.lexists(self.link):
+                os.unlink(self.link)
 
     def replug(self):
         self.unplug()
@@ -153,6 +165,7 @@ def main(argv=None):
     src.add_argument("--pgn")
     ap.add_argument("--fast", action="store_true", help="simulated time, as fast as it can")
     ap.add_argument("--outputs", help="record the display and LEDs in this file")
+    ap.add_argument("--link", help="also offer the line at this path (a symlink kept across replugs)")
     a = ap.parse_args(argv)
     trace = a.trace
     commands = []
@@ -168,7 +181,7 @@ def main(argv=None):
             commands.append(f"new chess960={number}")
         elif fen:
             commands.append("new fen=" + encode(fen))
-    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands)
+    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link)
     print(f"simulated board on {board.path}", flush=True)
     try:
         board.wait()

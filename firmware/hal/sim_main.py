@@ -4,7 +4,8 @@
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
-# to the end of the input before the trace starts (the replay tool's way).
+# to the end of the input before the trace starts (the replay tool's way); --wait-host
+# waits for the host's first line.
 import sys
 
 sys.path.append(".")
@@ -18,6 +19,7 @@ def main(argv):
             "--presets": "/tmp/chessboard-sim-presets.json"}
     realtime = False
     host_first = False
+    wait_host = False
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -25,6 +27,8 @@ def main(argv):
             realtime = True
         elif a == "--host-first":
             host_first = True
+        elif a == "--wait-host":
+            wait_host = True
         elif a in opts and i + 1 < len(argv):
             opts[a] = argv[i + 1]
             i += 1
@@ -36,6 +40,12 @@ def main(argv):
                  outputs=opts["--outputs"])
     dev = Device(hal, presets_path=opts["--presets"])
     tail = int(opts["--tail"])
+    if wait_host:
+        # A fast game must not be over before a host listens: the first line it sends
+        # (a relay's hello) starts the board's time.
+        line = sys.stdin.buffer.readline()
+        if line:
+            dev.reader.feed(line, dev._on_line)
     if host_first:
         # Replays: the host's commands (a new game, ...) come first, to the end of input.
         while True:
@@ -58,6 +68,19 @@ def main(argv):
             elif now >= end:
                 break
         hal.advance(hal.scan_ms)
+    if wait_host:
+        # The game is over, but a host may still ask for what it missed: answer until it
+        # has been quiet for two seconds of real time.
+        from time import sleep_ms, ticks_ms, ticks_diff
+
+        quiet = ticks_ms()
+        while ticks_diff(ticks_ms(), quiet) < 2000:
+            data = hal.read()
+            if data:
+                dev.reader.feed(data, dev._on_line)
+                quiet = ticks_ms()
+            hal.advance(hal.scan_ms)
+            sleep_ms(10)
     hal.close()
     return 0
 

@@ -1,0 +1,297 @@
+"""The relay: opens the boards' serial lines, keeps every game as it happens (the events in
+its own journal, PGN files per board and for the round), and serves them: the round PGN
+for lichess, a live web page and feed, and a DGT LiveChess-compatible API.
+
+One board's trouble - an unknown device, another protocol version, a board that says it
+differs from the game, garbage on its line - is shown and logged and never stops the
+others."""
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+
+from host_tools.protocol import DeviceParser, Event, Status
+from host_tools.relay.lines import Lines
+from host_tools.relay.session import ACTIVE, BoardSession
+from host_tools.relay.store import Store
+
+
+@dataclass
+class RoundInfo:
+    event: str = "?"
+    site: str = "?"
+    date: str = ""
+    round: str = "1"
+    boards: dict[int, dict] = field(default_factory=dict)  # number -> white, black, serial
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> "RoundInfo":
+        if not path:
+            return cls(date=datetime.date.today().strftime("%Y.%m.%d"))
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+    @classmethod
+    def from_json(cls, data: dict) -> "RoundInfo":
+        if not isinstance(data, dict):
+            raise ValueError("a round is a JSON object")
+        boards = {}
+        for k, v in (data.get("boards") or {}).items():
+            n = int(k)
+            if not 1 <= n <= 999 or not isinstance(v, dict):
+                raise ValueError(f"bad board {k!r}")
+            boards[n] = {key: str(v[key])[:80] for key in ("white", "black", "serial") if key in v}
+        return cls(str(data.get("event", "?"))[:120], str(data.get("site", "?"))[:120],
+                   str(data.get("date") or datetime.date.today().strftime("%Y.%m.%d"))[:10],
+                   str(data.get("round", "1"))[:10], boards)
+
+
+class _LineState:
+    def __init__(self, line):
+        self.line = line
+        self.parser = DeviceParser()
+        self.session: BoardSession | None = None
+
+
+class Relay:
+    def __init__(self, out: str | Path, patterns=(), discover: bool = True,
+                 round_file: str | Path | None = None, host: str = "127.0.0.1",
+                 http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
+                 origins=None, lichess: dict | None = None, log=print):
+        self.store = Store(out)
+        self.round = RoundInfo.load(round_file)
+        self.patterns = list(patterns)
+        self.discover = discover
+        self.host, self.http_port, self.livechess_port = host, http_port, livechess_port
+        self.token = token or secrets.token_urlsafe(16)
+        self.log = log
+        self.sessions: dict[int, BoardSession] = {}
+        self._serials: dict[str, int] = {}
+        self._lines: dict[object, _LineState] = {}
+        self.listeners: set[asyncio.Queue] = set()
+        self.moves_seen = 0
+        from host_tools.relay.livechess import LiveChessApi
+        from host_tools.relay.lichess import LichessPush
+
+        self.livechess = LiveChessApi(self, origins)
+        self.lichess = LichessPush(self, **lichess) if lichess else None
+        self._restore()
+
+    # ----- restart: the journal back into records
+
+    def _restore(self) -> None:
+        p = self.store.path("boards.json")
+        if p.exists():
+            self._serials = {k: int(v) for k, v in json.loads(p.read_text()).items()}
+        for n in self.store.boards():
+            s = self.sessions[n] = BoardSession(n)
+            s.serial = next((k for k, v in self._serials.items() if v == n), "?")
+            s.replay(self.store.events(n))
+
+    def _number_for(self, serial: str) -> int:
+        for n, b in self.round.boards.items():
+            if b.get("serial") == serial:
+                return n
+        if serial in self._serials:
+            return self._serials[serial]
+        used = set(self._serials.values()) | set(self.round.boards) | set(self.sessions)
+        n = 1
+        while n in used:
+            n += 1
+        return n
+
+    # ----- lines (called from their threads: everything goes to the event loop)
+
+    def _on_open(self, line) -> None:
+        self.loop.call_soon_threadsafe(self._opened, line)
+
+    def _on_data(self, line, data: bytes) -> None:
+        self.loop.call_soon_threadsafe(self._data, line, data)
+
+    def _on_close(self, line) -> None:
+        self.loop.call_soon_threadsafe(self._closed, line)
+
+    def _opened(self, line) -> None:
+        self._lines[line] = _LineState(line)
+        line.write("hello")
+
+    def _closed(self, line) -> None:
+        st = self._lines.pop(line, None)
+        if st and st.session:
+            st.session.disconnected()
+            self.log(f"board {st.session.number}: line {line.path} closed")
+            self._changed(st.session)
+
+    def _data(self, line, data: bytes) -> None:
+        st = self._lines.get(line)
+        if st is None:
+            return
+        for m in st.parser.feed(data):
+            if st.session is None:
+                if isinstance(m, Status) and m.kind == "hello":
+                    self._attach(st, m)
+                    if st.session is None:
+                        continue
+                else:
+                    continue  # nothing is taken from a line before its board says who it is
+            self.handle(st.session, m)
+
+    def _attach(self, st: _LineState, hello: Status) -> None:
+        serial = hello.kwargs.get("board")
+        proto = hello.kwargs.get("proto")
+        if not serial:
+            self.log(f"{st.line.path}: a device that does not say which board it is: ignored")
+            return
+        n = self._number_for(serial)
+        s = self.sessions.get(n)
+        if s is None:
+            s = self.sessions[n] = BoardSession(n)
+        if s.send is not None and s.source != st.line.path:
+            self.log(f"board {n} ({serial}) is already on {s.source}: {st.line.path} ignored")
+            return
+        s.serial = serial
+        if self._serials.get(serial) != n:
+            self._serials[serial] = n
+            self.store.write("boards.json", json.dumps(self._serials))
+        st.session = s
+        s.send = st.line.write
+        s.source = st.line.path
+        s.state = ACTIVE
+        self.log(f"board {n}: {serial} on {st.line.path} (protocol {proto})")
+
+    # ----- what a board said
+
+    def handle(self, s: BoardSession, m) -> None:
+        before = s.current
+        changes = s.handle(m)
+        for what, detail in changes:
+            if what == "event":
+                self.store.append_event(s.number, detail.line)
+                if detail.kind == "move":
+                    self.moves_seen += 1
+            elif what == "problem":
+                self.log(f"board {s.number}: {detail}")
+            elif what == "status" and detail.kind == "board" and detail.args[:1] == ["differs"]:
+                self.log(f"board {s.number}: differs from the game: {s.board_status}")
+        if before is not None and s.current != before and before in s.records:
+            self.store.write(f"board-{s.number}-game-{before}.pgn", self.pgn(s, s.records[before]))
+        if changes:
+            self._changed(s)
+
+    # ----- outputs
+
+    def tags(self, s: BoardSession, rec) -> dict:
+        return dict(event=self.round.event, site=self.round.site, date=self.round.date or "????.??.??",
+                    round_=f"{self.round.round}.{s.number}",
+                    game_id=f"{self.round.round}-{s.number}-{s.serial[-6:]}-{rec.game}")
+
+    def pgn(self, s: BoardSession, rec) -> str:
+        b = self.round.boards.get(s.number, {})
+        white, black = rec.white, rec.black
+        rec.white, rec.black = b.get("white", white), b.get("black", black)
+        try:
+            return rec.pgn(**self.tags(s, rec))
+        finally:
+            rec.white, rec.black = white, black
+
+    def round_pgn(self) -> str:
+        return "".join(self.pgn(s, s.record) for n, s in sorted(self.sessions.items()) if s.record is not None)
+
+    def _changed(self, s: BoardSession) -> None:
+        if s.record is not None:
+            self.store.write(f"board-{s.number}.pgn", self.pgn(s, s.record))
+            self.store.write("round.pgn", self.round_pgn())
+        snapshot = self.board_json(s)
+        for q in list(self.listeners):
+            if q.qsize() < 1000:
+                q.put_nowait(snapshot)
+        self.livechess.changed(s)
+        if self.lichess:
+            self.lichess.changed()
+
+    def board_json(self, s: BoardSession) -> dict:
+        rec = s.record
+        b = self.round.boards.get(s.number, {})
+        out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
+               "status": s.board_status, "flipped": s.flipped}
+        if rec is None:
+            return out
+        try:
+            board = rec.board()
+        except ValueError:
+            board = chess.Board()
+        last = board.peek() if board.move_stack else None
+        # Time used per move, for the page's chart: the clock before, minus after, plus
+        # the increment the press added.
+        used = []
+        inc = _increment(rec.tc)
+        prev = {chess.WHITE: _base(rec.tc), chess.BLACK: _base(rec.tc)}
+        first = chess.Board(rec.fen).turn
+        for i, p in enumerate(rec.plies):
+            color = first if i % 2 == 0 else not first
+            if p.clk_ms is None or prev[color] is None:
+                used.append(None)
+            else:
+                used.append(max(0, prev[color] - p.clk_ms + inc))
+                prev[color] = p.clk_ms
+        out.update({
+            "game": rec.game, "white": b.get("white", rec.white), "black": b.get("black", rec.black),
+            "tc": rec.tc, "fen": board.fen(), "result": rec.result, "termination": rec.termination,
+            "last": [chess.square_name(last.from_square), chess.square_name(last.to_square)] if last else None,
+            "san": [p.san for p in rec.plies], "clk": [p.clk_ms for p in rec.plies], "used": used,
+            "clock": {"white": s.clock.white_ms, "black": s.clock.black_ms, "running": s.clock.running,
+                      "age_ms": int((time.time() - s.clock.at) * 1000) if s.clock.at else None},
+        })
+        return out
+
+    def state_json(self) -> dict:
+        return {"round": {"event": self.round.event, "site": self.round.site, "round": self.round.round},
+                "boards": [self.board_json(s) for _, s in sorted(self.sessions.items())]}
+
+    # ----- running
+
+    async def start(self) -> None:
+        from host_tools.relay.web import start_web
+
+        self.loop = asyncio.get_running_loop()
+        self._runners = await start_web(self)
+        self.lines = Lines(self.patterns, self._on_data, self._on_open, self._on_close, discover=self.discover)
+
+    async def stop(self) -> None:
+        self.lines.stop()
+        if self.lichess:
+            await self.lichess.close()
+        for r in self._runners:
+            await r.cleanup()
+
+    def urls(self) -> dict:
+        base = f"http://{self.host}:{self.http_port}"
+        return {"page": base + "/", "round_pgn": base + "/round.pgn",
+                "livechess": f"ws://{self.host}:{self.livechess_port}/api/v1.0",
+                "pgn_file": str(self.store.path("round.pgn"))}
+
+
+def _base(tc: str) -> int | None:
+    try:
+        head = tc.split(":")[0].split("/")[-1]
+        for sign in "+dbyc":
+            head = head.split(sign)[0]
+        return int(head) * 1000
+    except ValueError:
+        return None
+
+
+def _increment(tc: str) -> int:
+    head = tc.split(":")[0]
+    if "+" in head:
+        try:
+            return int(head.split("+")[1]) * 1000
+        except ValueError:
+            return 0
+    return 0

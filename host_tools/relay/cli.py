@@ -1,0 +1,70 @@
+"""python -m host_tools relay [PORT ...] [options]   (also: chessboard-relay)
+
+Opens the given serial ports (paths or glob patterns such as '/tmp/boards/*'), and Picos
+running this firmware as they are plugged in, and relays their games: PGN files in --out,
+the live page, the round PGN for lichess, a websocket feed and the DGT LiveChess API. The
+token for the relay's own API (round file, arbiter commands) is printed at start, or taken
+from CHESSBOARD_RELAY_TOKEN; LICHESS_TOKEN with --lichess-round pushes the round PGN to a
+lichess broadcast round."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+
+
+def parse(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools relay", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ports", nargs="*", help="serial ports or glob patterns")
+    ap.add_argument("--out", default="out/relay", help="the output folder (PGN files, the relay's journal)")
+    ap.add_argument("--round-file", help="JSON: event, site, date, round, boards {n: {white, black, serial}}")
+    ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
+    ap.add_argument("--port", type=int, default=8080, help="HTTP port of the page and the PGN")
+    ap.add_argument("--livechess-port", type=int, default=1982)
+    ap.add_argument("--no-discover", action="store_true", help="do not look for Picos by USB id")
+    ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
+    ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN)")
+    ap.add_argument("--lichess-url", default="https://lichess.org")
+    return ap.parse_args(argv)
+
+
+async def run(a, until=None, on_start=None):
+    from host_tools.relay.app import Relay
+
+    lichess = None
+    if a.lichess_round:
+        token = os.environ.get("LICHESS_TOKEN")
+        if not token:
+            raise SystemExit("--lichess-round needs LICHESS_TOKEN in the environment")
+        lichess = {"round_id": a.lichess_round, "token": token, "base_url": a.lichess_url}
+    relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
+                  http_port=a.port, livechess_port=a.livechess_port,
+                  token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
+                  origins=a.origins.split(",") if a.origins else None, lichess=lichess)
+    await relay.start()
+    u = relay.urls()
+    print(f"live page:      {u['page']}")
+    print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")
+    print(f"LiveChess API:  {u['livechess']}")
+    print(f"API token:      {relay.token}", flush=True)
+    if on_start:
+        on_start(relay)
+    try:
+        if until is None:
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            await stop.wait()
+        else:
+            await until(relay)
+    finally:
+        await relay.stop()
+    return relay
+
+
+def main(argv=None):
+    asyncio.run(run(parse(argv)))
+    return 0

@@ -1,0 +1,123 @@
+"""One board as the relay knows it: the protocol from its line, its games as records, its
+live state (clocks, board status), and what to ask it for (resends)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from host_tools.gamerecord import GameRecord
+from host_tools.protocol import PROTOCOL_VERSION, Event, Status, parse_line
+
+ACTIVE, INACTIVE, NOTRESPONDING, INCOMPATIBLE = "ACTIVE", "INACTIVE", "NOTRESPONDING", "INCOMPATIBLE"
+
+
+@dataclass
+class Clock:
+    white_ms: int = 0
+    black_ms: int = 0
+    running: str | None = None  # "w", "b" or None
+    at: float = 0.0  # host time (s) the line came
+
+
+@dataclass
+class BoardSession:
+    number: int
+    serial: str = "?"
+    source: str = ""
+    state: str = INACTIVE
+    records: dict[int, GameRecord] = field(default_factory=dict)
+    current: int | None = None
+    clock: Clock = field(default_factory=Clock)
+    board_status: str = "sync"  # or "differs ..." from the board
+    problem: str | None = None  # shown on the page and logged
+    flipped: bool = False
+
+    def __post_init__(self):
+        self.send = None  # set while a line is open: send(text)
+
+    @property
+    def record(self) -> GameRecord | None:
+        return self.records.get(self.current) if self.current is not None else None
+
+    # ----- a line opened or closed
+
+    def disconnected(self) -> None:
+        self.send = None
+        self.state = INACTIVE
+
+    def ask_resend(self) -> None:
+        """After a (re)connection or a gap: everything of the current game we lack."""
+        if self.send and self.record is not None:
+            self.send(f"resend {self.record.game}:{self.record.next_seq}")
+
+    # ----- what the board said
+
+    def handle(self, m: Event | Status) -> list[tuple[str, object]]:
+        """What changed, as (what, detail): ("event", Event) a new event of the record,
+        ("clock", None), ("status", Status), ("problem", text)."""
+        if isinstance(m, Event):
+            return self._event(m)
+        if m.kind == "hello":
+            return self._hello(m)
+        if m.kind == "clock":
+            try:
+                run = m.args[2] if m.args[3] == "running" and m.args[2] in ("w", "b") else None
+                self.clock = Clock(int(m.args[0]), int(m.args[1]), run, time.time())
+            except (ValueError, IndexError):
+                return [("problem", f"unreadable clock line {m.line!r}")]
+            if self.record is not None:
+                self.record.clocks = (self.clock.white_ms, self.clock.black_ms)
+            return [("clock", None)]
+        if m.kind == "board":
+            self.board_status = " ".join(m.args + [f"{k}={v}" for k, v in m.kwargs.items()])
+            return [("status", m)]
+        if m.kind == "unreadable":
+            return [("problem", f"unreadable line {m.line[:80]!r}")]
+        return []
+
+    def _hello(self, m: Status) -> list:
+        proto = m.kwargs.get("proto")
+        if proto != str(PROTOCOL_VERSION):
+            self.state = INCOMPATIBLE
+            self.problem = f"speaks protocol {proto}, the relay {PROTOCOL_VERSION}: left alone"
+            return [("problem", self.problem)]
+        self.serial = m.kwargs.get("board", self.serial)
+        self.state = ACTIVE
+        self.problem = None
+        game = m.kwargs.get("game")
+        if game is not None:
+            g = int(game)
+            if g not in self.records:
+                self.records[g] = GameRecord(g)
+                self.current = g
+            if self.send:
+                self.send(f"resend {g}:{self.records[g].next_seq}")
+        return [("status", m)]
+
+    def _event(self, ev: Event) -> list:
+        if self.state == INCOMPATIBLE:
+            return []
+        rec = self.records.get(ev.game)
+        if rec is None:
+            rec = self.records[ev.game] = GameRecord(ev.game)
+        if self.current is None or ev.game > self.current:
+            self.current = ev.game
+        try:
+            status = rec.apply(ev)
+        except ValueError as e:  # a move python-chess refuses: shown, the board goes on
+            self.problem = f"game {ev.game}: {e}"
+            return [("problem", self.problem)]
+        if status == "gap":
+            if self.send:
+                self.send(f"resend {ev.game}:{rec.next_seq}")
+            return []
+        if status == "duplicate":
+            return []
+        return [("event", ev)]
+
+    def replay(self, lines: list[str]) -> None:
+        """Rebuild the records from the relay's own journal (a restart)."""
+        for line in lines:
+            m = parse_line(line)
+            if isinstance(m, Event):
+                self._event(m)

@@ -1,0 +1,100 @@
+// The live page: every board from the relay's websocket feed, clocks ticking in between.
+"use strict";
+const boards = new Map();
+const PIECES = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+
+function fmt(ms) {
+  if (ms == null) return "–";
+  ms = Math.max(0, ms);
+  if (ms < 20000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = s % 60;
+  const pad = (x) => String(x).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(ss)}` : `${m}:${pad(ss)}`;
+}
+
+function boardSvg(fen, last, flipped) {
+  const rows = (fen || "8/8/8/8/8/8/8/8").split(" ")[0].split("/");
+  let out = '<svg class="board" viewBox="0 0 8 8" role="img" aria-label="board">';
+  for (let r = 0; r < 8; r++) {
+    let f = 0;
+    for (const ch of rows[r]) {
+      if (/\d/.test(ch)) { for (let k = 0; k < +ch; k++) out += square(r, f++, null, last, flipped); }
+      else out += square(r, f++, ch, last, flipped);
+    }
+  }
+  return out + "</svg>";
+}
+
+function square(r, f, piece, last, flipped) {
+  const name = "abcdefgh"[f] + (8 - r);
+  const x = flipped ? 7 - f : f, y = flipped ? 7 - r : r;
+  const hi = last && (last[0] === name || last[1] === name);
+  const fill = hi ? "var(--hi)" : (r + f) % 2 ? "var(--dark)" : "var(--light)";
+  let s = `<rect x="${x}" y="${y}" width="1" height="1" style="fill:${fill}" data-square="${name}"/>`;
+  if (piece) s += `<text x="${x + 0.5}" y="${y + 0.82}" font-size="0.85" text-anchor="middle" data-piece="${piece}">${PIECES[piece]}</text>`;
+  return s;
+}
+
+function chart(used) {
+  // Time used per move (s): White's line and Black's line.
+  const w = [], b = [];
+  (used || []).forEach((u, i) => (i % 2 ? b : w).push(u == null ? 0 : u / 1000));
+  const max = Math.max(1, ...w, ...b), n = Math.max(w.length, b.length, 2);
+  const line = (v) => v.map((y, i) => `${(i / (n - 1)) * 100},${80 - (y / max) * 76}`).join(" ");
+  return `<svg class="chart" viewBox="0 0 100 80" preserveAspectRatio="none" aria-label="time per move">
+    <polyline points="${line(w)}" fill="none" stroke="#555" stroke-width="1.2" vector-effect="non-scaling-stroke"/>
+    <polyline points="${line(b)}" fill="none" stroke="#111" stroke-dasharray="3 2" stroke-width="1.2" vector-effect="non-scaling-stroke"/>
+  </svg>`;
+}
+
+function moves(sans) {
+  return (sans || []).map((s, i) => (i % 2 ? "" : `<b>${i / 2 + 1}.</b> `) + `<span>${s}</span>`).join(" ");
+}
+
+function render(b) {
+  let card = document.getElementById("board-" + b.number);
+  if (!card) {
+    card = document.createElement("section");
+    card.className = "card";
+    card.id = "board-" + b.number;
+    document.getElementById("boards").append(card);
+  }
+  b.receivedAt = performance.now();
+  boards.set(b.number, b);
+  const c = b.clock || {};
+  card.innerHTML = `
+    <h2><span>Board ${b.number}</span><span class="result" data-result>${b.result && b.result !== "*" ? b.result + " " + (b.termination || "").replace(/_/g, " ") : ""}</span></h2>
+    <div class="player black ${c.running === "b" ? "running" : ""}"><span>${b.black || "Black"}</span><span class="time" data-clock="black">${fmt(c.black)}</span></div>
+    ${boardSvg(b.fen, b.last, b.flipped)}
+    <div class="player white ${c.running === "w" ? "running" : ""}"><span>${b.white || "White"}</span><span class="time" data-clock="white">${fmt(c.white)}</span></div>
+    <div class="moves" data-moves>${moves(b.san)}</div>
+    ${chart(b.used)}
+    <div class="problem">${b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")}${b.state !== "ACTIVE" ? " (" + b.state.toLowerCase() + ")" : ""}</div>`;
+}
+
+function tick() {
+  const now = performance.now();
+  for (const b of boards.values()) {
+    const c = b.clock || {};
+    if (!c.running || (b.result && b.result !== "*")) continue;
+    const side = c.running === "w" ? "white" : "black";
+    const el = document.querySelector(`#board-${b.number} [data-clock=${side}]`);
+    if (el) el.textContent = fmt(c[side] - (c.age_ms || 0) - (now - b.receivedAt));
+  }
+}
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onopen = () => { document.getElementById("link").textContent = "live"; };
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "state") {
+      if (msg.round) document.getElementById("event").textContent = `${msg.round.event} — round ${msg.round.round}`;
+      msg.boards.forEach(render);
+    } else if (msg.type === "board") render(msg.board);
+  };
+  ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
+}
+
+connect();
+setInterval(tick, 100);

@@ -1,0 +1,135 @@
+"""The relay's HTTP server (aiohttp): the live page, the round PGN at a stable URL for
+lichess, per-board PGNs, a websocket feed, and an API whose state-changing calls need the
+relay's token (`Authorization: Bearer <token>`). Local by default (127.0.0.1); requests
+are size-limited, and no path in a request reaches a file outside the static folder or
+the output folder."""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+
+from host_tools.relay.app import RoundInfo
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 64 * 1024
+# Commands the API passes to a board (the protocol's, docs/protocol.md).
+BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
+                  "resign", "draw", "result", "config"}
+PGN_TYPE = "application/x-chess-pgn"
+
+
+def _authorised(relay, request) -> bool:
+    got = request.headers.get("Authorization", "")
+    return got.startswith("Bearer ") and secrets.compare_digest(got[7:], relay.token)
+
+
+def _board(relay, request):
+    try:
+        n = int(request.match_info["n"])
+    except ValueError:
+        raise web.HTTPNotFound(text="no such board")
+    s = relay.sessions.get(n)
+    if s is None:
+        raise web.HTTPNotFound(text="no such board")
+    return s
+
+
+def make_app(relay) -> web.Application:
+    app = web.Application(client_max_size=MAX_BODY)
+    routes = web.RouteTableDef()
+
+    @routes.get("/")
+    async def page(request):
+        return web.FileResponse(STATIC / "index.html")
+
+    @routes.get("/round.pgn")
+    async def round_pgn(request):
+        return web.Response(text=relay.round_pgn(), content_type=PGN_TYPE)
+
+    @routes.get(r"/boards/{n:\d+}.pgn")
+    async def board_pgn(request):
+        s = _board(relay, request)
+        if s.record is None:
+            raise web.HTTPNotFound(text="no game on that board yet")
+        return web.Response(text=relay.pgn(s, s.record), content_type=PGN_TYPE)
+
+    @routes.get("/api/state")
+    async def state(request):
+        return web.json_response(relay.state_json())
+
+    @routes.get("/ws")
+    async def ws(request):
+        sock = web.WebSocketResponse(heartbeat=20)
+        await sock.prepare(request)
+        q: asyncio.Queue = asyncio.Queue()
+        relay.listeners.add(q)
+        try:
+            await sock.send_json({"type": "state", **relay.state_json()})
+
+            async def pump():
+                while True:
+                    board = await q.get()
+                    await sock.send_json({"type": "board", "board": board})
+
+            task = asyncio.create_task(pump())
+            async for msg in sock:  # the page sends nothing; this keeps the socket open
+                if msg.type == WSMsgType.ERROR:
+                    break
+            task.cancel()
+        finally:
+            relay.listeners.discard(q)
+        return sock
+
+    @routes.post("/api/round")
+    async def set_round(request):
+        if not _authorised(relay, request):
+            raise web.HTTPUnauthorized(text="a token is needed")
+        try:
+            relay.round = RoundInfo.from_json(await request.json())
+        except (ValueError, TypeError, json.JSONDecodeError) as e:
+            raise web.HTTPBadRequest(text=f"bad round: {e}")
+        for s in relay.sessions.values():
+            relay._changed(s)
+        return web.json_response({"ok": True})
+
+    @routes.post(r"/api/boards/{n:\d+}/command")
+    async def command(request):
+        if not _authorised(relay, request):
+            raise web.HTTPUnauthorized(text="a token is needed")
+        s = _board(relay, request)
+        try:
+            body = await request.json()
+            line = str(body["command"]).strip()
+        except (ValueError, TypeError, KeyError, json.JSONDecodeError):
+            raise web.HTTPBadRequest(text='send {"command": "pause"}')
+        words = line.split()
+        if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 or not line.isprintable():
+            raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
+        if s.send is None or not s.send(line):
+            raise web.HTTPConflict(text="the board is not connected")
+        relay.log(f"board {s.number}: arbiter sent {line!r}")
+        return web.json_response({"sent": line}, status=202)
+
+    app.add_routes(routes)
+    app.router.add_static("/static", STATIC, follow_symlinks=False)
+    return app
+
+
+async def start_web(relay) -> list:
+    from host_tools.relay.livechess import make_livechess_app
+
+    runners = []
+    for app, port in ((make_app(relay), relay.http_port), (make_livechess_app(relay), relay.livechess_port)):
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, relay.host, port)
+        await site.start()
+        runners.append(runner)
+    if relay.http_port == 0 or relay.livechess_port == 0:  # tests ask for free ports
+        relay.http_port = runners[0].addresses[0][1]
+        relay.livechess_port = runners[1].addresses[0][1]
+    return runners
