@@ -33,7 +33,7 @@ class SimulatedBoard:
     def __init__(self, trace: str | Path | None = None, fast: bool = False,
                  outputs: str | None = None, heap: str = APP_HEAP, tail_ms: int = 3000,
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
-                 wait_host: bool = False):
+                 wait_host: bool = False, board_id: str | None = None):
         build.build()
         args = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
         if trace:
@@ -47,6 +47,9 @@ class SimulatedBoard:
             args += ["--presets", presets]
         if wait_host:
             args.append("--wait-host")
+        # Every simulated board has its own serial, as real Picos do.
+        self.board_id = board_id or "sim-" + os.urandom(3).hex()
+        args += ["--board-id", self.board_id]
         self.link = link
         env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
         self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,

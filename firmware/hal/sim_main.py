@@ -16,7 +16,7 @@ from firmware.app.device import Device  # noqa: E402
 
 def main(argv):
     opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
-            "--presets": "/tmp/chessboard-sim-presets.json"}
+            "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim"}
     realtime = False
     host_first = False
     wait_host = False
@@ -38,7 +38,7 @@ def main(argv):
         i += 1
     hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
                  outputs=opts["--outputs"])
-    dev = Device(hal, presets_path=opts["--presets"])
+    dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"])
     tail = int(opts["--tail"])
     if wait_host:
         # A fast game must not be over before a host listens: the first line it sends

@@ -1,0 +1,372 @@
+"""The relay: games from simulated boards to PGN files, the round PGN URL, the state API and
+the websocket feed; the DGT LiveChess API driven with the messages LiveChess clients send;
+tokens, origins, paths and sizes; boards that misbehave next to boards that do not; and
+nothing lost across a relay restart and an unplugged cable."""
+import asyncio
+import io
+import json
+import os
+import pty
+import random
+import threading
+import time
+import tty
+
+import aiohttp
+import chess
+import chess.pgn
+import pytest
+from aiohttp import web
+
+from host_tools import tracegen
+from host_tools.relay.app import Relay
+from host_tools.sim import SimulatedBoard
+
+LEGAL = "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split()
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"
+
+
+def _trace(tmp_path, sans, name, seed=1):
+    b = chess.Board()
+    moves = []
+    for san in sans:
+        moves.append(b.parse_san(san))
+        b.push(moves[-1])
+    p = tmp_path / name
+    p.write_text(tracegen.trace_game(chess.Board(), moves, random.Random(seed)))
+    return p
+
+
+class FakeBoard:
+    """A pty that answers like a board from a script: the relay opens its path."""
+
+    def __init__(self, link, serial="fake1", proto=1, events=()):
+        self.master, slave = pty.openpty()
+        tty.setraw(slave)
+        self.slave = slave
+        os.symlink(os.ttyname(slave), link)
+        self.serial, self.proto = serial, proto
+        self.events = list(events)  # lines "@1:n ..."
+        self.received = []
+        self._stop = False
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def send(self, line):
+        os.write(self.master, (line + "\n").encode())
+
+    def add(self, line):
+        self.events.append(line)
+        self.send(line)
+
+    def _serve(self):
+        buf = b""
+        while not self._stop:
+            try:
+                data = os.read(self.master, 1024)
+            except OSError:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                text = line.decode().strip()
+                self.received.append(text)
+                if text == "hello":
+                    self.send(f"hello proto={self.proto} fw=0.1.0 board={self.serial} game=1 seq={len(self.events)}")
+                elif text.startswith("resend "):
+                    first = int(text.split(":")[1])
+                    for ev in self.events[first - 1:]:
+                        self.send(ev)
+                    self.send(f"ok resend 1:{len(self.events)}")
+
+    def close(self):
+        self._stop = True
+        os.close(self.master)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _until(pred, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+def _relay(tmp_path, **kw):
+    return Relay(tmp_path / "out", [str(tmp_path / "boards" / "*")], discover=False, http_port=0,
+                 livechess_port=0, log=lambda s: None, **kw)
+
+
+def test_two_boards_to_pgn_files_url_state_and_feed(tmp_path):
+    (tmp_path / "boards").mkdir()
+    other = ["d4", "d5", "c4", "e6", "Nc3", "Nf6"]
+
+    async def body():
+        b1 = SimulatedBoard(_trace(tmp_path, LEGAL, "a.trace"), fast=True, wait_host=True,
+                            link=str(tmp_path / "boards" / "b1"), presets=str(tmp_path / "p1.json"))
+        b2 = SimulatedBoard(_trace(tmp_path, other, "b.trace", 2), fast=True, wait_host=True,
+                            link=str(tmp_path / "boards" / "b2"), presets=str(tmp_path / "p2.json"))
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            async with aiohttp.ClientSession() as http:
+                ws = await http.ws_connect(relay.urls()["page"] + "ws")
+                first = await ws.receive_json()
+                assert first["type"] == "state"
+                done = lambda: sum(1 for s in relay.sessions.values() if s.record and
+                                   (s.record.result != "*" or len(s.record.plies) == 6)) == 2
+                assert await _until(done)
+                got = []
+                while True:
+                    try:
+                        msg = await ws.receive_json(timeout=0.5)
+                    except asyncio.TimeoutError:
+                        break
+                    got.append(msg)
+                assert any(m["type"] == "board" and m["board"].get("san") for m in got)
+                pgn = await (await http.get(relay.urls()["round_pgn"])).text()
+                state = await (await http.get(relay.urls()["page"] + "api/state")).json()
+                one = await (await http.get(relay.urls()["page"] + "boards/1.pgn")).text()
+                page = await (await http.get(relay.urls()["page"])).text()
+        finally:
+            await relay.stop()
+            b1.stop()
+            b2.stop()
+        return pgn, state, one, page
+
+    pgn, state, one, page = run(body())
+    games = []
+    f = io.StringIO(pgn)
+    while (g := chess.pgn.read_game(f)) is not None:
+        games.append(g)
+    sans = sorted([g.board().variation_san(g.mainline_moves()) for g in games])
+    assert len(games) == 2
+    assert any(g.headers["Result"] == "1-0" and g.end().board().is_checkmate() for g in games)
+    assert {g.headers["Round"] for g in games} == {"1.1", "1.2"}
+    assert all("[%clk" in str(g) for g in games)
+    assert (tmp_path / "out" / "round.pgn").read_text() == pgn
+    assert one.startswith('[Event "?"]') and "Round \"1.1\"" in one
+    assert len(state["boards"]) == 2 and {b["state"] for b in state["boards"]} <= {"ACTIVE", "INACTIVE"}
+    assert "<script" in page and sans
+
+
+def test_livechess_api_with_the_messages_clients_send(tmp_path):
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
+              "@1:3 move 1 e2e4 e4", "@1:4 clk 1 301000"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 4)
+            fake.send("clock 301000 298000 b running moves=1,0 period=0,0 flags=0,0")
+            assert await _until(lambda: relay.sessions[1].clock.running == "b")
+            url = relay.urls()["livechess"]
+            async with aiohttp.ClientSession() as http:
+                async with http.ws_connect(url, headers={"Origin": "https://evil.example"}) as bad:
+                    pytest.fail("an unknown origin was let in")
+        except aiohttp.WSServerHandshakeError as e:
+            assert e.status == 403
+        try:
+            async with aiohttp.ClientSession() as http:
+                ws = await http.ws_connect(url, headers={"Origin": "https://lichess.org"})
+                await ws.send_str(json.dumps({"id": 1, "call": "eboards"}))
+                eboards = await ws.receive_json()
+                await ws.send_str(json.dumps({"id": 2, "call": "subscribe", "param": {
+                    "feed": "eboardevent", "id": 1, "param": {"serialnr": "fake1"}}}))
+                sub = await ws.receive_json()
+                feed1 = await ws.receive_json()
+                fake.add("@1:5 move 2 e7e5 e5")
+                feed2 = await ws.receive_json(timeout=10)
+                await ws.send_str(json.dumps({"id": 3, "call": "call", "param": {
+                    "id": 1, "method": "setup", "param": {"fen": "4k3/8/8/8/8/8/8/4K3"}}}))
+                setup = await ws.receive_json()
+                await ws.send_str(json.dumps({"id": 4, "call": "call", "param": {
+                    "id": 1, "method": "flip", "param": {"flip": True}}}))
+                flip = await ws.receive_json()
+                await ws.send_str("not json")
+                junk = await ws.receive_json()
+                await ws.close()
+            assert await _until(lambda: any(r.startswith("config") for r in fake.received))
+        finally:
+            await relay.stop()
+            fake.close()
+        return eboards, sub, feed1, feed2, setup, flip, junk, fake.received
+
+    eboards, sub, feed1, feed2, setup, flip, junk, received = run(body())
+    assert eboards["response"] == "call" and eboards["id"] == 1
+    e = eboards["param"][0]
+    assert e["serialnr"] == "fake1" and e["state"] == "ACTIVE" and e["flipped"] is False
+    assert e["board"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    assert set(e) >= {"serialnr", "source", "state", "battery", "comment", "board", "flipped", "clock"}
+    assert sub == {"response": "call", "id": 2, "param": None}
+    assert feed1["response"] == "feed" and feed1["id"] == 1 and feed1["param"]["san"] == ["e4"]
+    assert feed1["param"]["clock"]["white"] == 301 and feed1["param"]["clock"]["run"] is False
+    assert feed2["param"]["san"] == ["e5"] and feed2["param"]["board"].startswith("rnbqkbnr/pppp1ppp")
+    assert setup == {"response": "call", "id": 3, "param": True}
+    assert flip == {"response": "call", "id": 4, "param": True}
+    assert junk["response"] == "error"
+    assert "new fen=4k3/8/8/8/8/8/8/4K3%20w%20-%20-%200%201" in received
+    assert "config orientation=turned" in received
+
+
+def test_api_tokens_paths_sizes(tmp_path):
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path, token="secret-token")
+        await relay.start()
+        base = relay.urls()["page"]
+        out = {}
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].send)
+            async with aiohttp.ClientSession() as http:
+                r = await http.post(base + "api/round", json={"event": "X"})
+                out["no token"] = r.status
+                r = await http.post(base + "api/round", json={"event": "X"}, headers={"Authorization": "Bearer nope"})
+                out["bad token"] = r.status
+                good = {"Authorization": "Bearer secret-token"}
+                r = await http.post(base + "api/round", json={"event": "Club", "round": 3,
+                                                               "boards": {"1": {"white": "Anna", "black": "Bo"}}}, headers=good)
+                out["round"] = r.status
+                r = await http.post(base + "api/round", data=b"{", headers=good)
+                out["bad round"] = r.status
+                r = await http.post(base + "api/boards/1/command", json={"command": "pause"}, headers=good)
+                out["command"] = r.status
+                r = await http.post(base + "api/boards/1/command", json={"command": "format c:"}, headers=good)
+                out["bad command"] = r.status
+                r = await http.post(base + "api/boards/1/command", json={"command": "pause"})
+                out["command no token"] = r.status
+                r = await http.post(base + "api/round", data=b"x" * 200000, headers=good)
+                out["oversized"] = r.status
+                for path in ("static/../app.py", "static/%2e%2e/app.py", "static/..%2fapp.py",
+                             "boards/../../etc/passwd", "boards/abc.pgn", "boards/99.pgn",
+                             "static/../../../../etc/passwd"):
+                    r = await http.get(base + path)
+                    body_text = await r.text()
+                    out[path] = (r.status, "import" in body_text or "root:" in body_text)
+                out["pgn"] = await (await http.get(base + "round.pgn")).text()
+            assert await _until(lambda: "pause" in fake.received)
+        finally:
+            await relay.stop()
+            fake.close()
+        return out
+
+    out = run(body())
+    assert out["no token"] == 401 and out["bad token"] == 401 and out["command no token"] == 401
+    assert out["round"] == 200 and out["bad round"] == 400
+    assert out["command"] == 202 and out["bad command"] == 400
+    assert out["oversized"] == 413
+    for path in ("static/../app.py", "static/%2e%2e/app.py", "static/..%2fapp.py", "boards/../../etc/passwd",
+                 "boards/abc.pgn", "boards/99.pgn", "static/../../../../etc/passwd"):
+        status, leaked = out[path]
+        assert status in (403, 404) and not leaked, path
+    assert '[Event "Club"]' in out["pgn"] and '[White "Anna"]' in out["pgn"] and '[Round "3.1"]' in out["pgn"]
+
+
+def test_misbehaving_devices_do_not_stop_the_others(tmp_path):
+    (tmp_path / "boards").mkdir()
+    garbage = tmp_path / "boards" / "g"
+    events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+
+    async def body():
+        old = FakeBoard(str(tmp_path / "boards" / "old"), serial="old", proto=2, events=events)
+        good = FakeBoard(str(tmp_path / "boards" / "good"), serial="good", events=events)
+        m, sl = pty.openpty()
+        tty.setraw(sl)
+        os.symlink(os.ttyname(sl), garbage)
+        os.write(m, b"\xff\x00garbage\n@@@\n")
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            ok = await _until(lambda: any(s.serial == "good" and s.record and len(s.record.plies) == 1
+                                          for s in relay.sessions.values()))
+            await asyncio.sleep(0.5)
+            states = {s.serial: (s.state, s.problem) for s in relay.sessions.values()}
+        finally:
+            await relay.stop()
+            old.close()
+            good.close()
+            os.close(m)
+        return ok, states
+
+    ok, states = run(body())
+    assert ok
+    assert states["old"][0] == "INCOMPATIBLE" and "protocol 2" in states["old"][1]
+    assert states["good"][0] == "ACTIVE"
+    assert len(states) == 2  # the line of garbage never became a board
+
+
+def test_restart_and_unplug_lose_nothing(tmp_path):
+    (tmp_path / "boards").mkdir()
+    link = str(tmp_path / "boards" / "b1")
+
+    async def body():
+        board = SimulatedBoard(_trace(tmp_path, LEGAL, "a.trace", 5), link=link,
+                               presets=str(tmp_path / "p.json"))
+        try:
+            relay = _relay(tmp_path)
+            await relay.start()
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and len(relay.sessions[1].record.plies) >= 3)
+            await relay.stop()  # the relay goes away mid-game...
+            board.unplug()  # ...and the cable is pulled
+            await asyncio.sleep(3)
+            board.plug()
+            relay = _relay(tmp_path)  # a new relay on the same folder
+            await relay.start()
+            assert await _until(lambda: relay.sessions[1].record and relay.sessions[1].record.result != "*", 60)
+            await relay.stop()
+        finally:
+            board.stop()
+
+    run(body())
+    g = chess.pgn.read_game(io.StringIO((tmp_path / "out" / "board-1.pgn").read_text()))
+    assert g.board().variation_san(g.mainline_moves()).split() == \
+        "1. e4 e5 2. Nf3 d6 3. Bc4 Nc6 4. Nc3 Bg4 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#".split()
+    assert g.headers["Result"] == "1-0"
+    lines = (tmp_path / "out" / "board-1.events").read_text().splitlines()
+    seqs = [int(l.split()[0].split(":")[1]) for l in lines]
+    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
+
+
+def test_lichess_push(tmp_path):
+    (tmp_path / "boards").mkdir()
+    got = []
+
+    async def body():
+        async def push(request):
+            got.append((request.match_info["rid"], request.headers.get("Authorization"), await request.text()))
+            return web.json_response({"moves": 1})
+
+        app = web.Application()
+        app.router.add_post("/api/broadcast/round/{rid}/push", push)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.2})
+        await relay.start()
+        try:
+            assert await _until(lambda: got)
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    rid, auth, pgn = got[-1]
+    assert rid == "abcd1234" and auth == "Bearer lip_x" and "1. e4" in pgn
