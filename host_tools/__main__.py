@@ -6,7 +6,7 @@ import sys
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
-    sub.add_parser("demo", help="play the seed games through the firmware inside micropython")
+    sub.add_parser("demo", help="the main job: simulated boards play into the relay", add_help=False)
     sub.add_parser("replay", help="a trace through the firmware in simulated time, to PGN", add_help=False)
     sub.add_parser("sim", help="the simulated board on a pseudo-terminal", add_help=False)
     sub.add_parser("deploy", help="put the firmware on a Pico (mpy-cross, mpremote)", add_help=False)
@@ -15,7 +15,7 @@ def main(argv=None):
     if a.command == "demo":
         from host_tools import demo
 
-        return demo.main()
+        return demo.main(rest)
     if a.command == "replay":
         from host_tools import replay
 

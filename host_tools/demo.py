@@ -1,35 +1,45 @@
-"""The main job: the simulated board - the real firmware inside `micropython`, on the sim
-HAL - plays two games from the reference's seeds as a person would move the pieces
-(host_tools/tracegen.py), and the host writes what the board sent as PGN:
+"""The main job: two simulated boards - the real firmware inside `micropython`, on the
+simulated hardware - play games from the reference's seeds into the relay, as people would
+move the pieces (host_tools/tracegen.py), while the relay serves the live page, the round
+PGN and the LiveChess API:
 
-1. Légal's mate (300+2): ends 1-0 by checkmate, with no press needed for the mating move.
-2. The game of the Laws' appendix C at blitz (180+0); after 11.Kb1 Black thinks too long:
-   his flag falls and White wins on time.
+  board 1: Légal's mate (300+2) - ends 1-0 by checkmate, no press needed for the mate;
+  board 2: the game of the Laws' appendix C at a fast control (45 s, sudden death); after
+           11.Kb1 Black thinks too long, his flag falls, and White wins on time.
 
-Each PGN is checked against the source game with python-chess before it is written.
+It prints the URL of the live page and the path of the PGN, and ends by itself once both
+results are in, checking them against the source games with python-chess.
+    python -m host_tools demo [--quick]   (--quick: simulated time, as fast as it goes)
 """
 from __future__ import annotations
 
+import argparse
+import asyncio
 import io
+import json
 import random
+import shutil
 from pathlib import Path
 
 import chess
 import chess.pgn
 
 from host_tools import tracegen
-from host_tools.replay import run_trace
+from host_tools.relay import cli
+from host_tools.sim import SimulatedBoard
 
-OUT = Path(__file__).resolve().parent.parent / "out" / "demo"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "out" / "demo"
 
 # The example games of the seeds (shared/reference), in Italian notation as there.
-SEED_GAMES = (
-    ("Légal's mate", "1.e4 e5 2.Cf3 d6 3.Ac4 Cc6 4.Cc3 Ag4 5.Cxe5 Axd1 6.Axf7+ Re7 7.Cd5#",
-     "300+2", 0, "legal-mate.pgn", ("Légal", "Saint Brie")),
-    ("FIDE Laws, appendix C, at blitz, lost on time",
-     "1. e4 e5 2. Cf3 Cf6 3. d4 exd4 4. e5 Ce4 5. Dxd4 d5 6. exd6 e.p. Cxd6 7. Ag5 Cc6 "
-     "8. De3 Ae7 9. Cbd2 0-0 10. 0-0-0 Te8 11. Rb1",
-     "180", 200000, "appendix-c-blitz.pgn", ("White", "Black")),
+GAMES = (
+    {"name": "Légal's mate", "control": "300+2", "white": "Légal", "black": "Saint Brie",
+     "moves": "1.e4 e5 2.Cf3 d6 3.Ac4 Cc6 4.Cc3 Ag4 5.Cxe5 Axd1 6.Axf7+ Re7 7.Cd5#",
+     "result": ("1-0", "checkmate")},
+    {"name": "FIDE Laws, appendix C, lost on time", "control": "45", "white": "Appendix", "black": "C",
+     "moves": "1. e4 e5 2. Cf3 Cf6 3. d4 exd4 4. e5 Ce4 5. Dxd4 d5 6. exd6 e.p. Cxd6 7. Ag5 Cc6 "
+              "8. De3 Ae7 9. Cbd2 0-0 10. 0-0-0 Te8 11. Rb1",
+     "result": ("1-0", "time_forfeit")},
 )
 _ITALIAN = str.maketrans({"R": "K", "D": "Q", "T": "R", "A": "B", "C": "N"})
 
@@ -37,40 +47,59 @@ _ITALIAN = str.maketrans({"R": "K", "D": "Q", "T": "R", "A": "B", "C": "N"})
 def italian_to_moves(text):
     """Italian SAN (R D T A C) -> the moves, checked by python-chess."""
     text = text.replace("e.p.", "").replace("0-0-0", "O-O-O").replace("0-0", "O-O")
-    game = chess.pgn.read_game(io.StringIO(text.translate(_ITALIAN)))
-    return list(game.mainline_moves())
+    return list(chess.pgn.read_game(io.StringIO(text.translate(_ITALIAN))).mainline_moves())
 
 
-def play(name, text, control, extra_wait_ms, filename, players, out=print):
-    moves = italian_to_moves(text)
-    trace = tracegen.trace_game(chess.Board(), moves, random.Random(7))
-    OUT.mkdir(parents=True, exist_ok=True)
-    trace_path = OUT / (filename[:-4] + ".trace")
-    trace_path.write_text(trace)
-    rec, messages, _ = run_trace(trace_path, control, white=players[0], black=players[1],
-                                 tail_ms=3000 + extra_wait_ms)
-    want = [m.uci() for m in moves]
-    got = [p.uci for p in rec.plies]
-    if got != want:
-        raise RuntimeError(f"{name}: the board sent {got}, the game was {want}")
-    pgn = rec.pgn(event="Open chess board demo", site="simulated board", round_="1")
-    (OUT / filename).write_text(pgn)
-    out(f"== {name}: {len(got)} plies through the simulated board (firmware in micropython)")
-    out("   " + _movetext(pgn))
-    out(f"   result {rec.result} ({rec.termination}); PGN: {OUT / filename}")
-    return rec
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools demo", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="simulated time: the games take a second")
+    ap.add_argument("--port", type=int, default=8080)
+    a = ap.parse_args(argv)
+    shutil.rmtree(OUT, ignore_errors=True)
+    (OUT / "lines").mkdir(parents=True)
+    round_file = OUT / "round.json"
+    round_file.write_text(json.dumps({"event": "Open chess board demo", "site": "simulated boards",
+                                      "round": "1", "boards": {
+                                          str(i + 1): {"white": g["white"], "black": g["black"],
+                                                       "serial": f"demo-board-{i + 1}"}
+                                          for i, g in enumerate(GAMES)}}, ensure_ascii=False))
+    boards = []
+    for i, g in enumerate(GAMES):
+        moves = italian_to_moves(g["moves"])
+        trace = OUT / f"board-{i + 1}.trace"
+        trace.write_text(tracegen.trace_game(chess.Board(), moves, random.Random(7 + i)))
+        boards.append(SimulatedBoard(trace, fast=a.quick, wait_host=True, board_id=f"demo-board-{i + 1}",
+                                     link=str(OUT / "lines" / f"board-{i + 1}"), tail_ms=60000,
+                                     presets=str(OUT / f"presets-{i + 1}.json"),
+                                     commands=[f"new tc={g['control']}"]))
+    args = cli.parse([str(OUT / "lines" / "*"), "--out", str(OUT / "relay"), "--round-file", str(round_file),
+                      "--no-discover", "--port", str(a.port), "--livechess-port", str(a.port + 1)])
 
+    async def until_done(relay):
+        print("games under way (the page shows them live)...", flush=True)
+        while True:
+            recs = [relay.sessions[n].record if n in relay.sessions else None for n in (1, 2)]
+            if all(r is not None and r.result != "*" for r in recs):
+                return
+            await asyncio.sleep(0.2)
 
-def _movetext(pgn):
-    g = chess.pgn.read_game(io.StringIO(pgn))
-    exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=False)
-    return g.accept(exporter)
-
-
-def main():
-    results = []
-    for game in SEED_GAMES:
-        results.append(play(*game))
-    assert (results[0].result, results[0].termination) == ("1-0", "checkmate")
-    assert (results[1].result, results[1].termination) == ("1-0", "time_forfeit")
-    return 0
+    try:
+        relay = asyncio.run(cli.run(args, until=until_done))
+    finally:
+        for b in boards:
+            b.stop()
+    ok = True
+    pgn = (OUT / "relay" / "round.pgn").read_text()
+    f = io.StringIO(pgn)
+    for i, g in enumerate(GAMES):
+        game = chess.pgn.read_game(f)
+        want = [m.uci() for m in italian_to_moves(g["moves"])]
+        got = [m.uci() for m in game.mainline_moves()]
+        result = (game.headers["Result"], relay.sessions[i + 1].record.termination)
+        good = got == want and result == g["result"]
+        ok &= good
+        print(f"board {i + 1}, {g['name']}: {len(got)} plies, {result[0]} ({result[1]})"
+              f"{'' if good else '  <-- NOT the source game'}")
+    print(f"round PGN: {OUT / 'relay' / 'round.pgn'}")
+    return 0 if ok else 1

@@ -61,7 +61,8 @@ function render(b) {
   }
   b.receivedAt = performance.now();
   boards.set(b.number, b);
-  const c = b.clock || {};
+  const over = b.result && b.result !== "*";
+  const c = Object.assign({}, b.clock || {}, over ? { running: null } : {});
   card.innerHTML = `
     <h2><span>Board ${b.number}</span><span class="result" data-result>${b.result && b.result !== "*" ? b.result + " " + (b.termination || "").replace(/_/g, " ") : ""}</span></h2>
     <div class="player black ${c.running === "b" ? "running" : ""}"><span>${b.black || "Black"}</span><span class="time" data-clock="black">${fmt(c.black)}</span></div>
@@ -89,7 +90,10 @@ function connect() {
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
-      if (msg.round) document.getElementById("event").textContent = `${msg.round.event} — round ${msg.round.round}`;
+      if (msg.round) {
+        const ev = msg.round.event && msg.round.event !== "?" ? msg.round.event : "Live boards";
+        document.getElementById("event").textContent = `${ev} — round ${msg.round.round}`;
+      }
       msg.boards.forEach(render);
     } else if (msg.type === "board") render(msg.board);
   };
