@@ -50,11 +50,18 @@ class GameRecord:
     def next_seq(self) -> int:
         return self.last_seq + 1
 
-    def board(self) -> chess.Board:
-        b = chess.Board(self.fen, chess960=self.chess960 is not None)
-        for p in self.plies:
-            b.push(b.parse_uci(p.uci))
+    def _position(self) -> chess.Board:
+        """The position after the plies, kept up to date move by move (not replayed)."""
+        b = getattr(self, "_cache", None)
+        if b is None or len(b.move_stack) != len(self.plies):
+            b = chess.Board(self.fen, chess960=self.chess960 is not None)
+            for p in self.plies:
+                b.push(b.parse_uci(p.uci))
+            self._cache = b
         return b
+
+    def board(self) -> chess.Board:
+        return self._position().copy()
 
     def apply(self, ev: Event) -> str:
         if ev.game != self.game:
@@ -70,6 +77,7 @@ class GameRecord:
     def _apply(self, ev: Event) -> None:
         k, a = ev.kind, ev.args
         if k == "game":
+            self._cache = None
             kw = dict(w.split("=", 1) for w in a if "=" in w)
             self.tc = kw.get("tc", "-")
             self.fen = decode(kw.get("fen", chess.STARTING_FEN))
@@ -79,16 +87,22 @@ class GameRecord:
             self.black = decode(kw.get("black", "?"))
         elif k == "move":
             ply, uci = int(a[0]), a[1]
-            del self.plies[ply - 1:]
-            board = self.board()
+            board = self._position()
+            while len(self.plies) > ply - 1:
+                self.plies.pop()
+                board.pop()
             move = board.parse_uci(uci)  # raises on a move the position does not allow
             self.plies.append(Ply(uci, board.san(move)))
+            board.push(move)
         elif k == "clk":
             ply, ms = int(a[0]), int(a[1])
             if 1 <= ply <= len(self.plies):
                 self.plies[ply - 1].clk_ms = ms
         elif k == "takeback":
-            del self.plies[int(a[0]):]
+            board = self._position()
+            while len(self.plies) > int(a[0]):
+                self.plies.pop()
+                board.pop()
             self.result, self.termination = "*", None
         elif k == "result":
             self.result, self.termination = a[0], a[1]

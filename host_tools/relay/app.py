@@ -22,6 +22,10 @@ from host_tools.relay.lines import Lines
 from host_tools.relay.session import ACTIVE, BoardSession
 from host_tools.relay.store import Store
 
+ROUND_EVERY_S = 0.5
+COALESCE_S = 0.01  # a move and its clk arrive together: one PGN and one message for both
+SYNC_EVERY_S = 0.5  # the journal is fsynced in batches
+
 
 @dataclass
 class RoundInfo:
@@ -76,6 +80,10 @@ class Relay:
         self._lines: dict[object, _LineState] = {}
         self.listeners: set[asyncio.Queue] = set()
         self.moves_seen = 0
+        self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
+        self._round_due = False
+        self._dirty: set[int] = set()
+        self._sync_due = False
         from host_tools.relay.livechess import LiveChessApi
         from host_tools.relay.lichess import LichessPush
 
@@ -106,16 +114,7 @@ class Relay:
             n += 1
         return n
 
-    # ----- lines (called from their threads: everything goes to the event loop)
-
-    def _on_open(self, line) -> None:
-        self.loop.call_soon_threadsafe(self._opened, line)
-
-    def _on_data(self, line, data: bytes) -> None:
-        self.loop.call_soon_threadsafe(self._data, line, data)
-
-    def _on_close(self, line) -> None:
-        self.loop.call_soon_threadsafe(self._closed, line)
+    # ----- lines (their callbacks run in the event loop)
 
     def _opened(self, line) -> None:
         self._lines[line] = _LineState(line)
@@ -181,8 +180,10 @@ class Relay:
                 self.log(f"board {s.number}: differs from the game: {s.board_status}")
         if before is not None and s.current != before and before in s.records:
             self.store.write(f"board-{s.number}-game-{before}.pgn", self.pgn(s, s.records[before]))
-        if changes:
+        if any(what != "clock" for what, _ in changes):
             self._changed(s)
+        elif changes:
+            self._clock_changed(s)
 
     # ----- outputs
 
@@ -201,19 +202,66 @@ class Relay:
             rec.white, rec.black = white, black
 
     def round_pgn(self) -> str:
-        return "".join(self.pgn(s, s.record) for n, s in sorted(self.sessions.items()) if s.record is not None)
+        out = []
+        for n, s in sorted(self.sessions.items()):
+            if s.record is not None:
+                if n not in self._pgns:
+                    self._pgns[n] = self.pgn(s, s.record)
+                out.append(self._pgns[n])
+        return "".join(out)
 
     def _changed(self, s: BoardSession) -> None:
+        """The game of a board changed: within COALESCE_S its PGN is written and everyone
+        told; the round PGN follows within ROUND_EVERY_S."""
+        if s.number not in self._dirty:
+            self._dirty.add(s.number)
+            if len(self._dirty) == 1:
+                self.loop.call_later(COALESCE_S, self._flush)
+        if not self._sync_due:
+            self._sync_due = True
+            self.loop.call_later(SYNC_EVERY_S, self._sync)
+
+    def _sync(self) -> None:
+        self._sync_due = False
+        self.store.sync()  # done by the store's writer thread, off the event loop
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for n in sorted(dirty):
+            s = self.sessions.get(n)
+            if s is not None:
+                self._publish(s)
+
+    def _publish(self, s: BoardSession) -> None:
         if s.record is not None:
-            self.store.write(f"board-{s.number}.pgn", self.pgn(s, s.record))
-            self.store.write("round.pgn", self.round_pgn())
-        snapshot = self.board_json(s)
-        for q in list(self.listeners):
-            if q.qsize() < 1000:
-                q.put_nowait(snapshot)
+            text = self.pgn(s, s.record)
+            self._pgns[s.number] = text
+            self.store.write(f"board-{s.number}.pgn", text)
+            if not self._round_due:
+                # The round PGN (every board) at most twice a second: lichess polls it
+                # every few seconds, and 200 boards must not rewrite it 200 times.
+                self._round_due = True
+                self.loop.call_later(ROUND_EVERY_S, self._write_round)
+        self._send({"type": "board", "board": self.board_json(s)})
         self.livechess.changed(s)
         if self.lichess:
             self.lichess.changed()
+
+    def _clock_changed(self, s: BoardSession) -> None:
+        """Only the clock: the live feeds, no files."""
+        c = s.clock
+        self._send({"type": "clock", "number": s.number,
+                    "clock": {"white": c.white_ms, "black": c.black_ms, "running": c.running, "age_ms": 0}})
+        self.livechess.changed(s)
+
+    def _send(self, msg: dict) -> None:
+        for q in list(self.listeners):
+            if q.qsize() < 1000:
+                q.put_nowait(msg)
+
+    def _write_round(self) -> None:
+        self._round_due = False
+        self.store.write("round.pgn", self.round_pgn())
 
     def board_json(self, s: BoardSession) -> dict:
         rec = s.record
@@ -261,10 +309,14 @@ class Relay:
 
         self.loop = asyncio.get_running_loop()
         self._runners = await start_web(self)
-        self.lines = Lines(self.patterns, self._on_data, self._on_open, self._on_close, discover=self.discover)
+        self.lines = Lines(self.loop, self.patterns, self._data, self._opened, self._closed, discover=self.discover)
 
     async def stop(self) -> None:
         self.lines.stop()
+        self._flush()
+        if self._round_due or self.sessions:
+            self._write_round()
+        self.store.close()
         if self.lichess:
             await self.lichess.close()
         for r in self._runners:

@@ -1,11 +1,12 @@
-"""Serial lines to boards, with pyserial: one reader thread per line; a line that fails
-(a USB unplug) is closed and opened again when its path answers again; Picos plugged in
-later are found by their USB vendor id."""
+"""Serial lines to boards, opened with pyserial and read by the relay's asyncio loop: each
+open port's file descriptor is watched by the loop (no thread per board, so 200 boards
+cost 200 descriptors, not 200 threads fighting for the interpreter). A line that fails (a
+USB unplug) is closed and opened again when its path answers again; the paths given (or
+glob patterns) are looked at every second, and with discover=True so are the Picos
+plugged in later, found by their USB vendor id."""
 from __future__ import annotations
 
 import glob
-import threading
-import time
 
 import serial
 from serial.tools import list_ports
@@ -18,93 +19,112 @@ def find_picos() -> list[str]:
 
 
 class SerialLine:
-    """Opens `path` (again and again if it goes away) and hands every byte to on_data.
-    on_open(line) and on_close(line) are called from the line's thread."""
+    """One board's line: on_data(line, bytes), on_open(line), on_close(line), all called
+    in the event loop."""
 
-    def __init__(self, path: str, on_data, on_open, on_close, retry_s: float = 0.5):
+    def __init__(self, loop, path: str, on_data, on_open, on_close, retry_s: float = 0.5):
+        self.loop = loop
         self.path = path
         self.on_data, self.on_open, self.on_close = on_data, on_open, on_close
         self.retry_s = retry_s
         self._port = None
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"line {path}", daemon=True)
-        self._thread.start()
+        self._stopped = False
+        self._timer = None
+        self._try_open()
+
+    def _try_open(self) -> None:
+        self._timer = None
+        if self._stopped:
+            return
+        try:
+            port = serial.Serial(self.path, 115200, timeout=0, write_timeout=1)
+        except (serial.SerialException, OSError, ValueError):
+            self._timer = self.loop.call_later(self.retry_s, self._try_open)
+            return
+        self._port = port
+        self.loop.add_reader(port.fileno(), self._readable)
+        self.on_open(self)
+
+    def _readable(self) -> None:
+        port = self._port
+        if port is None:
+            return
+        try:
+            data = port.read(max(1, port.in_waiting))
+            if not data:
+                raise serial.SerialException("line closed")
+        except (serial.SerialException, OSError, TypeError):
+            self._close()
+            return
+        self.on_data(self, data)
+
+    def _close(self) -> None:
+        port, self._port = self._port, None
+        if port is None:
+            return
+        try:
+            self.loop.remove_reader(port.fileno())
+        except (ValueError, OSError):
+            pass
+        try:
+            port.close()
+        except Exception:
+            pass
+        self.on_close(self)
+        if not self._stopped:
+            self._timer = self.loop.call_later(self.retry_s, self._try_open)
 
     def write(self, text: str) -> bool:
-        with self._lock:
-            port = self._port
+        port = self._port
         if port is None:
             return False
         try:
             port.write((text + "\n").encode())
             return True
         except (serial.SerialException, OSError):
+            self.loop.call_soon(self._close)
             return False
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                port = serial.Serial(self.path, 115200, timeout=0.1)
-            except (serial.SerialException, OSError):
-                self._stop.wait(self.retry_s)
-                continue
-            with self._lock:
-                self._port = port
-            self.on_open(self)
-            try:
-                while not self._stop.is_set():
-                    data = port.read(4096)
-                    if data:
-                        self.on_data(self, data)
-            except (serial.SerialException, OSError):
-                pass
-            finally:
-                with self._lock:
-                    self._port = None
-                try:
-                    port.close()
-                except Exception:
-                    pass
-                self.on_close(self)
-            self._stop.wait(self.retry_s)
-
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
+        self._stopped = True
+        if self._timer is not None:
+            self._timer.cancel()
+        self._close()
 
 
 class Lines:
     """The lines the relay keeps open: the paths (or glob patterns) it was given, and with
     discover=True every Pico that appears."""
 
-    def __init__(self, patterns, on_data, on_open, on_close, discover: bool = True, every_s: float = 1.0):
+    def __init__(self, loop, patterns, on_data, on_open, on_close, discover: bool = True,
+                 every_s: float = 1.0):
+        self.loop = loop
         self.patterns = list(patterns)
         self.discover = discover
         self.every_s = every_s
         self.callbacks = (on_data, on_open, on_close)
         self.lines: dict[str, SerialLine] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="lines", daemon=True)
-        self._thread.start()
+        self._stopped = False
+        self._watch()
 
     def _paths(self) -> list[str]:
         out = []
         for p in self.patterns:
-            matches = glob.glob(p) if any(c in p for c in "*?[") else [p]
-            out.extend(matches)
+            out.extend(glob.glob(p) if any(c in p for c in "*?[") else [p])
         if self.discover:
             out.extend(find_picos())
         return out
 
     def _watch(self) -> None:
-        while not self._stop.is_set():
-            for path in self._paths():
-                if path not in self.lines:
-                    self.lines[path] = SerialLine(path, *self.callbacks)
-            self._stop.wait(self.every_s)
+        if self._stopped:
+            return
+        for path in self._paths():
+            if path not in self.lines:
+                self.lines[path] = SerialLine(self.loop, path, *self.callbacks)
+        self._timer = self.loop.call_later(self.every_s, self._watch)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._stopped = True
+        self._timer.cancel()
         for line in list(self.lines.values()):
             line.stop()

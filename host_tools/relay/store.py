@@ -5,12 +5,20 @@
     <out>/board-<n>.pgn          that board's current game
     <out>/board-<n>-game-<g>.pgn each finished or replaced game
     <out>/round.pgn              the current game of every board (what lichess polls)
+    <out>/boards.json            which board serial is which board number
 
-PGN files are written to a new file and renamed, so a reader never sees half of one.
+All writing happens in one writer thread, in the order asked: the event loop never waits
+for a disk (an fsync can hold a directory's renames for a few hundred milliseconds). PGN
+files are written to a new file and renamed, so a reader never sees half of one; the
+journals are fsynced in batches. A line lost to a crash of the host before its fsync is
+not lost: the board keeps its game, and the relay asks it to resend from the last event
+its journal has.
 """
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from pathlib import Path
 
 
@@ -18,6 +26,11 @@ class Store:
     def __init__(self, out: str | Path):
         self.out = Path(out).resolve()
         self.out.mkdir(parents=True, exist_ok=True)
+        self._journals: dict = {}
+        self._unsynced: set = set()
+        self._q: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._writer, name="relay store", daemon=True)
+        self._thread.start()
 
     def path(self, name: str) -> Path:
         """A file in the output folder; refuses any name that would leave it."""
@@ -26,11 +39,34 @@ class Store:
             raise ValueError(f"not a file of the output folder: {name!r}")
         return p
 
+    # ----- asked from the event loop: queued
+
     def append_event(self, board: int, line: str) -> None:
-        with open(self.path(f"board-{board}.events"), "a") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        self._q.put(("append", board, line))
+
+    def write(self, name: str, text: str) -> None:
+        self.path(name)  # refused at once if it is no file of ours
+        self._q.put(("write", name, text))
+
+    def sync(self) -> None:
+        self._q.put(("sync",))
+
+    def flush(self) -> None:
+        """Wait until everything asked so far is on disk."""
+        done = threading.Event()
+        self._q.put(("mark", done))
+        done.wait()
+
+    def close(self) -> None:
+        self.sync()
+        self.flush()
+        self._q.put(None)
+        self._thread.join()
+        for f in self._journals.values():
+            f.close()
+        self._journals.clear()
+
+    # ----- read at start-up
 
     def events(self, board: int) -> list[str]:
         p = self.path(f"board-{board}.events")
@@ -45,9 +81,34 @@ class Store:
                 pass
         return sorted(out)
 
-    def write(self, name: str, text: str) -> Path:
-        p = self.path(name)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(text)
-        os.replace(tmp, p)
-        return p
+    # ----- the writer thread
+
+    def _writer(self) -> None:
+        while True:
+            job = self._q.get()
+            if job is None:
+                return
+            try:
+                kind = job[0]
+                if kind == "append":
+                    _, board, line = job
+                    f = self._journals.get(board)
+                    if f is None:
+                        f = self._journals[board] = open(self.path(f"board-{board}.events"), "a")
+                    f.write(line + "\n")
+                    f.flush()
+                    self._unsynced.add(board)
+                elif kind == "write":
+                    _, name, text = job
+                    p = self.path(name)
+                    tmp = p.with_name(p.name + ".tmp")
+                    tmp.write_text(text)
+                    os.replace(tmp, p)
+                elif kind == "sync":
+                    for board in self._unsynced:
+                        os.fsync(self._journals[board].fileno())
+                    self._unsynced.clear()
+                elif kind == "mark":
+                    job[1].set()
+            except OSError as e:  # a full disk must not stop the relay: said, and go on
+                print(f"relay store: {e}", flush=True)

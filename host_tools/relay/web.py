@@ -72,8 +72,7 @@ def make_app(relay) -> web.Application:
 
             async def pump():
                 while True:
-                    board = await q.get()
-                    await sock.send_json({"type": "board", "board": board})
+                    await sock.send_json(await q.get())
 
             task = asyncio.create_task(pump())
             async for msg in sock:  # the page sends nothing; this keeps the socket open
@@ -92,8 +91,9 @@ def make_app(relay) -> web.Application:
             relay.round = RoundInfo.from_json(await request.json())
         except (ValueError, TypeError, json.JSONDecodeError) as e:
             raise web.HTTPBadRequest(text=f"bad round: {e}")
+        relay._pgns.clear()
         for s in relay.sessions.values():
-            relay._changed(s)
+            relay._publish(s)
         return web.json_response({"ok": True})
 
     @routes.post(r"/api/boards/{n:\d+}/command")

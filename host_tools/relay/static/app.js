@@ -96,6 +96,11 @@ function connect() {
       }
       msg.boards.forEach(render);
     } else if (msg.type === "board") render(msg.board);
+    else if (msg.type === "clock" && boards.has(msg.number)) {
+      const b = boards.get(msg.number);
+      b.clock = msg.clock;
+      render(b);
+    }
   };
   ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
 }

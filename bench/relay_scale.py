@@ -1,0 +1,223 @@
+"""Many boards against one relay (issue 9's scale target: 200 boards on this 2-core machine
+with p99 under 50 ms).
+
+    python bench/relay_scale.py [--boards 10 50 200] [--seconds 30]
+
+Each board is a light replayer on a pseudo-terminal speaking the board's protocol: it
+answers hello and resend, sends a move (and its clk) every 1-3 s of a random legal game,
+and a clock line every second. The relay runs as its own process, as in use. Reported per
+N: the delay from a board's move line to the relay's websocket message (median, p99), and
+to that board's PGN on disk (sampled on 10 boards), the relay's CPU and peak memory, and
+the moves lost (must be 0)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import pty
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+from pathlib import Path
+
+import aiohttp
+import chess
+
+ROOT = Path(__file__).resolve().parent.parent
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"
+
+
+class Replayer:
+    """One board on a pty, driven by the replayer process's event loop."""
+
+    def __init__(self, i, link, loop):
+        self.serial = f"bench-{i}"
+        self.master, slave = pty.openpty()
+        tty.setraw(slave)
+        self.slave = slave
+        os.set_blocking(self.master, False)
+        os.symlink(os.ttyname(slave), link)
+        self.events = [f"@1:1 game tc=600+5 fen={START} chess960=- white=W{i} black=B{i}"]
+        self.sent_at = {}
+        self.rng = random.Random(i)
+        self.board = chess.Board()
+        self.buf = b""
+        self.greeted = False
+        self.loop = loop
+        loop.add_reader(self.master, self.readable)
+
+    def send(self, line):
+        try:
+            os.write(self.master, (line + "\n").encode())
+        except OSError:
+            pass
+
+    def readable(self):
+        try:
+            self.buf += os.read(self.master, 4096)
+        except OSError:
+            return
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            text = line.decode(errors="replace").strip()
+            if text == "hello":
+                self.greeted = True
+                self.send(f"hello proto=1 fw=bench board={self.serial} game=1 seq={len(self.events)}")
+            elif text.startswith("resend "):
+                for ev in self.events[int(text.split(":")[1]) - 1:]:
+                    self.send(ev)
+
+    async def play(self, until):
+        await asyncio.sleep(self.rng.uniform(0.5, 3))
+        while time.time() < until and not self.board.is_game_over():
+            m = self.rng.choice(list(self.board.legal_moves))
+            ply = len(self.board.move_stack) + 1
+            san = self.board.san(m)
+            self.board.push(m)
+            ev = f"@1:{len(self.events) + 1} move {ply} {m.uci()} {san}"
+            self.events.append(ev)
+            self.sent_at[ply] = time.time()
+            self.send(ev)
+            clk = f"@1:{len(self.events) + 1} clk {ply} {600000 - ply * 1000}"
+            self.events.append(clk)
+            self.send(clk)
+            self.send("clock 590000 595000 w running moves=1,1 period=0,0 flags=0,0")
+            await asyncio.sleep(self.rng.uniform(1, 3))
+
+
+def replayers(n, lines, seconds, result):
+    """The replayer process: n boards in one event loop; sent_at written to `result`."""
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        boards = [Replayer(i, os.path.join(lines, f"b{i}"), loop) for i in range(n)]
+        # Latency is measured in the steady state: the clock starts once the relay has
+        # opened every line (a move made before that arrives by resend, later).
+        deadline = time.time() + 30
+        while not all(b.greeted for b in boards) and time.time() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)
+        until = time.time() + seconds
+        await asyncio.gather(*(b.play(until) for b in boards))
+        await asyncio.sleep(3)  # resends answered, last lines land
+        Path(result).write_text(json.dumps({b.serial: b.sent_at for b in boards}))
+
+    asyncio.run(go())
+
+
+def _cpu_mem(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().split(")")[1].split()
+    ticks = int(parts[11]) + int(parts[12])
+    rss = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                rss = int(line.split()[1])
+    return ticks / os.sysconf("SC_CLK_TCK"), rss
+
+
+def p99(v):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(len(v) * 0.99))] if v else float("nan")
+
+
+def bench(n, seconds, port):
+    tmp = Path(tempfile.mkdtemp(prefix="relay-scale-"))
+    (tmp / "lines").mkdir()
+    result = tmp / "sent.json"
+    rep = subprocess.Popen([sys.executable, __file__, "--replayers", str(n), str(tmp / "lines"),
+                            str(seconds), str(result)], cwd=ROOT)
+    time.sleep(1)
+    relay = subprocess.Popen([sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"),
+                              "--out", str(tmp / "out"), "--no-discover", "--port", str(port),
+                              "--livechess-port", str(port + 1)], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ws_seen, pgn_seen = {}, {}
+
+    async def listen():
+        async with aiohttp.ClientSession() as http:
+            for _ in range(100):
+                try:
+                    ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws", max_msg_size=0)
+                    break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.1)
+
+            async def watch_pgn():
+                known = {}
+                while True:
+                    for i in range(1, 11):
+                        p = tmp / "out" / f"board-{i}.pgn"
+                        try:
+                            m = p.stat().st_mtime_ns
+                        except OSError:
+                            continue
+                        if known.get(i) != m:
+                            known[i] = m
+                            text = p.read_text()
+                            w = text.split('[White "', 1)[1].split('"', 1)[0] if '[White "' in text else ""
+                            key = ("bench-" + w[1:], text.count("[%clk"))
+                            pgn_seen.setdefault(key, time.time())
+                    await asyncio.sleep(0.002)
+
+            watcher = asyncio.create_task(watch_pgn())
+            end = time.time() + seconds + 40
+            while time.time() < end and not result.exists():
+                try:
+                    msg = await ws.receive_json(timeout=0.5)
+                except (asyncio.TimeoutError, TypeError):
+                    continue
+                if msg.get("type") == "board":
+                    b = msg["board"]
+                    ws_seen.setdefault((b.get("serial"), len(b.get("san") or [])), time.time())
+            watcher.cancel()
+            await ws.close()
+
+    cpu0, _ = _cpu_mem(relay.pid)
+    t0 = time.time()
+    asyncio.run(listen())
+    cpu1, rss = _cpu_mem(relay.pid)
+    wall = time.time() - t0
+    rep.wait(60)
+    relay.terminate()
+    relay.wait(30)
+    sent = {serial: {int(k): v for k, v in plies.items()} for serial, plies in json.loads(result.read_text()).items()}
+    ws_delay = [(ws_seen[(s, p)] - t) * 1000 for s, plies in sent.items() for p, t in plies.items() if (s, p) in ws_seen]
+    pgn_delay = [(pgn_seen[(s, p)] - t) * 1000 for s, plies in sent.items() for p, t in plies.items() if (s, p) in pgn_seen]
+    total = sum(len(p) for p in sent.values())
+    if os.environ.get("BENCH_DEBUG"):
+        worst = sorted(((ws_seen[(s, p)] - t) * 1000, s, p) for s, plies in sent.items() for p, t in plies.items() if (s, p) in ws_seen)[-8:]
+        print("worst ws:", [(round(d), s, p) for d, s, p in worst])
+    journal = {}
+    for f in (tmp / "out").glob("board-*.events"):
+        lines = f.read_text().splitlines()
+        head = next((l for l in lines if " game " in l), "")
+        w = head.split("white=", 1)[1].split()[0] if "white=" in head else ""
+        journal["bench-" + w[1:]] = {int(l.split()[2]) for l in lines if " move " in l}
+    lost = sum(len(set(plies) - journal.get(s, set())) for s, plies in sent.items())
+    print(f"N={n:3d}  moves {total:5d}  lost {lost}  "
+          f"ws median {statistics.median(ws_delay):.1f} ms p99 {p99(ws_delay):.1f} ms  "
+          f"pgn median {statistics.median(pgn_delay) if pgn_delay else float('nan'):.1f} ms p99 {p99(pgn_delay):.1f} ms  "
+          f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB", flush=True)
+
+
+def main():
+    if sys.argv[1:2] == ["--replayers"]:
+        return replayers(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--boards", type=int, nargs="*", default=[10, 50, 200])
+    ap.add_argument("--seconds", type=int, default=30)
+    ap.add_argument("--port", type=int, default=18480)
+    a = ap.parse_args()
+    for i, n in enumerate(a.boards):
+        bench(n, a.seconds, a.port + 2 * i)
+
+
+if __name__ == "__main__":
+    main()
