@@ -13,6 +13,7 @@ from firmware.app.eventlog import (
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock import display
 from firmware.clock.clock import ChessClock, ClockError
+from firmware.clock.menu import ClockMenu
 from firmware.clock.presets import Presets
 from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import Match, MatchError
@@ -61,6 +62,7 @@ class Device:
         self.auto_penalties = False
         self.freeze = None  # None: as the control says (C.02)
         self.rec = MoveRecognizer(self.game, sink=self, emit=self._on_board)
+        self.menu = ClockMenu(self.presets)
         self.reader = P.LineReader()
         self.white = "White"
         self.black = "Black"
@@ -226,7 +228,21 @@ class Device:
         self._display_dirty = True  # the display and LEDs follow at the next clock step
 
     def button(self, name, down, t):
-        self.rec.button(name, down, t)
+        """A menu button: the promotion choice while a pawn waits on the last rank, else
+        the clock's menu (firmware/clock/menu.py)."""
+        if not down:
+            return
+        if self.rec.promotion_pending():
+            self.rec.button(name, down, t)
+            return
+        try:
+            todo = self.menu.button(name, self.clock, t)
+        except ClockError as e:
+            self.write("err not-now " + P.encode(str(e)))
+            return
+        if todo is not None:
+            self._new_game(self.presets.get(todo[1]), None, None, t)
+        self._display_dirty = True
 
     # ----- the loop's parts
 
@@ -269,7 +285,10 @@ class Device:
         if dirty or self._display_dirty or self.hal.diff(now, self._display_at) >= DISPLAY_EVERY_MS:
             self._display_dirty = False
             self._display_at = now
-            shown = (display.side_text(c, WHITE, now), display.side_text(c, BLACK, now))
+            if self.menu.open:
+                shown = self.menu.text()
+            else:
+                shown = (display.side_text(c, WHITE, now), display.side_text(c, BLACK, now))
             if self.low_battery:  # C.02: the low-battery sign
                 shown = (shown[0] + " L", shown[1] + " L")
             if shown != self._shown:

@@ -338,6 +338,9 @@ class MoveRecognizer:
         if self.game.turn != side:
             self._revisable = False  # his move is completed: no more revising it
 
+    def promotion_pending(self):
+        return self.status == CANDIDATE and self._cand_count == 4
+
     def button(self, name, down, now):
         """A menu button. While a promotion waits, plus/minus choose the piece."""
         if not down or self.status != CANDIDATE or self._cand_count != 4:

@@ -9,6 +9,7 @@ from time import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
 from firmware.board.trace import parse_line
+from firmware.hal.buttons import LONG_MS
 from firmware.rules.squares import WHITE, BLACK
 
 
@@ -23,6 +24,7 @@ class SimHal:
         self._trace = open(trace) if trace else None
         self._next = None
         self._queue = []
+        self._held = {}
         self._out = open(outputs, "w") if outputs else None
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
@@ -70,7 +72,13 @@ class SimHal:
             elif kind == "press":
                 self._queue.append(("press", WHITE if arg == "white" else BLACK, None, t))
             else:
-                self._queue.append(("button", arg[0], arg[1], t))
+                name, down = arg
+                if down:
+                    self._held[name] = t
+                    self._queue.append(("button", name, True, t))
+                elif name in self._held and t - self._held.pop(name) >= LONG_MS:
+                    # Held: as the rp2 HAL's buttons report it, a long press on release.
+                    self._queue.append(("button", name + "-long", True, t))
             self._next = None
             self._load()
 

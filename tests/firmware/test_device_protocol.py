@@ -158,3 +158,21 @@ def test_power_and_the_low_battery_sign():
     lines = hal.lines()
     assert "power 3400 battery low" in lines
     assert hal.faces[-1][0].endswith(" L")
+
+
+def test_the_clock_menu_from_the_buttons():
+    dev, hal = _device()
+    _ask(dev, hal, "start\n")
+    run(dev, hal, 1000)
+    hal.queue.append(("button", "menu", True, hal.t))
+    run(dev, hal, 50)
+    assert "@1:3 pause" in hal.lines()
+    assert hal.faces[-1] == ("W min", "4:58")
+    for name in ["minus", "ok"] + ["ok"] * 7:  # White one minute less, the rest as it was
+        hal.queue.append(("button", name, True, hal.t))
+        run(dev, hal, 20)
+    lines = hal.lines()
+    assert "@1:4 set time w 238000" in lines
+    hal.queue.append(("button", "menu-long", True, hal.t))
+    run(dev, hal, 50)
+    assert "@1:5 resume" in hal.lines()

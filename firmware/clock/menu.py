@@ -1,0 +1,126 @@
+# The clock's menu on its four buttons (menu, ok, plus, minus), for the arbiter and the
+# players, without a host.
+#
+#   menu           while a clock runs: pause and open the arbiter's corrections
+#                  before the start: open the presets
+#                  in the menu: close it, changing nothing
+#   menu, held     in pause (menu closed): resume
+#   plus / minus   change the field shown (held: ten steps more)
+#   ok             the next field; after the last one: apply everything and close
+#
+# Arbiter fields, in order: White's minutes, White's seconds, Black's minutes, Black's
+# seconds, White's moves, Black's moves, White's period, Black's period. Setting 1:23:45 and
+# 0:59:10, 35 and 34 moves takes about 40 presses: well under the minute C.02 allows.
+# Every change is applied as the clock's own corrections (set_time, set_moves,
+# set_period), so it is logged and streamed to the host like a host's correction.
+from firmware.clock.presets import FIXED
+
+_FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper")
+_LABEL = {"wm": "W min", "ws": "W sec", "bm": "B min", "bs": "B sec", "wmov": "W mov",
+          "bmov": "B mov", "wper": "W per", "bper": "B per"}
+LONG = 10  # a held button moves ten steps
+
+
+class ClockMenu:
+    def __init__(self, presets=None):
+        self.presets = presets
+        self.mode = None  # None (closed), "arbiter", "presets"
+        self.field = 0
+        self.values = {}
+        self.preset = 1
+
+    @property
+    def open(self):
+        return self.mode is not None
+
+    def button(self, name, clock, now):
+        """Handle a button (name, or name + "-long" for a held one). Returns what the
+        device must do: None, ("preset", n) to start a new game with preset n."""
+        held = name.endswith("-long")
+        base = name[:-5] if held else name
+        if self.mode is None:
+            if base == "menu" and not held:
+                if clock.started and not clock.stopped:
+                    if not clock.paused:
+                        clock.pause(now)
+                    self._open_arbiter(clock, now)
+                elif not clock.started:
+                    self.mode = "presets"
+            elif base == "menu" and held and clock.paused and not clock.frozen:
+                clock.resume(now)
+            return None
+        if base == "menu" and not held:
+            self.mode = None  # closed, nothing changed
+            return None
+        step = LONG if held else 1
+        if base in ("plus", "minus"):
+            d = step if base == "plus" else -step
+            if self.mode == "presets":
+                n = len(self.presets.all()) if self.presets else len(FIXED)
+                self.preset = (self.preset - 1 + d) % n + 1
+            else:
+                self._change(clock, d)
+            return None
+        if base == "ok" and not held:
+            if self.mode == "presets":
+                self.mode = None
+                return ("preset", self._preset_number())
+            self.field += 1
+            if self.field >= len(_FIELDS):
+                self._apply(clock)
+                self.mode = None
+        return None
+
+    def _preset_number(self):
+        if self.presets:
+            return self.presets.all()[self.preset - 1][0]
+        return self.preset
+
+    def _open_arbiter(self, clock, now):
+        self.mode = "arbiter"
+        self.field = 0
+        from firmware.rules.squares import WHITE, BLACK
+
+        w = clock.time_left(WHITE, now) // 1000
+        b = clock.time_left(BLACK, now) // 1000
+        self.values = {"wm": w // 60, "ws": w % 60, "bm": b // 60, "bs": b % 60,
+                       "wmov": clock.moves[0], "bmov": clock.moves[1],
+                       "wper": clock.period[0], "bper": clock.period[1]}
+        self._start = dict(self.values)
+
+    def _change(self, clock, d):
+        f = _FIELDS[self.field]
+        v = self.values[f] + d
+        top = {"wm": 5999, "bm": 5999, "ws": 59, "bs": 59, "wmov": 999, "bmov": 999,
+               "wper": len(clock.control.periods) - 1, "bper": len(clock.control.periods) - 1}[f]
+        self.values[f] = 0 if v < 0 else top if v > top else v
+
+    def _apply(self, clock):
+        from firmware.rules.squares import WHITE, BLACK
+
+        v, s = self.values, self._start
+        if (v["wm"], v["ws"]) != (s["wm"], s["ws"]):
+            clock.set_time(WHITE, (v["wm"] * 60 + v["ws"]) * 1000)
+        if (v["bm"], v["bs"]) != (s["bm"], s["bs"]):
+            clock.set_time(BLACK, (v["bm"] * 60 + v["bs"]) * 1000)
+        if v["wmov"] != s["wmov"]:
+            clock.set_moves(WHITE, v["wmov"])
+        if v["bmov"] != s["bmov"]:
+            clock.set_moves(BLACK, v["bmov"])
+        if v["wper"] != s["wper"]:
+            clock.set_period(WHITE, v["wper"])
+        if v["bper"] != s["bper"]:
+            clock.set_period(BLACK, v["bper"])
+
+    def text(self):
+        """What the two faces show while the menu is open."""
+        if self.mode == "presets":
+            if self.presets:
+                n, name, control = self.presets.all()[self.preset - 1]
+            else:
+                n, (name, control) = self.preset, FIXED[self.preset - 1]
+            return "P%d %s" % (n, name), control
+        f = _FIELDS[self.field]
+        v = self.values[f]
+        shown = "%d:%02d" % (self.values[f[0] + "m"], self.values[f[0] + "s"]) if f[1:] in ("m", "s") else "%d" % v
+        return _LABEL[f], shown

@@ -1,0 +1,70 @@
+# The clock's menu on its buttons: the arbiter's corrections (C.02: within a minute) and
+# the presets, with the clock's own corrections behind it.
+from firmware.clock.clock import ChessClock
+from firmware.clock.menu import ClockMenu
+from firmware.rules.squares import WHITE, BLACK
+from tests.firmware.support import FakeTicks, Recorder
+
+
+def _presses(menu, clock, t, names):
+    for n in names:
+        t.advance(300)  # a press every 0.3 s: an arbiter's pace
+        menu.button(n, clock, t.now())
+
+
+def _plan(start, want):
+    """The presses that take a field from start to want: held ones for tens, then single."""
+    d = want - start
+    sign = "plus" if d > 0 else "minus"
+    tens, ones = divmod(abs(d), 10)
+    return [sign + "-long"] * tens + [sign] * ones
+
+
+def test_arbiter_sets_both_times_moves_and_period_within_a_minute():
+    t = FakeTicks(100)
+    rec = Recorder()
+    clock = ChessClock("40/5400+30:1800+30", emit=rec, diff=t.diff, add=t.add)
+    menu = ClockMenu()
+    clock.start(t.now())
+    t.advance(60700)  # with the first press 0.3 s later, White has used 61 s: 88:59 left
+    begin = t.now()
+    _presses(menu, clock, t, ["menu"])
+    assert clock.paused and menu.open and menu.text() == ("W min", "88:59")
+    presses = (_plan(88, 83) + ["ok"] + _plan(59, 45) + ["ok"]  # White 1:23:45
+               + _plan(90, 59) + ["ok"] + _plan(0, 10) + ["ok"]  # Black 0:59:10
+               + _plan(0, 35) + ["ok"] + _plan(0, 34) + ["ok"]  # moves 35 and 34
+               + ["plus", "ok", "ok"])  # White in the second period, Black not
+    _presses(menu, clock, t, presses)
+    assert not menu.open
+    assert clock.time_left(WHITE, t.now()) == (83 * 60 + 45) * 1000
+    assert clock.time_left(BLACK, t.now()) == (59 * 60 + 10) * 1000
+    assert clock.moves == [35, 34] and clock.period == [1, 0]
+    assert t.diff(t.now(), begin) < 60000  # C.02: the arbiter needs well under a minute
+    kinds = rec.kinds()
+    assert kinds.count("set_time") == 2 and kinds.count("set_moves") == 2 and "set_period" in kinds
+    assert clock.paused
+    _presses(menu, clock, t, ["menu-long"])  # resume
+    assert not clock.paused
+
+
+def test_menu_closes_without_changing_anything():
+    t = FakeTicks(100)
+    clock = ChessClock("300+2", diff=t.diff, add=t.add)
+    menu = ClockMenu()
+    clock.start(t.now())
+    _presses(menu, clock, t, ["menu", "plus", "plus", "ok", "minus", "menu"])
+    assert not menu.open and clock.paused
+    assert clock.time_left(WHITE, t.now()) == 299700  # as it was when paused: 0.3 s used
+
+
+def test_presets_before_the_start():
+    t = FakeTicks(100)
+    clock = ChessClock("300+2", diff=t.diff, add=t.add)
+    menu = ClockMenu()
+    menu.button("menu", clock, t.now())
+    assert menu.mode == "presets" and menu.text()[1] == "40/5400+30:1800+30"
+    menu.button("plus", clock, t.now())
+    menu.button("plus", clock, t.now())
+    assert menu.text()[1] == "40/7200:1800"
+    assert menu.button("ok", clock, t.now()) == ("preset", 3)
+    assert not menu.open
