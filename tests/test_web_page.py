@@ -51,6 +51,17 @@ def test_the_page_shows_the_boards(tmp_path):
                 fake.add("@1:9 result 1-0 resignation")
                 await page.wait_for_function("document.querySelector('#board-1 [data-result]').textContent.includes('1-0')")
                 shots["result"] = await page.inner_text("#board-1 [data-result]")
+                await page.click("#settings-open")
+                await page.fill("#settings [name=token]", relay.token)
+                await page.fill("#settings [name=event]", "Club night")
+                await page.fill("#settings [name=w1]", "Anna Rudolf")
+                await page.click("#settings button[type=submit]")
+                await page.wait_for_function(
+                    "document.querySelector('#board-1 .player.white').textContent.includes('Anna Rudolf')")
+                shots["event"] = await page.inner_text("#event")
+                await page.fill("#settings [name=token]", "wrong")
+                await page.click("#settings button[type=submit]")
+                await page.wait_for_function("document.getElementById('settings-said').textContent.includes('not saved')")
                 await page.screenshot(path=str(tmp_path / "page.png"))
                 phone = await browser.new_page(viewport={"width": 390, "height": 844})
                 await phone.goto(relay.urls()["page"])
@@ -74,3 +85,4 @@ def test_the_page_shows_the_boards(tmp_path):
     assert s["chart"] and len(s["chart"].split()) >= 2
     assert "1-0" in s["result"] and "resignation" in s["result"]
     assert 300 <= s["phone_width"] <= 390  # the board fits a phone's width
+    assert s["event"].startswith("Club night")

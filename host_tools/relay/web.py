@@ -94,6 +94,8 @@ def make_app(relay) -> web.Application:
         relay._pgns.clear()
         for s in relay.sessions.values():
             relay._publish(s)
+        r = relay.round
+        relay._send({"type": "round", "round": {"event": r.event, "site": r.site, "round": r.round}})
         return web.json_response({"ok": True})
 
     @routes.post(r"/api/boards/{n:\d+}/command")

@@ -91,11 +91,16 @@ function connect() {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
       if (msg.round) {
+        roundInfo = msg.round;
         const ev = msg.round.event && msg.round.event !== "?" ? msg.round.event : "Live boards";
         document.getElementById("event").textContent = `${ev} — round ${msg.round.round}`;
       }
       msg.boards.forEach(render);
     } else if (msg.type === "board") render(msg.board);
+    else if (msg.type === "round") {
+      roundInfo = msg.round;
+      document.getElementById("event").textContent = `${msg.round.event} — round ${msg.round.round}`;
+    }
     else if (msg.type === "clock" && boards.has(msg.number)) {
       const b = boards.get(msg.number);
       b.clock = msg.clock;
@@ -104,6 +109,28 @@ function connect() {
   };
   ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
 }
+
+// Round and players, set from the page: the relay's token is asked for (POST /api/round).
+let roundInfo = {};
+const form = document.getElementById("settings");
+document.getElementById("settings-open").onclick = () => {
+  form.hidden = !form.hidden;
+  form.event.value = roundInfo.event && roundInfo.event !== "?" ? roundInfo.event : "";
+  form.round.value = roundInfo.round || "1";
+  document.getElementById("players").innerHTML = [...boards.values()].map((b) =>
+    `<label>Board ${b.number} <input name="w${b.number}" value="${b.white || ""}" placeholder="White">
+     <input name="b${b.number}" value="${b.black || ""}" placeholder="Black"></label>`).join("");
+};
+form.onsubmit = async (e) => {
+  e.preventDefault();
+  const body = { event: form.event.value || "?", round: form.round.value || "1", boards: {} };
+  for (const b of boards.values()) {
+    body.boards[b.number] = { white: form["w" + b.number].value, black: form["b" + b.number].value, serial: b.serial };
+  }
+  const r = await fetch("/api/round", { method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + form.token.value } });
+  document.getElementById("settings-said").textContent = r.ok ? "saved" : "not saved: " + (await r.text());
+};
 
 connect();
 setInterval(tick, 100);
