@@ -7,7 +7,10 @@ after every move, TimeControl, Result and Termination. Tests and benchmarks use 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from host_tools import micropython
@@ -20,18 +23,23 @@ APP_HEAP = "256K"  # the whole application on the 64-bit unix port (see README, 
 def run_trace(trace: str | Path, control: str = "300+2", fen: str | None = None,
               chess960: int | None = None, white: str = "White", black: str = "Black",
               tail_ms: int = 3000, outputs: str | None = None, start_clock: bool = True,
-              heap: str = APP_HEAP):
+              heap: str = APP_HEAP, commands: tuple = ()):
     """Play the trace; returns (GameRecord of the last game, all messages, stderr)."""
     cmd = f"new tc={control} white={encode(white)} black={encode(black)}"
     if fen:
         cmd += " fen=" + encode(fen)
     if chess960 is not None:
         cmd += f" chess960={chess960}"
-    host = cmd + "\n" + ("start\n" if start_clock else "")
-    args = ["firmware/hal/sim_main.py", "--trace", str(trace), "--host-first", "--tail", str(tail_ms)]
+    host = cmd + "\n" + "".join(c + "\n" for c in commands) + ("start\n" if start_clock else "")
+    flash = tempfile.mkdtemp(prefix="chessboard-flash-")  # a fresh board: its own settings files
+    args = ["firmware/hal/sim_main.py", "--trace", str(trace), "--host-first", "--tail", str(tail_ms),
+            "--presets", os.path.join(flash, "presets.json")]
     if outputs:
         args += ["--outputs", outputs]
-    r = micropython.run(args, heap=heap, compiled=True, input=host, timeout=1800)
+    try:
+        r = micropython.run(args, heap=heap, compiled=True, input=host, timeout=1800)
+    finally:
+        shutil.rmtree(flash, ignore_errors=True)
     if r.returncode:
         raise RuntimeError(f"the firmware stopped: {r.stdout[-2000:]}\n{r.stderr}")
     messages = DeviceParser().feed(r.stdout.encode())

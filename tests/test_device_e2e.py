@@ -175,3 +175,37 @@ def test_take_back_and_knocked_piece(tmp_path):
     assert any(m.kind == "board" and m.args[:1] == ["differs"] for m in msgs)
     _, pgn_moves = _pgn_moves(rec.pgn())
     assert pgn_moves == [m.uci() for m in b.move_stack]
+
+
+def test_a_blind_players_motor_follows_the_game(tmp_path):
+    from firmware.access.patterns import PATTERNS
+
+    board = chess.Board()
+    moves = []
+    for san in "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split():
+        moves.append(board.parse_san(san))
+        board.push(moves[-1])
+    text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
+    outputs = tmp_path / "outputs.txt"
+    (tmp_path / "presets.json").unlink(missing_ok=True)
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2", outputs=str(outputs),
+                             commands=("access blind=b visual=- thresholds=",))
+    assert rec.result == "1-0"
+    motor = [(int(l.split()[0]), l.split()[2], int(l.split()[3]))
+             for l in outputs.read_text().splitlines() if l.split()[1] == "motor"]
+    assert motor and all(side == "b" for _, side, _ in motor)  # only the blind player's side
+    # Pulses (start, length) of Black's motor.
+    pulses = [(a[0], b[0] - a[0]) for a, b in zip(motor[::2], motor[1::2])]
+    assert all(a[2] > 0 for a in motor[::2]) and all(b[2] == 0 for b in motor[1::2])
+    presses = [(int(l.split()[0]), l.split()[2]) for l in text.splitlines() if " press " in l]
+    # White's completed moves (not the mating one, completed by the board): one short pulse
+    # for Black when the press came; Black's own: two short pulses.
+    for t, who in presses[:-1]:
+        here = [p for p in pulses if t <= p[0] < t + 30]
+        assert here, (t, who)
+        if who == "white":
+            assert [p[1] for p in pulses if t <= p[0] < t + 600] == [150], (t, who)
+        else:
+            assert [p[1] for p in pulses if t <= p[0] < t + 600] == [150, 150], (t, who)
+    # The mate ends the game: Black feels "game over" (two long pulses) last.
+    assert [p[1] for p in pulses[-2:]] == [PATTERNS["game_over"][0][0]] * 2

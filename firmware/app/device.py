@@ -10,6 +10,12 @@ from firmware.app.eventlog import (
     EventLog, MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES,
     SET_PERIOD, PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
 )
+from firmware.access import numbercode
+from firmware.access.patterns import PATTERNS, THRESHOLDS
+
+THRESHOLD_PATTERNS = [name for _, name in THRESHOLDS]
+from firmware.access.player import SignalPlayer
+from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock import display
 from firmware.clock.clock import ChessClock, ClockError
@@ -53,7 +59,7 @@ def _letter(side):
 
 
 class Device:
-    def __init__(self, hal, presets_path="presets.json", board_id="sim"):
+    def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None):
         self.hal = hal
         self.board_id = board_id
         self.log = EventLog()
@@ -63,6 +69,12 @@ class Device:
         self.freeze = None  # None: as the control says (C.02)
         self.rec = MoveRecognizer(self.game, sink=self, emit=self._on_board)
         self.menu = ClockMenu(self.presets)
+        self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
+        self.players = {WHITE: SignalPlayer(lambda lv: self._signal(WHITE, lv), hal.diff),
+                        BLACK: SignalPlayer(lambda lv: self._signal(BLACK, lv), hal.diff)}
+        self._leds = {WHITE: None, BLACK: None}
+        self._left = {WHITE: None, BLACK: None}
+        self._asks = {WHITE: (0, None), BLACK: (0, None)}  # on-demand gesture count, tick
         self.reader = P.LineReader()
         self.white = "White"
         self.black = "Black"
@@ -84,6 +96,8 @@ class Device:
         self.write("hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id))
         if self.presets.problem:
             self.write("warning " + P.encode(self.presets.problem))
+        if self.access.problem:
+            self.write("warning " + P.encode(self.access.problem))
         self._new_game(DEFAULT_CONTROL, None, None, self._now)
 
     # ----- output
@@ -169,10 +183,12 @@ class Device:
             self.write("touched " + square_name(a))
         elif kind == "illegal":
             self.write("attempt %s%s" % (square_name(a), square_name(b)))
+            self.signal(self.game.turn, "illegal", self._now)
         elif kind == "differs":
             fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
                            for f, t in b)
             self.write("board differs missing=%s fix=%s" % (",".join(square_name(s) for s in a) or "-", fix or "-"))
+            self.signal(None, "board_differs", self._now)
         elif kind == "sync":
             self.write("board sync")
 
@@ -181,8 +197,11 @@ class Device:
             self._log(START)
         elif kind == "period":
             self._log(PERIOD, a, b)
+            self.signal(a, "period", self._now)
         elif kind == "flag":
             self._log(FLAG, a, b)
+            self.signal(a, "your_flag", self._now)
+            self.signal(BLACK if a == WHITE else WHITE, "opponent_flag", self._now)
         elif kind == "pause":
             self._log(PAUSE)
         elif kind == "resume":
@@ -201,8 +220,10 @@ class Device:
             self._log(ILLEGAL, a, b)
         elif kind == "illegal_press":
             self.write("illegal-press %s %d" % (_letter(a), b))
+            self.signal(a, "illegal", self._now)
         elif kind == "claim":
             self.write("claim %s %s" % (_letter(a), "correct" if b else "incorrect"))
+            self.signal(None, "draw", self._now)
         elif kind == "outcome" and not self._moving:
             self._log_outcome(a)
         if kind in ("start", "period", "flag", "freeze", "pause", "resume", "set_time",
@@ -213,6 +234,62 @@ class Device:
         res = 2 if o.winner is None else (0 if o.winner == WHITE else 1)
         self._log(RESULT, 0, res, TERMINATIONS.index(o.termination))
         self._clock_dirty = True
+        self.signal(None, "game_over", self._now)
+
+    # ----- signals for blind and deaf players (firmware/access/)
+
+    def _signal(self, side, level):
+        letter = _letter(side)
+        if letter in self.access["blind"]:
+            self.hal.motor(side, self.access["intensity"][level - 1] if level else 0)
+        if letter in self.access["visual"]:
+            self._led(side, level > 0)
+        if self.access["buzzer"]:
+            self.hal.buzzer(2000 if level else 0)
+
+    def _led(self, side, on):
+        if self._leds[side] != on:
+            self._leds[side] = on
+            self.hal.led("white" if side == WHITE else "black", on)
+
+    def signal(self, side, name, now):
+        """An event signal for one side (None: both)."""
+        for s in ((side,) if side is not None else (WHITE, BLACK)):
+            letter = _letter(s)
+            if letter in self.access["blind"] or letter in self.access["visual"] or self.access["buzzer"]:
+                self.players[s].event(PATTERNS[name], now)
+
+    def _thresholds(self, now):
+        c = self.clock
+        run = c.running_side()
+        if run is None or c.paused:
+            return
+        left = c.time_left(run, now)
+        prev = self._left[run]
+        self._left[run] = left
+        if prev is None or left >= prev:
+            return
+        # The first threshold (the longest time) has the first pattern, and so on.
+        for i, secs in enumerate(self.access["thresholds"]):
+            if prev > secs * 1000 >= left:
+                self.signal(run, THRESHOLD_PATTERNS[i], now)
+        if left <= 5000 and prev // 1000 != left // 1000:
+            self.signal(run, "tick", now)
+
+    def _ask(self, side, t):
+        """A held clock button: 1 the player's time, 2 (within 3 s) the opponent's, 3 the
+        move number, played as a number code when no event signal is due."""
+        n, at = self._asks[side]
+        n = n + 1 if at is not None and self.hal.diff(t, at) < 3000 else 1
+        self._asks[side] = (n, t)
+        if n == 1:
+            groups = numbercode.time_groups(self.clock.time_left(side, t))
+        elif n == 2:
+            other = BLACK if side == WHITE else WHITE
+            groups = numbercode.time_groups(self.clock.time_left(other, t))
+        else:
+            groups = numbercode.number_groups(self.game.position.fullmove_number)
+        self.players[side].number(numbercode.encode(groups, self.access["code"]), t)
 
     # ----- inputs
 
@@ -224,6 +301,9 @@ class Device:
             g = self.game
             ply = g.ply - (1 if g.turn != side else 2)
             self._log(CLK, side, ply + 1, self.match.clock_after(ply))
+            if self.match.outcome is None:
+                self.signal(side, "move_done", t)
+                self.signal(BLACK if side == WHITE else WHITE, "opponent_moved", t)
         self.clock_line(t)
         self._display_dirty = True  # the display and LEDs follow at the next clock step
 
@@ -231,6 +311,9 @@ class Device:
         """A menu button: the promotion choice while a pawn waits on the last rank, else
         the clock's menu (firmware/clock/menu.py)."""
         if not down:
+            return
+        if name in ("white-long", "black-long"):
+            self._ask(WHITE if name == "white-long" else BLACK, t)
             return
         if self.rec.promotion_pending():
             self.rec.button(name, down, t)
@@ -247,6 +330,7 @@ class Device:
     # ----- the loop's parts
 
     def scan_step(self, now):
+        self._now = now
         occ = self.hal.scan(self._occ)
         if self._selftest is not None:
             self._selftest_scan(occ)
@@ -261,7 +345,14 @@ class Device:
         self.progress[0] += 1
 
     def clock_step(self, now):
+        self._now = now
         self.match.check(now)
+        self._thresholds(now)
+        for side in (WHITE, BLACK):
+            p = self.players[side]
+            p.step(now)
+            if not p.busy and _letter(side) in self.access["visual"]:
+                self._led(side, self.clock.running_side() == side)
         c = self.clock
         dirty = self._clock_dirty
         self._clock_dirty = False
@@ -295,8 +386,10 @@ class Device:
                 self._shown = shown
                 self.hal.display(shown[0], shown[1])
                 run = c.running_side()
-                self.hal.led("white", run == WHITE)
-                self.hal.led("black", run == BLACK)
+                for side in (WHITE, BLACK):
+                    # A deaf player's LED belongs to his signal while one plays.
+                    if not (self.players[side].busy and _letter(side) in self.access["visual"]):
+                        self._led(side, run == side)
         self.progress[1] += 1
 
     def protocol_step(self, now):
@@ -520,6 +613,18 @@ class Device:
             self._ok("selftest", "stop")
         else:
             raise ValueError("selftest start|report|stop")
+
+    def cmd_access(self, pos, kw, now):
+        """Signals for blind and deaf players: access blind=w visual=b code=taptic
+        buzzer=on intensity=60,100 thresholds=600,300,60,10 (kept on the device)."""
+        self._no_extra(pos, kw, 0, ("blind", "visual", "buzzer", "code", "intensity", "thresholds"))
+        if kw:
+            self.access.update(kw)
+        a = self.access
+        self.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s" % (
+            a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
+            ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"])))
+        self._ok("access")
 
     def cmd_config(self, pos, kw, now):
         self._no_extra(pos, kw, 0, ("settle", "autopenalty", "freeze", "orientation"))

@@ -5,9 +5,16 @@ from tests.firmware.fakehal import FakeHal, run
 
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
 PRESETS = "/tmp/chessboard-test-device-presets.json"
+ACCESS = "/tmp/chessboard-test-device-access.json"
 
 
 def _device():
+    import os
+
+    try:
+        os.remove(ACCESS)  # every test starts from the default signal settings
+    except OSError:
+        pass
     hal = FakeHal()
     dev = Device(hal, presets_path=PRESETS)
     run(dev, hal, 50)
@@ -176,3 +183,31 @@ def test_the_clock_menu_from_the_buttons():
     hal.queue.append(("button", "menu-long", True, hal.t))
     run(dev, hal, 50)
     assert "@1:5 resume" in hal.lines()
+
+
+def test_signals_for_a_blind_player():
+    dev, hal = _device()
+    hal.lines()
+    got = _ask(dev, hal, "access blind=w thresholds=290\n")
+    assert got == ["access blind=w visual=- buzzer=off code=tactileclock intensity=60,100 thresholds=290",
+                   "ok access"]
+    assert _ask(dev, hal, "access blind=x\n")[0].startswith("err bad-argument")
+    before = hal.t
+    _ask(dev, hal, "start\n")  # the clock starts within these steps
+    started = hal.t
+    hal.motors.clear()
+    run(dev, hal, 11000)  # White's time passes 4:50: the first threshold's pattern, one long pulse
+    assert [(s, d) for _, s, d in hal.motors] == [(WHITE, 60), (WHITE, 0)]
+    on, off = hal.motors[0][0], hal.motors[1][0]
+    assert 490 <= off - on <= 510  # the long pulse
+    assert before + 10000 <= on <= started + 10020  # when 10 s of his time were gone
+    from firmware.access.numbercode import encode, time_groups
+
+    hal.motors.clear()
+    want = [p[0] for p in encode(time_groups(dev.clock.time_left(WHITE, hal.t)))]
+    hal.queue.append(("button", "white-long", True, hal.t))  # White asks for his time
+    run(dev, hal, 20000)
+    pulses = [(b[0] - a[0]) for a, b in zip(hal.motors[::2], hal.motors[1::2])]
+    assert pulses == want  # 4:48 or so: the TactileClock code, pulse by pulse
+    assert all(s == WHITE for _, s, _ in hal.motors)  # only his side
+    assert not any(s == BLACK for _, s, _ in hal.motors)

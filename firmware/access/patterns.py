@@ -1,0 +1,52 @@
+# The event signals, felt on the player's own vibration motor (and, for deaf players, seen
+# on his side's LED). A pattern is a tuple of pulses (on_ms, off_ms_after, level); level 1
+# is normal, 2 strong (two intensity levels: studies find at most about four reliable).
+# Every pulse is at least 120 ms (pulses under ~30 ms are not felt as vibration; ~200 ms
+# read best), and every pattern has its own rhythm of short and long pulses, so that no
+# two can be mistaken (tests/firmware/test_access.py checks it).
+SHORT = 150
+LONG = 500
+GAP = 200
+TICK = 120
+
+_S = (SHORT, GAP, 1)
+_L = (LONG, GAP, 1)
+_SS = (SHORT, GAP, 2)
+_LL = (LONG, GAP, 2)
+
+
+def _p(*pulses):
+    """The last pulse has no gap after it."""
+    last = pulses[-1]
+    return pulses[:-1] + ((last[0], 0, last[2]),)
+
+
+PATTERNS = {
+    "opponent_moved": _p(_S),  # your clock is now running
+    "move_done": _p(_S, _S),  # your move was completed
+    "threshold_10m": _p(_L),
+    "threshold_5m": _p(_L, _S),
+    "threshold_1m": _p(_L, _S, _S),
+    "threshold_10s": _p(_LL, _LL),
+    "tick": ((TICK, 0, 1),),  # each second of the last five
+    "your_flag": _p(_LL, _LL, _LL),
+    "opponent_flag": _p(_SS, _LL, _SS),
+    "illegal": _p(_SS, _SS, _SS),
+    "board_differs": _p(_L, _S, _L),
+    "period": _p(_S, _L),  # time was added: a new period
+    "draw": _p(_S, _S, _L),  # a draw offer or claim
+    "game_over": _p(_L, _L),
+}
+
+# Time thresholds (ms) and their patterns; the defaults the settings start from.
+THRESHOLDS = ((600000, "threshold_10m"), (300000, "threshold_5m"), (60000, "threshold_1m"),
+              (10000, "threshold_10s"))
+
+
+def rhythm(pattern):
+    """The pattern as letters: s short, l long, t tick; upper case for strong."""
+    out = ""
+    for on, off, level in pattern:
+        ch = "t" if on == TICK else ("s" if on == SHORT else "l")
+        out += ch.upper() if level == 2 else ch
+    return out

@@ -1,0 +1,66 @@
+# Who gets which signals, kept on the device's flash (written to a new file and renamed):
+#   blind     sides whose motor plays the signals ("w", "b")
+#   visual    sides whose LED flashes them (deaf players)
+#   buzzer    the buzzer sounds them too: off by default (C.02: an alarm must have an off switch)
+#   code      the number code: "tactileclock" or "taptic"
+#   intensity motor duty (%) for normal and strong pulses
+#   thresholds seconds left at which the time-threshold signals come (up to four)
+import json
+import os
+
+from firmware.access.numbercode import CODES
+
+DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
+            "intensity": [60, 100], "thresholds": [600, 300, 60, 10]}
+
+
+class AccessSettings:
+    def __init__(self, path="access.json"):
+        self.path = path
+        self.values = dict(DEFAULTS)
+        self.problem = None
+        try:
+            with open(path) as f:
+                self.update(json.loads(f.read()), save=False)
+        except OSError:
+            pass
+        except (ValueError, TypeError, KeyError) as e:
+            self.values = dict(DEFAULTS)
+            self.problem = "access settings unreadable (%s): defaults" % e
+
+    def __getitem__(self, k):
+        return self.values[k]
+
+    def update(self, new, save=True):
+        """Check every value, then change them all (a bad one changes nothing)."""
+        v = dict(self.values)
+        for k, x in new.items():
+            if k in ("blind", "visual"):
+                x = "" if x in ("-", "") else x
+                if any(c not in "wb" for c in x):
+                    raise ValueError("%s is a list of sides: w, b, wb or -" % k)
+            elif k == "buzzer":
+                if x not in (True, False, "on", "off"):
+                    raise ValueError("buzzer is on or off")
+                x = x in (True, "on")
+            elif k == "code":
+                if x not in CODES:
+                    raise ValueError("code is tactileclock or taptic")
+            elif k == "intensity":
+                x = [int(i) for i in (x.split(",") if isinstance(x, str) else x)]
+                if len(x) != 2 or not all(10 <= i <= 100 for i in x):
+                    raise ValueError("intensity is two duties in %, 10..100: normal,strong")
+            elif k == "thresholds":
+                x = [int(i) for i in (x.split(",") if isinstance(x, str) else x) if str(i)]
+                if len(x) > 4 or not all(1 <= i <= 36000 for i in x):
+                    raise ValueError("thresholds are up to four times in seconds")
+                x = sorted(x, reverse=True)
+            else:
+                raise ValueError("unknown access setting " + k)
+            v[k] = x
+        self.values = v
+        if save:
+            tmp = self.path + ".new"
+            with open(tmp, "w") as f:
+                f.write(json.dumps(v))
+            os.rename(tmp, self.path)
