@@ -378,3 +378,48 @@ def test_lichess_push(tmp_path):
     run(body())
     rid, auth, pgn = got[-1]
     assert rid == "abcd1234" and auth == "Bearer lip_x" and "1. e4" in pgn
+
+
+def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
+    from host_tools.relay.speaker import Speaker
+
+    class Quiet:  # an announcer that writes WAV files instead of using a sound card
+        def __init__(self):
+            from host_tools.speech import Announcer
+
+            self.real = Announcer("fide")
+            self.lang = "fide"
+            self.files = []
+
+        def text_for_move(self, san, side):
+            return self.real.text_for_move(san, side)
+
+        def say(self, text, side=None):
+            f = tmp_path / f"said-{len(self.files)}.wav"
+            self.real.say(text, side, wav=f)
+            self.files.append(f)
+
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        quiet = Quiet()
+        speaker = Speaker(announcer=quiet)
+        relay = _relay(tmp_path, speaker=speaker)
+        await relay.start()
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record)
+            fake.add("@1:3 move 1 g1f3 Nf3")
+            fake.send("clock 299000 277000 b running moves=1,0 period=0,0 flags=0,0")
+            assert await _until(lambda: relay.sessions[1].clock.black_ms == 277000)
+            fake.send("ask b time")
+            assert await _until(lambda: len(quiet.files) == 2, 20)  # both spoken to their files
+        finally:
+            await relay.stop()
+            fake.close()
+        return speaker.said, quiet.files
+
+    said, files = run(body())
+    assert said == [("w", "Weiß: Springer Felix drei"), ("b", "Schwarz 4 Minuten 37 Sekunden")]
+    assert all(f.stat().st_size > 10000 for f in files)  # spoken to audio

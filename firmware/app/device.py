@@ -282,6 +282,7 @@ class Device:
         n, at = self._asks[side]
         n = n + 1 if at is not None and self.hal.diff(t, at) < 3000 else 1
         self._asks[side] = (n, t)
+        self.write("ask %s %s" % (_letter(side), ("time", "opponent", "move")[min(n, 3) - 1]))
         if n == 1:
             groups = numbercode.time_groups(self.clock.time_left(side, t))
         elif n == 2:

@@ -67,7 +67,7 @@ class Relay:
     def __init__(self, out: str | Path, patterns=(), discover: bool = True,
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
-                 origins=None, lichess: dict | None = None, log=print):
+                 origins=None, lichess: dict | None = None, log=print, speaker=None):
         self.store = Store(out)
         self.round = RoundInfo.load(round_file)
         self.patterns = list(patterns)
@@ -89,6 +89,7 @@ class Relay:
 
         self.livechess = LiveChessApi(self, origins)
         self.lichess = LichessPush(self, **lichess) if lichess else None
+        self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
         self._restore()
 
     # ----- restart: the journal back into records
@@ -174,8 +175,13 @@ class Relay:
                 self.store.append_event(s.number, detail.line)
                 if detail.kind == "move":
                     self.moves_seen += 1
+                    if self.speaker and s.record and s.record.plies:
+                        side = "w" if (len(s.record.plies) % 2 == 1) == (s.record.fen.split()[1] == "w") else "b"
+                        self.speaker.move(s.record.plies[-1].san, side)
             elif what == "problem":
                 self.log(f"board {s.number}: {detail}")
+            elif what == "ask" and self.speaker:
+                self.speaker.ask(s, *detail)
             elif what == "status" and detail.kind == "board" and detail.args[:1] == ["differs"]:
                 self.log(f"board {s.number}: differs from the game: {s.board_status}")
         if before is not None and s.current != before and before in s.records:

@@ -27,6 +27,10 @@ def parse(argv=None):
     ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
     ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN)")
     ap.add_argument("--lichess-url", default="https://lichess.org")
+    ap.add_argument("--speak", choices=("en", "it", "fide"),
+                    help="speak every move, and times on request (espeak-ng)")
+    ap.add_argument("--voice-white", help="espeak-ng voice for White (with --voice-black: one output each)")
+    ap.add_argument("--voice-black")
     return ap.parse_args(argv)
 
 
@@ -39,10 +43,16 @@ async def run(a, until=None, on_start=None):
         if not token:
             raise SystemExit("--lichess-round needs LICHESS_TOKEN in the environment")
         lichess = {"round_id": a.lichess_round, "token": token, "base_url": a.lichess_url}
+    speaker = None
+    if a.speak:
+        from host_tools.relay.speaker import Speaker
+
+        voices = {"w": a.voice_white, "b": a.voice_black} if a.voice_white and a.voice_black else None
+        speaker = Speaker(a.speak, voices)
     relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
                   http_port=a.port, livechess_port=a.livechess_port,
                   token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
-                  origins=a.origins.split(",") if a.origins else None, lichess=lichess)
+                  origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker)
     await relay.start()
     u = relay.urls()
     print(f"live page:      {u['page']}")

@@ -71,6 +71,8 @@ class BoardSession:
         if m.kind == "board":
             self.board_status = " ".join(m.args + [f"{k}={v}" for k, v in m.kwargs.items()])
             return [("status", m)]
+        if m.kind == "ask" and len(m.args) == 2:  # a player asked for his time: spoken
+            return [("ask", (m.args[0], m.args[1]))]
         if m.kind == "unreadable":
             return [("problem", f"unreadable line {m.line[:80]!r}")]
         return []

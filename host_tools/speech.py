@@ -1,0 +1,140 @@
+"""Spoken announcements for blind players (FIDE appendix D.2.1, D.2.6.1): every move as it is
+made, and the times and move number on request, spoken by espeak-ng (Debian package).
+
+Languages:
+  "en"    English: "Knight f3", "pawn takes d5", "e8 queen, check", "castles kingside"
+  "it"    Italian: "Cavallo f3", "pedone prende d5", "e8 Donna, scacco", "arrocco corto"
+  "fide"  the style of appendix D.2.1, in German: files Anna, Bella, Cesar, David, Eva,
+          Felix, Gustav, Hector; ranks eins ... acht; König, Dame, Turm, Läufer, Springer,
+          Bauer; "Kurze Rochade", "Lange Rochade"; the promotion piece named
+Two audio outputs: each side its own voice (`voices`); one output: one voice that names
+the side first ("White: ...").
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+PIECES = {
+    "en": {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight", "P": "pawn"},
+    "it": {"K": "Re", "Q": "Donna", "R": "Torre", "B": "Alfiere", "N": "Cavallo", "P": "pedone"},
+    "fide": {"K": "König", "Q": "Dame", "R": "Turm", "B": "Läufer", "N": "Springer", "P": "Bauer"},
+}
+FILES = {
+    "en": dict(zip("abcdefgh", "abcdefgh")),
+    "it": dict(zip("abcdefgh", ("a", "bi", "ci", "di", "e", "effe", "gi", "acca"))),
+    "fide": dict(zip("abcdefgh", ("Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector"))),
+}
+RANKS = {
+    "en": dict(zip("12345678", "12345678")),
+    "it": dict(zip("12345678", "12345678")),
+    "fide": dict(zip("12345678", ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"))),
+}
+WORDS = {
+    "en": {"takes": "takes", "check": "check", "mate": "checkmate", "short": "castles kingside",
+           "long": "castles queenside", "promotes": "", "white": "White", "black": "Black",
+           "minutes": "minutes", "minute": "minute", "seconds": "seconds", "second": "second",
+           "hours": "hours", "hour": "hour", "move": "Move", "ep": "en passant"},
+    "it": {"takes": "prende", "check": "scacco", "mate": "scacco matto", "short": "arrocco corto",
+           "long": "arrocco lungo", "promotes": "promuove a", "white": "Bianco", "black": "Nero",
+           "minutes": "minuti", "minute": "minuto", "seconds": "secondi", "second": "secondo",
+           "hours": "ore", "hour": "ora", "move": "Mossa", "ep": "en passant"},
+    "fide": {"takes": "schlägt", "check": "Schach", "mate": "Schachmatt", "short": "Kurze Rochade",
+             "long": "Lange Rochade", "promotes": "wird", "white": "Weiß", "black": "Schwarz",
+             "minutes": "Minuten", "minute": "Minute", "seconds": "Sekunden", "second": "Sekunde",
+             "hours": "Stunden", "hour": "Stunde", "move": "Zug", "ep": "en passant"},
+}
+VOICES = {"en": "en", "it": "it", "fide": "de"}
+_SAN = re.compile(r"^([KQRBN])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=([QRBN]))?([+#])?$")
+
+
+def _square(sq: str, lang: str) -> str:
+    return f"{FILES[lang][sq[0]]} {RANKS[lang][sq[1]]}"
+
+
+def move_text(san: str, lang: str = "en", en_passant: bool = False) -> str:
+    """The words for a move in SAN."""
+    if lang not in PIECES:
+        raise ValueError(f"languages: {', '.join(PIECES)}")
+    w = WORDS[lang]
+    core = san.rstrip("+#")
+    suffix = san[len(core):]
+    if core in ("O-O", "0-0"):
+        words = [w["short"]]
+    elif core in ("O-O-O", "0-0-0"):
+        words = [w["long"]]
+    else:
+        m = _SAN.match(san)
+        if not m:
+            raise ValueError(f"not SAN: {san!r}")
+        piece, ffrom, rfrom, takes, to, promo, _ = m.groups()
+        words = [PIECES[lang][piece or "P"]]
+        if ffrom:
+            words.append(FILES[lang][ffrom])
+        if rfrom:
+            words.append(RANKS[lang][rfrom])
+        if takes:
+            words.append(w["takes"])
+        words.append(_square(to, lang))
+        if en_passant:
+            words.append(w["ep"])
+        if promo:
+            if w["promotes"]:
+                words.append(w["promotes"])
+            words.append(PIECES[lang][promo])
+    if suffix == "+":
+        words.append(w["check"])
+    elif suffix == "#":
+        words.append(w["mate"])
+    return " ".join(words)
+
+
+def time_text(ms: int, lang: str = "en", side: str | None = None) -> str:
+    """'White 4 minutes 37 seconds' (never rounded up)."""
+    w = WORDS[lang]
+    s = max(0, ms) // 1000
+    h, m, sec = s // 3600, s // 60 % 60, s % 60
+    parts = [w["white"] if side == "w" else w["black"]] if side else []
+    if h:
+        parts.append(f"{h} {w['hour'] if h == 1 else w['hours']}")
+    if h or m:
+        parts.append(f"{m} {w['minute'] if m == 1 else w['minutes']}")
+    parts.append(f"{sec} {w['second'] if sec == 1 else w['seconds']}")
+    return " ".join(parts)
+
+
+def move_number_text(n: int, lang: str = "en") -> str:
+    return f"{WORDS[lang]['move']} {n}"
+
+
+class Announcer:
+    """Speaks through espeak-ng: to the sound card, or into WAV files (say(..., wav=path)).
+    voices: per side ("w"/"b") when each player has his own output; else one voice that
+    names the side first."""
+
+    def __init__(self, lang: str = "en", voices: dict | None = None, espeak: str | None = None):
+        if lang not in PIECES:
+            raise ValueError(f"languages: {', '.join(PIECES)}")
+        self.lang = lang
+        self.voices = voices
+        self.espeak = espeak or shutil.which("espeak-ng")
+        if self.espeak is None:
+            raise RuntimeError("espeak-ng is missing (Debian package espeak-ng)")
+
+    def text_for_move(self, san: str, side: str) -> str:
+        text = move_text(san, self.lang)
+        if not self.voices:  # one voice for both: it names the side
+            text = f"{WORDS[self.lang]['white' if side == 'w' else 'black']}: {text}"
+        return text
+
+    def say(self, text: str, side: str | None = None, wav: str | Path | None = None):
+        voice = (self.voices or {}).get(side, VOICES[self.lang])
+        args = [self.espeak, "-v", voice, "-s", "150"]
+        if wav:
+            args += ["-w", str(wav)]
+        subprocess.run(args + [text], check=True, capture_output=True, timeout=30)
+
+    def move(self, san: str, side: str, wav=None):
+        self.say(self.text_for_move(san, side), side, wav)
