@@ -36,6 +36,7 @@ PATTERNS = {
     "period": _p(_S, _L),  # time was added: a new period
     "draw": _p(_S, _S, _L),  # a draw offer or claim
     "game_over": _p(_L, _L),
+    "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2)
 }
 
 # Time thresholds (ms) and their patterns; the defaults the settings start from.

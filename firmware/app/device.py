@@ -204,6 +204,7 @@ class Device:
             self.signal(BLACK if a == WHITE else WHITE, "opponent_flag", self._now)
         elif kind == "pause":
             self._log(PAUSE)
+            self.signal(None, "arbiter", self._now)
         elif kind == "resume":
             self._log(RESUME)
         elif kind == "set_time":

@@ -211,3 +211,17 @@ def test_signals_for_a_blind_player():
     assert pulses == want  # 4:48 or so: the TactileClock code, pulse by pulse
     assert all(s == WHITE for _, s, _ in hal.motors)  # only his side
     assert not any(s == BLACK for _, s, _ in hal.motors)
+
+
+def test_a_deaf_player_sees_the_signals_on_his_led():
+    dev, hal = _device()
+    _ask(dev, hal, "access visual=b\n")
+    _ask(dev, hal, "start\n")
+    hal.leds.clear()
+    events = []
+    hal.led = lambda name, on: events.append((hal.t, name, on))
+    _ask(dev, hal, "pause\n", ms=2000)  # the arbiter is called: l s s l on Black's LED
+    black = [(t, on) for t, name, on in events if name == "black"]
+    flashes = [b[0] - a[0] for a, b in zip(black[::2], black[1::2]) if a[1] and not b[1]]
+    assert flashes == [500, 150, 150, 500]
+    assert not any(name == "white" for _, name, _ in events)  # White's LED is not his
