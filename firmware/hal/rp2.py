@@ -5,13 +5,11 @@
 # Figures for a 125 MHz RP2040 (README, "Hardware"): a full scan is 8 rows x (3 pin
 # writes, a 5 us settle, one register read) ~ 0.4 ms in MicroPython, so 100 scans a second
 # take ~4% of the CPU.
-import select
-import sys
-
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
+from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
 
 LOW_BATTERY_MV = 3500  # 3 x AA under ~1.17 V each, or a Li-ion cell near empty
@@ -41,12 +39,9 @@ class Rp2Hal:
         self.vbus = vbus
         self.wdt = wdt
         self.board_id = board_id
-        self._stdin = stdin if stdin is not None else sys.stdin
-        self._stdout = stdout if stdout is not None else sys.stdout
-        self._poll = None  # made at the first read
-        self._byte = bytearray(1)
-        self._inbuf = bytearray(128)
-        self._events = []
+        self.usb = UsbSerial(stdin, stdout)
+        self.read = self.usb.read
+        self.write = self.usb.write
 
     # ----- inputs
 
@@ -65,22 +60,6 @@ class Rp2Hal:
             else:
                 out.append(("button", name if kind == "down" else name + "-long", True, tick))
         return out
-
-    def read(self):
-        if self._poll is None:
-            self._poll = select.poll()
-            self._poll.register(self._stdin, select.POLLIN)
-        n = 0
-        buf = self._inbuf
-        while n < len(buf) and self._poll.poll(0):
-            if not self._stdin.buffer.readinto(self._byte):
-                break
-            buf[n] = self._byte[0]
-            n += 1
-        return bytes(buf[:n]) if n else None
-
-    def write(self, data):
-        self._stdout.buffer.write(data)
 
     # ----- outputs
 

@@ -3,13 +3,12 @@
 # the micropython process's stdin/stdout, and outputs (display, LEDs) recorded as lines in
 # a file that tests read. Time is real (optionally sped up) or virtual: in virtual time the
 # simulator advances the clock itself by one scan period a step, as fast as it can.
-import select
-import sys
 from time import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
 from firmware.board.trace import parse_line
 from firmware.hal.buttons import LONG_MS
+from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
 
 
@@ -26,11 +25,7 @@ class SimHal:
         self._queue = []
         self._held = {}
         self._out = open(outputs, "w") if outputs else None
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._stdin_open = True
-        self._byte = bytearray(1)
-        self._inbuf = bytearray(64)
+        self.usb = UsbSerial(size=64)
         self.trace_done = trace is None
         self._load()
 
@@ -97,22 +92,10 @@ class SimHal:
     # ----- USB serial: stdin and stdout
 
     def read(self):
-        if not self._stdin_open:
-            return None
-        n = 0
-        buf = self._inbuf
-        while n < len(buf) and self._poll.poll(0):
-            if not sys.stdin.buffer.readinto(self._byte):
-                self._stdin_open = False  # the host closed the line
-                break
-            buf[n] = self._byte[0]
-            n += 1
-        return bytes(buf[:n]) if n else None
+        return self.usb.read()
 
     def write(self, data):
-        sys.stdout.buffer.write(data)
-        if not self.virtual:
-            sys.stdout.buffer.flush() if hasattr(sys.stdout.buffer, "flush") else None
+        self.usb.write(data)
 
     # ----- outputs
 
