@@ -7,19 +7,8 @@ REVERSED = bytes(sum(((b >> i) & 1) << (7 - i) for i in range(8)) for b in range
 START = b"\xff\xff\x00\x00\x00\x00\xff\xff"  # every Chess960 start too
 
 
-def rotate_into(src, dst):
-    """dst = src seen from the other side of the board."""
-    for r in range(8):
-        dst[r] = REVERSED[src[7 - r]]
-
-
 def occupied(occ, sq):
     return (occ[sq >> 3] >> (sq & 7)) & 1
-
-
-def squares(occ):
-    """The occupied squares, ascending (allocates a list: not for hot loops)."""
-    return [r * 8 + f for r in range(8) for f in range(8) if (occ[r] >> f) & 1]
 
 
 def from_hex(text, out=None):

@@ -681,12 +681,10 @@ class MoveRecognizer:
         san = self._sans[i]
         if san is None:
             san = _san(self.game.position, m)
-        mover = self.game.turn
         self._emit("move", m, san)
         self.sink.make_move(m, now)
         self._cur, self._prev = self._prev, self._cur
         self._revisable = True
-        self._last_mover = mover
         self._after(now)
 
     def _after(self, now):
