@@ -43,7 +43,7 @@ class Match:
         self.game = game
         self.clock = clock
         self._emit = emit or _ignore
-        clock._emit = self._clock_event
+        clock._emit = self._emit  # the clock's events go out with the match's
         self.auto_penalties = auto_penalties
         self.end_on_flag = end_on_flag
         self.outcome = None
@@ -54,9 +54,6 @@ class Match:
         self._clocks = [array("I", bytes(256))]
 
     # ----- events
-
-    def _clock_event(self, kind, side, value):
-        self._emit(kind, side, value)
 
     def _finish(self, outcome, now):
         if self.outcome is not None:

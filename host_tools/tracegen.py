@@ -243,6 +243,21 @@ def random_game(seed, max_plies=None):
 # ----- adversarial traces
 
 
+def _astray(tr, frm, to, carry, stay):
+    """A piece goes from frm to to (carried for `carry` ms, or knocked: at once), stays
+    there `stay` ms, and is put back."""
+    tr.wait(300, 800)
+    tr.lift(frm)
+    if carry:
+        tr.wait(*carry)
+    tr.place(to)
+    tr.wait(*stay)
+    tr.lift(to)
+    tr.wait(100, 300)
+    tr.place(frm)
+    tr.wait(300, 600)
+
+
 def knocked_piece(tr, board, rng):
     """A piece knocked onto a neighbouring empty square, left there for 2-3 s, put back.
     Never a piece of the side to move onto a square it could move to: that would be a
@@ -258,14 +273,7 @@ def knocked_piece(tr, board, rng):
                  and (sq, n) not in legal]
         if empty:
             to = rng.choice(empty)
-            tr.wait(300, 800)
-            tr.lift(sq)
-            tr.place(to)
-            tr.wait(2000, 3000)
-            tr.lift(to)
-            tr.wait(100, 300)
-            tr.place(sq)
-            tr.wait(300, 600)
+            _astray(tr, sq, to, None, (2000, 3000))
             return sq, to
     return None
 
@@ -280,15 +288,7 @@ def illegal_then_corrected(tr, board, rng):
         empty = [sq for sq in chess.SQUARES if sq not in tr.occ and (frm, sq) not in legal]
         if empty:
             to = rng.choice(empty)
-            tr.wait(300, 800)
-            tr.lift(frm)
-            tr.wait(100, 300)
-            tr.place(to)
-            tr.wait(600, 1000)
-            tr.lift(to)
-            tr.wait(100, 300)
-            tr.place(frm)
-            tr.wait(300, 600)
+            _astray(tr, frm, to, (100, 300), (600, 1000))
             return frm, to
     return None
 

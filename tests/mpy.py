@@ -6,7 +6,6 @@ from host_tools import micropython as _mp
 # up to twice the size of the RP2040's, so 128K here is a tighter budget than 128K on the
 # chip (where MicroPython has about 190K).
 HEAP = "128K"
-micropython_path = _mp.path
 
 
 def run(args, heap=HEAP, timeout=600, input=None, compiled=True):

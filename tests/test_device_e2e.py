@@ -69,12 +69,17 @@ def test_random_games(tmp_path, seed):
     assert want is None or want == ucis
 
 
-def test_legals_mate_with_the_result(tmp_path):
+def _legals_mate():
     board = chess.Board()
     moves = []
     for san in "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split():
         moves.append(board.parse_san(san))
         board.push(moves[-1])
+    return moves
+
+
+def test_legals_mate_with_the_result(tmp_path):
+    moves = _legals_mate()
     text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
     rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2")
     assert (rec.result, rec.termination) == ("1-0", "checkmate")
@@ -180,11 +185,7 @@ def test_take_back_and_knocked_piece(tmp_path):
 def test_a_blind_players_motor_follows_the_game(tmp_path):
     from firmware.access.patterns import PATTERNS
 
-    board = chess.Board()
-    moves = []
-    for san in "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split():
-        moves.append(board.parse_san(san))
-        board.push(moves[-1])
+    moves = _legals_mate()
     text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
     outputs = tmp_path / "outputs.txt"
     (tmp_path / "presets.json").unlink(missing_ok=True)

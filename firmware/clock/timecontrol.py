@@ -159,6 +159,17 @@ def _split(text, sep):
     return (text, None) if i < 0 else (text[:i], text[i + 1:])
 
 
+# The overtime forms: method, separator, and what to say about each part.
+_OVERTIME = {
+    "y": (BYOYOMI, "x", "byo-yomi is written MAINyNxSECONDS, e.g. 3600y5x30",
+          "the number of byo-yomi periods", "the byo-yomi period",
+          "byo-yomi needs at least one period of at least 1 s"),
+    "c": (CANADIAN, "/", "Canadian byo-yomi is written MAINcMOVES/SECONDS, e.g. 3600c25/600",
+          "the Canadian move count", "the Canadian period",
+          "Canadian byo-yomi needs at least 1 move in at least 1 s"),
+}
+
+
 def _period(text, whole):
     moves = 0
     head, rest = _split(text, "/")
@@ -172,24 +183,16 @@ def _period(text, whole):
         if i >= 0:
             base = _int(text[:i], "the time", whole)
             arg = text[i + 1:]
-            if sign == "y":
-                n, s = _split(arg, "x")
+            if sign in _OVERTIME:
+                method, sep, written, count, period, least = _OVERTIME[sign]
+                n, s = _split(arg, sep)
                 if s is None:
-                    raise TimeControlError("byo-yomi is written MAINyNxSECONDS, e.g. 3600y5x30, not %r" % whole)
-                n = _int(n, "the number of byo-yomi periods", whole)
-                s = _int(s, "the byo-yomi period", whole)
+                    raise TimeControlError("%s, not %r" % (written, whole))
+                n = _int(n, count, whole)
+                s = _int(s, period, whole)
                 if not n or not s:
-                    raise TimeControlError("byo-yomi needs at least one period of at least 1 s in %r" % whole)
-                return Period(moves, base * 1000, BYOYOMI, 0, n, s * 1000)
-            if sign == "c":
-                n, s = _split(arg, "/")
-                if s is None:
-                    raise TimeControlError("Canadian byo-yomi is written MAINcMOVES/SECONDS, e.g. 3600c25/600, not %r" % whole)
-                n = _int(n, "the Canadian move count", whole)
-                s = _int(s, "the Canadian period", whole)
-                if not n or not s:
-                    raise TimeControlError("Canadian byo-yomi needs at least 1 move in at least 1 s in %r" % whole)
-                return Period(moves, base * 1000, CANADIAN, 0, n, s * 1000)
+                    raise TimeControlError("%s in %r" % (least, whole))
+                return Period(moves, base * 1000, method, 0, n, s * 1000)
             extra = _int(arg, "the increment" if sign == "+" else "the delay", whole)
             method = FISCHER if sign == "+" else US_DELAY if sign == "d" else BRONSTEIN
             return Period(moves, base * 1000, method, extra * 1000)

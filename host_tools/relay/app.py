@@ -79,7 +79,6 @@ class Relay:
         self._serials: dict[str, int] = {}
         self._lines: dict[object, _LineState] = {}
         self.listeners: set[asyncio.Queue] = set()
-        self.moves_seen = 0
         self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
         self._round_due = False
         self._dirty: set[int] = set()
@@ -174,7 +173,6 @@ class Relay:
             if what == "event":
                 self.store.append_event(s.number, detail.line)
                 if detail.kind == "move":
-                    self.moves_seen += 1
                     if self.speaker and s.record and s.record.plies:
                         side = "w" if (len(s.record.plies) % 2 == 1) == (s.record.fen.split()[1] == "w") else "b"
                         self.speaker.move(s.record.plies[-1].san, side)

@@ -45,11 +45,6 @@ class BoardSession:
         self.send = None
         self.state = INACTIVE
 
-    def ask_resend(self) -> None:
-        """After a (re)connection or a gap: everything of the current game we lack."""
-        if self.send and self.record is not None:
-            self.send(f"resend {self.record.game}:{self.record.next_seq}")
-
     # ----- what the board said
 
     def handle(self, m: Event | Status) -> list[tuple[str, object]]:

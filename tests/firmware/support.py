@@ -57,3 +57,14 @@ class Recorder:
 
     def kinds(self):
         return [e[0] for e in self.events]
+
+
+class Rand:
+    """Pseudo-random numbers that are the same in both interpreters."""
+
+    def __init__(self, seed):
+        self.s = seed
+
+    def next(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x3FFFFFFF
+        return (self.s >> 7) % n

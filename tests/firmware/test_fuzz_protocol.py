@@ -5,20 +5,10 @@ import gc
 
 from firmware.app.device import Device
 from tests.firmware.fakehal import FakeHal, run
+from tests.firmware.support import Rand
 
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
 SAFE = ("hello", "state", "resend 1", "preset list", "access", "selftest report", "resend 1:1")
-
-
-class Rand:
-    """The same numbers in both interpreters."""
-
-    def __init__(self, seed):
-        self.s = seed
-
-    def next(self, n):
-        self.s = (self.s * 1103515245 + 12345) & 0x3FFFFFFF
-        return (self.s >> 7) % n
 
 
 def _chunks(r, total):

@@ -6,15 +6,7 @@ import gc
 from firmware.board.recognizer import MoveRecognizer, SYNC
 from firmware.rules.game import Game
 from firmware.rules.position import Position
-
-
-class Rand:
-    def __init__(self, seed):
-        self.s = seed
-
-    def next(self, n):
-        self.s = (self.s * 1103515245 + 12345) & 0x3FFFFFFF
-        return (self.s >> 7) % n
+from tests.firmware.support import Rand
 
 
 def test_noise_never_makes_a_move():
