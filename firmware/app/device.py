@@ -10,6 +10,7 @@ from firmware.app.eventlog import (
     EventLog, MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES,
     SET_PERIOD, PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
 )
+from firmware.app.journal import Journal, JournalError
 from firmware.access import numbercode
 from firmware.access.patterns import PATTERNS, THRESHOLDS
 
@@ -25,6 +26,7 @@ from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import Match, MatchError
 from firmware.rules import chess960 as _960
 from firmware.rules.game import Game
+from firmware.rules.outcome import Outcome
 from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
 from firmware.rules.uci import uci as _uci
 
@@ -32,6 +34,7 @@ FIRMWARE = "0.1.0"
 CLOCK_EVERY_MS = 1000  # the clock line at least this often while a clock runs
 DISPLAY_EVERY_MS = 100
 POWER_EVERY_MS = 30000
+CHECKPOINT_EVERY_MS = 30000  # a running turn's time to the journal (for a power cut)
 PULSE_MS = 400  # the self-test's buzz of the motors and the buzzer
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
 DEFAULT_CONTROL = "300+2"
@@ -59,7 +62,10 @@ def _letter(side):
 
 
 class Device:
-    def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None):
+    def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None,
+                 journal_path=None):
+        """journal_path: where the current game is kept on flash (firmware/app/journal.py);
+        None keeps it in memory only."""
         self.hal = hal
         self.board_id = board_id
         self.log = EventLog()
@@ -93,20 +99,168 @@ class Device:
         self._clock_dirty = True
         self._display_dirty = True
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
-        self.write("hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id))
-        if self.presets.problem:
-            self.write("warning " + P.encode(self.presets.problem))
-        if self.access.problem:
-            self.write("warning " + P.encode(self.access.problem))
-        self._new_game(DEFAULT_CONTROL, None, None, self._now)
+        # The journal: events are on flash before their lines go out (write-ahead), so
+        # lines wait in _held from the first event not yet written until the commit that
+        # ends the step.
+        self.journal = Journal(journal_path) if journal_path else None
+        self._held = None
+        self._committed = 0
+        self._fresh = False
+        self._checkpoint_at = self._now
+        self._games = self.journal.games() if self.journal else 0
+        problems = [p for p in (self.presets.problem, self.access.problem) if p]
+        found = self._recover(self._now, problems) if self.journal else None
+        hello = "hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id)
+        if found:
+            hello += " game=%d seq=%d" % (self.log.game_id, self.log.count)
+        self.write(hello)
+        for p in problems:
+            self.write("warning " + P.encode(p))
+        if found:
+            self._resume_recovered(found, self._now)
+        else:
+            self._new_game(DEFAULT_CONTROL, None, None, self._now)
+        self._commit(self._now)
+
+    # ----- the journal: the game on flash (firmware/app/journal.py)
+
+    def _recover(self, now, problems):
+        """The game of the journal, put back as it was at its last commit; its Recovered,
+        or None (no journal, or a damaged one: then problems says so)."""
+        j = self.journal
+        try:
+            r = j.load(self.log)
+            if r is None:
+                return None
+            self._replay(r, now)
+        except (JournalError, ValueError, IndexError, KeyError) as e:
+            if not isinstance(e, JournalError):
+                j._keep_bad()
+            problems.append("journal damaged (%s), kept as %s; a new game" % (e, j.bad_path))
+            self.log.count = 0
+            self.log.game_id = 0
+            self.game.reset(None, False)
+            return None
+        if r.dropped:
+            problems.append("journal: %d bytes of an interrupted write dropped" % r.dropped)
+        self._games = max(self._games, r.game_id)
+        self._committed = self.log.count
+        return r
+
+    def _replay(self, r, now):
+        cmd, pos, kw = P.split("game " + r.header)
+        n = kw["chess960"]
+        number = None if n == "-" else _int(n, "chess960")
+        self.white, self.black = kw["white"], kw["black"]
+        log = self.log
+        count = log.count
+        if count < 1 or log.get(1)[0] != 0:
+            raise ValueError("the journal's first event is not the game")
+        self._setup(kw["tc"], None if number is not None else kw["fen"], number, now)
+        log.count = count
+        log.game_id = r.game_id
+        log.header = r.header
+        log.chess960 = number is not None
+        g = self.game
+        m = self.match
+        for seq in range(2, count + 1):
+            kind, side, a, b, text = log.get(seq)
+            if kind == MOVE:
+                mover = g.turn
+                if a != g.ply + 1:
+                    raise ValueError("event %d: move %d after ply %d" % (seq, a, g.ply))
+                g.push(b)  # IllegalMoveError (a ValueError) if it is not legal here
+                m._set_clock_after(a - 1, 0)
+                m._awaiting[mover >> 4] += 1
+            elif kind == CLK:
+                if not 1 <= a <= g.ply:
+                    raise ValueError("event %d: clk of ply %d" % (seq, a))
+                m._set_clock_after(a - 1, b)
+                m._awaiting[SIDES[side] >> 4] = 0
+            elif kind == TAKEBACK:
+                if not 0 <= a <= g.ply:
+                    raise ValueError("event %d: takeback to %d" % (seq, a))
+                while g.ply > a:
+                    m.take_back(now)
+            elif kind == ILLEGAL:
+                m.illegal[SIDES[side] >> 4] = a
+            elif kind == RESULT:
+                m.outcome = Outcome(TERMINATIONS[b], None if a == 2 else (WHITE, BLACK)[a])
+        # The clock as at the last completed move: the interrupted turn starts again from
+        # its beginning, paused; how long it had run is reported for the arbiter.
+        self.clock.restore(r.state, now, turn_ms=0)
+        self.rec.restart(now)
+
+    def _resume_recovered(self, r, now):
+        c = self.clock
+        ran = r.state[15]
+        if r.tick is not None and r.tick[0] == c.running:
+            ran = max(ran, r.tick[1])
+        running = c.running >= 0 and not c.stopped
+        self.write("recovered game=%d seq=%d ply=%d interrupted=%s" % (
+            self.log.game_id, self.log.count, self.game.ply,
+            ("%s:%d" % (_letter(c.running_side()), ran)) if running else "-"))
+        if running and not c.paused:
+            c.pause(now)  # logged: the clock waits for the arbiter (or the players) to resume
+        self._clock_dirty = True
+
+    def _commit(self, now):
+        """Write the events not yet on flash and the clock's state, then let their lines
+        (and those held behind them) go to the host."""
+        j = self.journal
+        log = self.log
+        if j is not None and (self._fresh or log.count != self._committed):
+            try:
+                state = self.clock.state(now)
+                if self._fresh:
+                    self._games = max(self._games, log.game_id)
+                    j.set_games(self._games)
+                    j.begin(log.game_id, log.header,
+                            [log.raw(s) for s in range(1, log.count + 1)], state)
+                else:
+                    j.commit([log.raw(s) for s in range(self._committed + 1, log.count + 1)],
+                             log.count, state)
+            except OSError as e:
+                # A full or failing flash must not stop the game: it goes on in memory.
+                j.close()
+                self.journal = None
+                if self._held is None:
+                    self._held = []
+                self._held.append("warning " + P.encode("journal off: cannot write (%s)" % e))
+            self._committed = log.count
+            self._fresh = False
+            self._checkpoint_at = now
+        held = self._held
+        if held:
+            self._held = None
+            for line in held:
+                self.hal.write((line + "\n").encode())
+        self._held = None
+
+    def _checkpoint(self, now):
+        c = self.clock
+        if c.running < 0 or c.paused or self.hal.diff(now, self._checkpoint_at) < CHECKPOINT_EVERY_MS:
+            return
+        self._checkpoint_at = now
+        try:
+            self.journal.checkpoint(self.log.count, c.running, c.state(now)[15])
+        except OSError as e:
+            self.journal.close()
+            self.journal = None
+            self.write("warning " + P.encode("journal off: cannot write (%s)" % e))
 
     # ----- output
 
     def write(self, line):
-        self.hal.write((line + "\n").encode())
+        if self._held is not None:
+            self._held.append(line)
+        else:
+            self.hal.write((line + "\n").encode())
 
     def _log(self, kind, side=0, a=0, b=0, text=""):
         seq = self.log.append(kind, side, a, b, text)
+        if self.journal is not None and self._held is None:
+            self._held = []  # from here on, lines wait for the commit
         self.write(self.log.line(seq, self._uci))
 
     def _uci(self, m):
@@ -123,7 +277,7 @@ class Device:
 
     # ----- a game
 
-    def _new_game(self, control, fen, number, now):
+    def _setup(self, control, fen, number, now):
         tc = parse_tc(control)  # a bad control raises before anything changes
         c960 = number is not None
         if c960:
@@ -134,10 +288,18 @@ class Device:
         self.match = Match(self.game, self.clock, emit=self._on_match,
                            auto_penalties=self.auto_penalties)
         self.rec.restart(now)
+
+    def _new_game(self, control, fen, number, now):
+        self._setup(control, fen, number, now)
         header = "tc=%s fen=%s chess960=%s white=%s black=%s" % (
             control, P.encode(self.game.fen()), "-" if number is None else number,
             P.encode(self.white), P.encode(self.black))
-        self.log.new_game(self.log.game_id + 1, header, c960)
+        self._games = max(self._games, self.log.game_id) + 1
+        self.log.new_game(self._games, header, number is not None)
+        if self.journal is not None:
+            self._fresh = True
+            if self._held is None:
+                self._held = []
         self.write(self.log.line(1, self._uci))
         self.clock_line(now)
 
@@ -344,6 +506,7 @@ class Device:
                 self.press(a, t)
             else:
                 self.button(a, b, t)
+        self._commit(now)
         self.progress[0] += 1
 
     def clock_step(self, now):
@@ -392,6 +555,9 @@ class Device:
                     # A deaf player's LED belongs to his signal while one plays.
                     if not (self.players[side].busy and _letter(side) in self.access["visual"]):
                         self._led(side, run == side)
+        self._commit(now)
+        if self.journal is not None:
+            self._checkpoint(now)
         self.progress[1] += 1
 
     def protocol_step(self, now):
@@ -399,6 +565,7 @@ class Device:
         data = self.hal.read()
         if data:
             self.reader.feed(data, self._on_line)
+        self._commit(now)
         self.progress[2] += 1
 
     def idle_step(self):

@@ -76,6 +76,24 @@ class EventLog:
         self.count = i + 1
         return i + 1
 
+    def raw(self, seq):
+        """The 20 bytes of event seq (the device's journal keeps them: journal.py)."""
+        i = seq - 1
+        o = (i % _CHUNK) * _REC
+        return bytes(self._chunks[i // _CHUNK][o:o + _REC])
+
+    def append_raw(self, record):
+        """Put back an event read from the journal; returns its sequence number."""
+        if len(record) != _REC or record[0] >= len(WORDS) or record[10] > _TEXT_MAX:
+            raise ValueError("not an event record")
+        i = self.count
+        while i // _CHUNK >= len(self._chunks):
+            self._chunks.append(bytearray(_CHUNK * _REC))
+        o = (i % _CHUNK) * _REC
+        self._chunks[i // _CHUNK][o:o + _REC] = record
+        self.count = i + 1
+        return i + 1
+
     def get(self, seq):
         """(kind, side 'w'/'b', a, b, text) of event seq."""
         if not 1 <= seq <= self.count:

@@ -150,6 +150,48 @@ class ChessClock:
                 self.paused, self.period[0], self.period[1], self.moves[0], self.moves[1],
                 self.flags[0], self.flags[1])
 
+    def state(self, now):
+        """Everything the clock knows, as 16 ints, for the device's journal: times, periods,
+        moves, overtime, flags, the quickplay bonus, the running side, its turn so far."""
+        bits = 0
+        for k, on in enumerate((self.in_overtime[0], self.in_overtime[1], self.dead[0],
+                                self.dead[1], self.frozen, self.started, self.paused,
+                                self.stopped)):
+            if on:
+                bits |= 1 << k
+        return (self.left[0], self.left[1], self.period[0], self.period[1], self.moves[0],
+                self.moves[1], self.period_moves[0], self.period_moves[1], self.overtime[0],
+                self.overtime[1], self.flags[0], self.flags[1], bits, self.bonus_ms,
+                self.running, self._elapsed(now))
+
+    def restore(self, state, now, turn_ms=None):
+        """The clock as state() gave it (a recovery after a power cut); the running turn
+        goes on from turn_ms (default: as it was) when resumed. ValueError for a state this
+        control cannot have."""
+        if len(state) != 16:
+            raise ValueError("a clock state is 16 numbers")
+        (l0, l1, p0, p1, m0, m1, pm0, pm1, o0, o1, f0, f1, bits, bonus, run, turn) = state
+        n = len(self.control.periods)
+        if not (0 <= p0 < n and 0 <= p1 < n and -1 <= run <= 1 and min(m0, m1, pm0, pm1) >= 0
+                and 0 <= f0 <= 2 and 0 <= f1 <= 2 and 0 <= turn and 0 <= bonus):
+            raise ValueError("a clock state out of range")
+        self.left = [l0, l1]
+        self.period = [p0, p1]
+        self.moves = [m0, m1]
+        self.period_moves = [pm0, pm1]
+        self.overtime = [o0, o1]
+        self.flags = [f0, f1]
+        self.flag_ticks = [now, now]
+        on = [bool(bits & (1 << k)) for k in range(8)]
+        self.in_overtime = on[0:2]
+        self.dead = on[2:4]
+        self.frozen, self.started, self.paused, self.stopped = on[4:8]
+        self.bonus_ms = bonus
+        self.running = run
+        self._turn = turn if turn_ms is None else turn_ms
+        self._start = now
+        self._set_deadline()
+
     # ----- the running turn
 
     def _set_deadline(self):
