@@ -17,17 +17,27 @@ def path():
     return found
 
 
-def run(args, heap="128K", timeout=600, input=None, compiled=False, also=()):
-    """Run `micropython -X heapsize=HEAP args...` in the repository root, with the
-    firmware on MicroPython's module path: its sources, or with compiled=True the
-    precompiled .mpy files that a Pico runs (host_tools/build.py), together with any
-    other folders named in `also` (test modules)."""
+def _env(compiled, also=()):
     modules = str(ROOT)
     if compiled:
         from host_tools import build
 
         build.build(roots=("firmware",) + tuple(also))
         modules = str(build.BUILD) + ":" + modules
-    env = dict(os.environ, MICROPYPATH=".frozen:" + modules)
+    return dict(os.environ, MICROPYPATH=".frozen:" + modules)
+
+
+def popen(args, heap="128K", compiled=True, **kw):
+    """The interpreter as a running process (the simulator's power-cut trials kill it)."""
+    return subprocess.Popen([path(), "-X", "heapsize=" + heap] + list(args), cwd=ROOT,
+                            env=_env(compiled), **kw)
+
+
+def run(args, heap="128K", timeout=600, input=None, compiled=False, also=()):
+    """Run `micropython -X heapsize=HEAP args...` in the repository root, with the
+    firmware on MicroPython's module path: its sources, or with compiled=True the
+    precompiled .mpy files that a Pico runs (host_tools/build.py), together with any
+    other folders named in `also` (test modules)."""
     return subprocess.run([path(), "-X", "heapsize=" + heap] + list(args), cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout, input=input, env=env)
+                          capture_output=True, text=True, timeout=timeout, input=input,
+                          env=_env(compiled, also))

@@ -1,6 +1,6 @@
 # The simulator's entry inside micropython:
 #   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
-#                                        [--outputs FILE] [--tail MS]
+#                                        [--outputs FILE] [--tail MS] [--journal FILE]
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
@@ -14,9 +14,23 @@ from firmware.hal.sim import SimHal  # noqa: E402
 from firmware.app.device import Device  # noqa: E402
 
 
+def _hang_after(dev, n):
+    # A fault for the watchdog test: after n scans the scan task never returns.
+    scan = dev.scan_step
+
+    def step(now):
+        if dev.progress[0] >= n:
+            while True:
+                pass
+        scan(now)
+
+    dev.scan_step = step
+
+
 def main(argv):
     opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
-            "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim"}
+            "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim",
+            "--journal": None, "--hang-after": None}
     realtime = False
     host_first = False
     wait_host = False
@@ -38,7 +52,10 @@ def main(argv):
         i += 1
     hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
                  outputs=opts["--outputs"])
-    dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"])
+    dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"],
+                 journal_path=opts["--journal"])
+    if opts["--hang-after"]:
+        _hang_after(dev, int(opts["--hang-after"]))
     tail = int(opts["--tail"])
     if wait_host:
         # A fast game must not be over before a host listens: the first line it sends
