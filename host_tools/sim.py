@@ -33,39 +33,92 @@ class SimulatedBoard:
     def __init__(self, trace: str | Path | None = None, fast: bool = False,
                  outputs: str | None = None, heap: str = APP_HEAP, tail_ms: int = 3000,
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
-                 wait_host: bool = False, board_id: str | None = None):
+                 wait_host: bool = False, board_id: str | None = None,
+                 flash: str | Path | None = None, watchdog_ms: int | None = None,
+                 hang_after: int | None = None):
         build.build()
-        args = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
-        if trace:
-            args += ["--trace", str(trace)]
+        self.flash = Path(flash) if flash else None
+        base = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
         if not fast:
-            args.append("--realtime")
+            base.append("--realtime")
         if outputs:
-            args += ["--outputs", outputs]
-        args += ["--tail", str(tail_ms)]
+            base += ["--outputs", outputs]
+        base += ["--tail", str(tail_ms)]
+        if self.flash:
+            self.flash.mkdir(parents=True, exist_ok=True)
+            presets = presets or str(self.flash / "presets.json")
+            base += ["--journal", str(self.flash / "journal.bin"),
+                     "--board", str(self.flash / "board.occ")]
         if presets:
-            args += ["--presets", presets]
-        if wait_host:
-            args.append("--wait-host")
+            base += ["--presets", presets]
+        self.watchdog_ms = watchdog_ms
+        self._feed = str(self.flash / "watchdog") if self.flash and watchdog_ms else None
+        if self._feed:
+            base += ["--watchdog", self._feed]
         # Every simulated board has its own serial, as real Picos do.
         self.board_id = board_id or "sim-" + os.urandom(3).hex()
-        args += ["--board-id", self.board_id]
+        base += ["--board-id", self.board_id]
+        self._base = base  # what a restart runs: the pieces stay, the trace is not played again
+        args = list(base)
+        if trace:
+            args += ["--trace", str(trace)]
+        if wait_host:
+            args.append("--wait-host")
+        if hang_after is not None:
+            args += ["--hang-after", str(hang_after)]
         self.link = link
+        self.resets = 0  # watchdog resets and power cuts so far
+        self._lock = threading.Lock()
+        self._stopped = False
+        self.master = None
+        self.slave = None
+        self.path = None
+        self.plug()
+        self._start(args, commands)
+        self._in = threading.Thread(target=self._host_to_device, daemon=True)
+        self._in.start()
+        if self._feed:
+            threading.Thread(target=self._watch, daemon=True).start()
+
+    def _start(self, args, commands=()):
         env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
+        if self._feed and os.path.exists(self._feed):
+            os.remove(self._feed)
+        self._started = time.monotonic()
         self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0)
         for c in commands:  # before anything else: the board reads them first
             self.proc.stdin.write((c + "\n").encode())
         self.proc.stdin.flush()
-        self._lock = threading.Lock()
-        self.master = None
-        self.slave = None
-        self.path = None
-        self.plug()
-        self._out = threading.Thread(target=self._device_to_host, daemon=True)
+        self._out = threading.Thread(target=self._device_to_host, args=(self.proc,), daemon=True)
         self._out.start()
-        self._in = threading.Thread(target=self._host_to_device, daemon=True)
-        self._in.start()
+
+    # ----- power and the watchdog
+
+    def power_cut(self):
+        """The power goes off and on: the interpreter is killed (nothing is closed or
+        written) and started again on the same flash."""
+        with self._lock:
+            self.proc.kill()
+        self.proc.wait()
+        self.resets += 1
+        self._start(self._base)
+
+    def _watch(self):
+        while not self._stopped:
+            time.sleep(0.1)
+            if self.proc.poll() is not None:
+                continue
+            try:
+                fed = os.stat(self._feed).st_mtime
+            except OSError:
+                fed = None
+            last = max(fed or 0, self._started_wall())
+            if time.time() - last > self.watchdog_ms / 1000:
+                self.power_cut()  # what the RP2040's watchdog does: a reset
+
+    def _started_wall(self):
+        return time.time() - (time.monotonic() - self._started)
 
     # ----- the cable
 
@@ -101,9 +154,9 @@ class SimulatedBoard:
 
     # ----- the bytes
 
-    def _device_to_host(self):
+    def _device_to_host(self, proc):
         while True:
-            data = self.proc.stdout.read1(4096) if hasattr(self.proc.stdout, "read1") else os.read(self.proc.stdout.fileno(), 4096)
+            data = os.read(proc.stdout.fileno(), 4096)
             if not data:
                 return
             with self._lock:
@@ -115,7 +168,7 @@ class SimulatedBoard:
                     pass  # nobody reads: the line drops it (the host resends)
 
     def _host_to_device(self):
-        while self.proc.poll() is None:
+        while not self._stopped:
             with self._lock:
                 fd = self.master
             data = b""
@@ -128,8 +181,8 @@ class SimulatedBoard:
                 try:
                     self.proc.stdin.write(data)
                     self.proc.stdin.flush()
-                except (BrokenPipeError, ValueError):
-                    return
+                except (BrokenPipeError, ValueError, OSError):
+                    pass  # the board is off or restarting: the bytes are lost
             else:
                 time.sleep(0.005)
 
@@ -137,6 +190,7 @@ class SimulatedBoard:
         return self.proc.wait(timeout)
 
     def stop(self):
+        self._stopped = True
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()

@@ -13,7 +13,11 @@ from firmware.rules.squares import WHITE, BLACK
 
 
 class SimHal:
-    def __init__(self, trace=None, virtual=True, speed=1, outputs=None, scan_ms=10):
+    def __init__(self, trace=None, virtual=True, speed=1, outputs=None, scan_ms=10,
+                 board=None, watchdog=None):
+        """board: a file that holds the pieces' squares (the physical board outlives a
+        reset of the chip: a restarted simulator reads it); watchdog: a file the watchdog
+        feed writes (the host's simulator resets a board that stops feeding it)."""
         self.virtual = virtual
         self.speed = speed
         self.scan_ms = scan_ms
@@ -27,6 +31,16 @@ class SimHal:
         self._out = open(outputs, "w") if outputs else None
         self.usb = UsbSerial(size=64)
         self.trace_done = trace is None
+        self._board = board
+        self._watchdog = watchdog
+        if board:
+            try:
+                with open(board) as f:
+                    occ = bytes.fromhex(f.read().strip())
+                if len(occ) == 8:
+                    self.occ[:] = occ
+            except (OSError, ValueError):
+                pass
         self._load()
 
     # ----- time
@@ -64,6 +78,9 @@ class SimHal:
             t, kind, arg = self._next
             if kind == "occ":
                 self.occ[:] = arg
+                if self._board:
+                    with open(self._board, "w") as f:
+                        f.write(bytes(arg).hex())
             elif kind == "press":
                 self._queue.append(("press", WHITE if arg == "white" else BLACK, None, t))
             else:
@@ -119,7 +136,9 @@ class SimHal:
         return None, True, False  # a simulated board is on USB power
 
     def feed_watchdog(self):
-        pass
+        if self._watchdog:
+            with open(self._watchdog, "w") as f:
+                f.write("%d\n" % self.now())
 
     def close(self):
         if self._out:

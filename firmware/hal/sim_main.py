@@ -1,6 +1,7 @@
 # The simulator's entry inside micropython:
 #   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
 #                                        [--outputs FILE] [--tail MS] [--journal FILE]
+#                                        [--board FILE] [--watchdog FILE] [--hang-after N]
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
@@ -30,7 +31,7 @@ def _hang_after(dev, n):
 def main(argv):
     opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
             "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim",
-            "--journal": None, "--hang-after": None}
+            "--journal": None, "--hang-after": None, "--board": None, "--watchdog": None}
     realtime = False
     host_first = False
     wait_host = False
@@ -51,7 +52,7 @@ def main(argv):
             return 2
         i += 1
     hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
-                 outputs=opts["--outputs"])
+                 outputs=opts["--outputs"], board=opts["--board"], watchdog=opts["--watchdog"])
     dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"],
                  journal_path=opts["--journal"])
     if opts["--hang-after"]:

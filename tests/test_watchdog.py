@@ -1,0 +1,73 @@
+"""A task that hangs: the watchdog stops being fed, the board is reset (the simulator does
+what the RP2040's watchdog does) and comes back from its journal with the game as it was,
+the pieces still on their squares."""
+import random
+import time
+
+import chess
+import serial
+
+from host_tools import tracegen
+from host_tools.gamerecord import GameRecord
+from host_tools.protocol import DeviceParser, Event, Status
+from host_tools.sim import SimulatedBoard
+
+MOVES = "e4 e5 Nf3 Nc6".split()
+
+
+def _trace(tmp_path):
+    b = chess.Board()
+    moves = []
+    for san in MOVES:
+        moves.append(b.parse_san(san))
+        b.push(moves[-1])
+    text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
+    p = tmp_path / "short.trace"
+    p.write_text(text)
+    last_ms = max(int(l.split()[0]) for l in text.splitlines() if l.strip())
+    return p, last_ms
+
+
+def test_a_hung_task_resets_the_board_and_the_game_comes_back(tmp_path):
+    trace, last_ms = _trace(tmp_path)
+    board = SimulatedBoard(trace, flash=tmp_path / "flash", watchdog_ms=2000,
+                           hang_after=(last_ms + 1000) // 10, commands=["start"])
+    try:
+        port = serial.Serial(board.path, timeout=0.1)
+        parser = DeviceParser()
+        record = GameRecord(1)
+        before = []
+        end = time.time() + 60
+        after = []
+        while time.time() < end and not any(m.kind == "recovered" for m in after if isinstance(m, Status)):
+            for m in parser.feed(port.read(4096)):
+                if board.resets == 0:
+                    before.append(m)
+                else:
+                    after.append(m)
+        assert board.resets == 1, "the watchdog did not reset the hung board"
+        events = [m for m in before if isinstance(m, Event)]
+        for e in events:
+            assert record.apply(e) == "ok"
+        assert [p.san for p in record.plies] == MOVES
+        # Back from the reset: the same game, the clock paused, nothing asked of the host.
+        hello = [m for m in after if isinstance(m, Status) and m.kind == "hello"][0]
+        assert hello.kwargs["game"] == "1" and int(hello.kwargs["seq"]) == record.last_seq
+        time.sleep(2)
+        port.write(b"resend 1\n")
+        again = []
+        end = time.time() + 20
+        while time.time() < end and not any(isinstance(m, Status) and m.kind == "ok" for m in again):
+            again += parser.feed(port.read(4096))
+        lines = [m.line for m in again if isinstance(m, Event)]
+        assert lines[:len(events)] == [e.line for e in events]
+        # White's clock ran when the task hung: it waits, paused, for the arbiter.
+        assert lines[len(events):] == ["@1:%d pause" % (len(events) + 1)]
+        rec = [m for m in after if isinstance(m, Status) and m.kind == "recovered"][0]
+        assert rec.kwargs["interrupted"].startswith("w:")
+        # The pieces stood where the game left them: the board does not differ.
+        assert not any(isinstance(m, Status) and m.kind == "board" and m.args[:1] == ["differs"]
+                       for m in after + again)
+        port.close()
+    finally:
+        board.stop()
