@@ -35,12 +35,12 @@ class SimulatedBoard:
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
                  wait_host: bool = False, board_id: str | None = None,
                  flash: str | Path | None = None, watchdog_ms: int | None = None,
-                 hang_after: int | None = None):
+                 hang_after: int | None = None, speed: int = 1):
         build.build()
         self.flash = Path(flash) if flash else None
         base = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
         if not fast:
-            base.append("--realtime")
+            base += ["--realtime", "--speed", str(speed)]
         if outputs:
             base += ["--outputs", outputs]
         base += ["--tail", str(tail_ms)]

@@ -347,6 +347,57 @@ def test_restart_and_unplug_lose_nothing(tmp_path):
     assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
 
 
+@pytest.mark.parametrize("seed", [11, 12])
+def test_cables_and_relays_fail_at_random_instants(tmp_path, seed):
+    """Unplugs (of random length) and relay restarts at random instants through a game
+    played in real time: the PGN is exactly the game, each event once. (Faster than real
+    time, a loaded test machine can starve the simulator's scans and lose a move; a chip
+    scans at its own pace.)"""
+    (tmp_path / "boards").mkdir()
+    link = str(tmp_path / "boards" / "b1")
+    rng = random.Random(seed)
+    done = []
+
+    async def body():
+        board = SimulatedBoard(_trace(tmp_path, LEGAL, "a.trace", seed), link=link, speed=1,
+                               flash=tmp_path / "flash", commands=["start"])
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            end = time.time() + 150
+            while time.time() < end:
+                s = relay.sessions.get(1) if relay else None
+                if s and s.record and s.record.result != "*":
+                    break
+                await asyncio.sleep(rng.uniform(0.2, 1.5))
+                what = rng.choice(("unplug", "relay", "both"))
+                if what in ("relay", "both"):
+                    await relay.stop()
+                if what in ("unplug", "both"):
+                    board.unplug()
+                await asyncio.sleep(rng.uniform(0.05, 2.0))
+                if what in ("unplug", "both"):
+                    board.plug()
+                if what in ("relay", "both"):
+                    relay = _relay(tmp_path)
+                    await relay.start()
+                done.append(what)
+            assert await _until(lambda: relay.sessions[1].record and relay.sessions[1].record.result != "*", 60)
+        finally:
+            await relay.stop()
+            board.stop()
+
+    run(body())
+    assert len(done) >= 3  # the game saw a few failures
+    g = chess.pgn.read_game(io.StringIO((tmp_path / "out" / "board-1.pgn").read_text()))
+    assert g.board().variation_san(g.mainline_moves()).split() == \
+        "1. e4 e5 2. Nf3 d6 3. Bc4 Nc6 4. Nc3 Bg4 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#".split()
+    assert g.headers["Result"] == "1-0"
+    lines = (tmp_path / "out" / "board-1.events").read_text().splitlines()
+    seqs = [int(l.split()[0].split(":")[1]) for l in lines]
+    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
+
+
 def test_lichess_push(tmp_path):
     (tmp_path / "boards").mkdir()
     got = []
