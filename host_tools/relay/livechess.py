@@ -25,6 +25,7 @@ from aiohttp import WSMsgType, web
 
 from host_tools.protocol import encode
 
+MAX_MESSAGE = 64 * 1024  # a LiveChess call is a few hundred bytes; more closes the socket
 DEFAULT_ORIGINS = ("https://lichess.org", "http://localhost", "http://127.0.0.1",
                    "https://localhost", "https://127.0.0.1")
 
@@ -92,7 +93,7 @@ class LiveChessApi:
     async def handle(self, request):
         if not origin_allowed(request.headers.get("Origin"), self.origins):
             raise web.HTTPForbidden(text="origin not allowed")
-        sock = web.WebSocketResponse(heartbeat=20)
+        sock = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
         await sock.prepare(request)
         mine = []
         try:
@@ -116,7 +117,7 @@ class LiveChessApi:
             req = json.loads(text)
             rid = req.get("id")
             call = req["call"]
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return {"response": "error", "id": None, "param": "not a LiveChess call"}
         if call == "eboards":
             return {"response": "call", "id": rid,

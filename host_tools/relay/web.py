@@ -63,7 +63,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get("/ws")
     async def ws(request):
-        sock = web.WebSocketResponse(heartbeat=20)
+        sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)  # the page sends nothing
         await sock.prepare(request)
         q: asyncio.Queue = asyncio.Queue()
         relay.listeners.add(q)
