@@ -71,7 +71,7 @@ def main(argv=None):
         trace.write_text(tracegen.trace_game(chess.Board(), moves, random.Random(7 + i)))
         boards.append(SimulatedBoard(trace, fast=a.quick, wait_host=True, board_id=f"demo-board-{i + 1}",
                                      link=str(OUT / "lines" / f"board-{i + 1}"), tail_ms=60000,
-                                     presets=str(OUT / f"presets-{i + 1}.json"),
+                                     flash=OUT / f"flash-{i + 1}", watchdog_ms=8000,
                                      commands=[f"new tc={g['control']}"]))
     args = cli.parse([str(OUT / "lines" / "*"), "--out", str(OUT / "relay"), "--round-file", str(round_file),
                       "--no-discover", "--port", str(a.port), "--livechess-port", str(a.port + 1)])

@@ -1,4 +1,4 @@
-"""python -m host_tools sim [--trace FILE | --pgn FILE] [--fast] [--outputs FILE]
+"""python -m host_tools sim [--trace FILE | --pgn FILE] [--fast] [--outputs FILE] [--flash DIR]
 
 The simulated board: the real firmware inside `micropython` (firmware/hal/sim.py: a virtual
 reed matrix, buttons, display and LEDs), its USB serial offered on a pseudo-terminal whose
@@ -223,6 +223,8 @@ def main(argv=None):
     ap.add_argument("--fast", action="store_true", help="simulated time, as fast as it can")
     ap.add_argument("--outputs", help="record the display and LEDs in this file")
     ap.add_argument("--link", help="also offer the line at this path (a symlink kept across replugs)")
+    ap.add_argument("--flash", help="a folder for the board's flash (journal, settings): run again on the "
+                                    "same folder and the board comes back with its game, as after a power cut")
     a = ap.parse_args(argv)
     trace = a.trace
     commands = []
@@ -238,7 +240,8 @@ def main(argv=None):
             commands.append(f"new chess960={number}")
         elif fen:
             commands.append("new fen=" + encode(fen))
-    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link)
+    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link,
+                           flash=a.flash, watchdog_ms=8000 if a.flash else None)
     print(f"simulated board on {board.path}", flush=True)
     try:
         board.wait()

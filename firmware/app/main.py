@@ -73,4 +73,6 @@ def run():
     from firmware.app.device import Device
 
     hal = rp2.create()
-    run_loop(Device(hal, board_id=hal.board_id), hal)
+    # The current game on flash (firmware/app/journal.py): a power cut, a reset by the
+    # watchdog or a crash brings the board back with it.
+    run_loop(Device(hal, board_id=hal.board_id, journal_path="journal.bin"), hal)

@@ -1,0 +1,312 @@
+"""The board's circuit in SKiDL: a Raspberry Pi Pico, the 8x8 reed-switch matrix (one
+Schottky diode per switch) scanned through a 74HC138, the clock and menu buttons, two
+HT16K33 7-segment clock faces on I2C, a vibration motor per player and a buzzer behind
+transistors with flyback diodes, the running-side LEDs, the optional WS2812 chain (one LED
+per square) and the battery power path. Every GPIO comes from firmware/hal/pinmap.py, the
+pin map the firmware's rp2 HAL reads: change a pin there and the circuit follows.
+
+    python -m hardware            # writes hardware/board.net, hardware/bom.csv, hardware/wiring.png
+
+The parts are defined here (no KiCad library is needed to build, check or export it); each
+carries a KiCad footprint and a common part number for the bill of materials.
+"""
+from __future__ import annotations
+
+import os
+
+from skidl import POWER, SKIDL, TEMPLATE, Circuit, Net, Part, Pin  # noqa: E402
+
+from firmware.hal import pinmap as P  # noqa: E402
+
+T = Pin.types
+FILES = "abcdefgh"
+
+# The Raspberry Pi Pico's 40 header pins, by number.
+PICO_PINS = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6",
+    10: "GP7", 11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11", 16: "GP12", 17: "GP13",
+    18: "GND", 19: "GP14", 20: "GP15", 21: "GP16", 22: "GP17", 23: "GND", 24: "GP18", 25: "GP19",
+    26: "GP20", 27: "GP21", 28: "GND", 29: "GP22", 30: "RUN", 31: "GP26", 32: "GP27", 33: "AGND",
+    34: "GP28", 35: "ADC_VREF", 36: "3V3", 37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+HEADER_GPIOS = [int(n[2:]) for n in PICO_PINS.values() if n.startswith("GP")]
+
+
+def _pico_pin_type(name):
+    if name in ("GND", "AGND"):
+        return T.PWRIN
+    if name == "3V3":
+        return T.PWROUT
+    if name == "VBUS":
+        return T.PWROUT  # USB's 5 V, out of the Pico when it is plugged in
+    if name == "VSYS":
+        return T.PWRIN
+    if name in ("RUN", "3V3_EN", "ADC_VREF"):
+        return T.INPUT
+    return T.BIDIR
+
+
+def _template(name, prefix, pins, footprint, mpn, description, **kw):
+    p = Part(name=name, tool=SKIDL, dest=TEMPLATE, ref_prefix=prefix, footprint=footprint, **kw)
+    p.fields["MPN"] = mpn
+    p.fields["Description"] = description
+    for num, pin_name, func in pins:
+        p += Pin(num=num, name=pin_name, func=func)
+    return p
+
+
+def _parts():
+    two = [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE)]
+    return {
+        "pico": _template("Raspberry_Pi_Pico", "U", [(n, s, _pico_pin_type(s)) for n, s in PICO_PINS.items()],
+                          "Module:RaspberryPi_Pico_Common_THT", "SC0915",
+                          "Raspberry Pi Pico (RP2040), on 2x20 female headers"),
+        "decoder": _template("74HC138", "U", [
+            (1, "A0", T.INPUT), (2, "A1", T.INPUT), (3, "A2", T.INPUT), (4, "E1", T.INPUT),
+            (5, "E2", T.INPUT), (6, "E3", T.INPUT), (7, "Y7", T.OUTPUT), (8, "GND", T.PWRIN),
+            (9, "Y6", T.OUTPUT), (10, "Y5", T.OUTPUT), (11, "Y4", T.OUTPUT), (12, "Y3", T.OUTPUT),
+            (13, "Y2", T.OUTPUT), (14, "Y1", T.OUTPUT), (15, "Y0", T.OUTPUT), (16, "VCC", T.PWRIN)],
+            "Package_DIP:DIP-16_W7.62mm", "SN74HC138N", "3-to-8 line decoder: drives one rank low"),
+        "reed": _template("Reed", "SW", two, "Button_Switch_THT:SW_Reed_CT10-XXXX-G1",
+                          "MKA-14103", "reed switch, normally open, 14 mm glass (one per square)"),
+        "schottky": _template("D_Schottky", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+                              "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
+                              "Schottky diode, 200 mA, DO-35"),
+        "flyback": _template("D", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+                             "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5819",
+                             "Schottky diode, 1 A, DO-41"),
+        "r": _template("R", "R", two, "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                       "CFR-25", "resistor, 1/4 W, 5%"),
+        "c": _template("C", "C", two, "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "K104K15X7RF5TL2",
+                       "ceramic capacitor, 50 V, X7R"),
+        "cpol": _template("CP", "C", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+                          "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1A102MPD",
+                          "electrolytic capacitor, 10 V"),
+        "button": _template("SW_Push", "SW", two, "Button_Switch_THT:SW_PUSH_12mm", "B3F-4055",
+                            "push button, 12 mm"),
+        "clock_button": _template("SW_Lever", "SW", two, "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
+                                  "D2F-5L", "clock lever: microswitch with lever, on a 2-pin JST XH lead"),
+        "npn": _template("Q_NPN_EBC", "Q", [(1, "E", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
+                         "Package_TO_SOT_THT:TO-92_Inline", "BC337-40", "NPN transistor, 800 mA"),
+        "motor": _template("Motor", "M", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+                           "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical", "Seeed 316040001",
+                           "coin vibration motor, 3 V, 10 mm, on a JST XH lead (in the player's clock side)"),
+        "buzzer": _template("Buzzer", "BZ", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+                            "Buzzer_Beeper:Buzzer_12x9.5RM7.6", "CEM-1203(42)",
+                            "magnetic buzzer, 3-5 V, passive (PWM)"),
+        "led": _template("LED", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+                         "LED_THT:LED_D10.0mm", "WP813SRD", "LED, 10 mm, high brightness (seen from 10 m)"),
+        "display": _template("HT16K33_7seg", "DS", [(1, "GND", T.PWRIN), (2, "VCC", T.PWRIN),
+                                                    (3, "VIO", T.PWRIN), (4, "SDA", T.BIDIR),
+                                                    (5, "SCL", T.INPUT)],
+                             "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical", "Adafruit 1270",
+                             "1.2-inch 4-digit 7-segment display with HT16K33 I2C backpack "
+                             "(digits legible from 3 m): LEDs on VCC (4-5.5 V), logic on VIO (3.3 V)"),
+        "conn2": _template("Conn_01x02", "J", two, "Connector_JST:JST_PH_B2B-PH-K_1x02_P2.00mm_Vertical",
+                           "B2B-PH-K-S", "battery connector, JST PH 2-pin"),
+        "conn3": _template("Conn_01x03", "J", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE), (3, "3", T.PASSIVE)],
+                           "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical", "B3B-XH-A",
+                           "square LED chain connector: 5 V, data, GND"),
+        "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
+                            "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
+                            "slide switch: battery on/off"),
+    }
+
+
+class Board:
+    """The circuit, built in its own SKiDL Circuit; nets and parts by name for the checks."""
+
+    def __init__(self):
+        self.circuit = Circuit()
+        self.parts = {}
+        self.nets = {}
+        with self.circuit:
+            self._build()
+
+    def _net(self, name, power=False):
+        n = Net(name)
+        if power:
+            n.drive = POWER
+        self.nets[name] = n
+        return n
+
+    def _part(self, key, template, role=None, mpn=None, **kw):
+        # A tag per part keeps its KiCad timestamp from one netlist to the next, so that a
+        # PCB laid out from it keeps its placement when the netlist is read again.
+        p = template(tag=key, **kw)
+        if mpn:
+            p.fields["MPN"] = mpn
+        if role:
+            p.fields["Role"] = role  # what it is on this board (the diagram, the netlist)
+        self.parts[key] = p
+        return p
+
+    def _build(self):
+        t = _parts()
+        gnd = self._net("GND", power=True)
+        v33 = self._net("+3V3", power=True)
+        vsys = self._net("VSYS", power=True)
+        vbus = self._net("VBUS", power=True)
+        pico = self._part("pico", t["pico"])
+        self.pico = pico
+        for n, name in PICO_PINS.items():
+            if name in ("GND", "AGND"):
+                pico[n] += gnd
+        pico["3V3"] += v33
+        pico["VSYS"] += vsys
+        pico["VBUS"] += vbus
+
+        def gpio(signal, pin):
+            net = self._net(signal)
+            pico["GP%d" % pin] += net
+            return net
+
+        # ----- the reed matrix: ranks driven low one at a time through the 74HC138, files
+        # read through pull-ups; a Schottky diode per switch (anode to the file, cathode to
+        # the rank) so that no current runs back through other closed switches: no ghosts.
+        dec = self._part("decoder", t["decoder"])
+        dec["VCC"] += v33
+        dec["GND"] += gnd
+        dec["E1"] += gnd
+        dec["E2"] += gnd
+        dec["E3"] += v33
+        self._part("c_decoder", t["c"], value="100n")["1", "2"] += v33, gnd
+        for i, pin in enumerate(P.ROW_SELECT):
+            dec["A%d" % i] += gpio("ROW_A%d" % i, pin)
+        ranks = []
+        for r in range(8):
+            rank = self._net("RANK_%d" % (r + 1))
+            dec["Y%d" % r] += rank
+            ranks.append(rank)
+        for f, pin in enumerate(P.COLUMNS):
+            col = gpio("COL_%s" % FILES[f], pin)
+            self._part("r_col_%s" % FILES[f], t["r"], value="10k")["1", "2"] += v33, col
+            for r in range(8):
+                sq = "%s%d" % (FILES[f], r + 1)
+                sw = self._part("reed_" + sq, t["reed"], value="reed NO", role="square " + sq)
+                d = self._part("diode_" + sq, t["schottky"], value="BAT85", role="square " + sq)
+                mid = self._net("SQ_" + sq)
+                sw["1"] += col
+                sw["2"] += mid
+                d["A"] += mid
+                d["K"] += ranks[r]
+
+        # ----- buttons: to ground, pulled up (the firmware also debounces)
+        for name, pin in P.BUTTONS:
+            net = gpio("CLOCK_%s" % name.upper() if name in ("white", "black") else "BUTTON_%s" % name.upper(), pin)
+            kind = "clock_button" if name in ("white", "black") else "button"
+            sw = self._part("button_" + name, t[kind], value="lever" if kind == "clock_button" else "12 mm",
+                            role=name)
+            sw["1"] += net
+            sw["2"] += gnd
+            self._part("r_button_" + name, t["r"], value="10k")["1", "2"] += v33, net
+        reset = self._part("button_reset", t["button"], value="12 mm", role="reset")
+        run = self._net("RUN")
+        pico["RUN"] += run
+        reset["1", "2"] += run, gnd
+
+        # ----- clock faces: two HT16K33 backpacks on I2C0 (0x70 White, 0x71 Black: bridge
+        # A0 on Black's), with the bus pull-ups
+        sda = gpio("I2C_SDA", P.I2C_SDA)
+        scl = gpio("I2C_SCL", P.I2C_SCL)
+        for side, addr in (("white", P.DISPLAY_WHITE), ("black", P.DISPLAY_BLACK)):
+            ds = self._part("display_" + side, t["display"], value="HT16K33 0x%02X" % addr,
+                            role="%s's clock face%s" % (side, " (bridge A0)" if addr & 1 else ""))
+            ds["GND"] += gnd
+            ds["VCC"] += vsys
+            ds["VIO"] += v33
+            ds["SDA"] += sda
+            ds["SCL"] += scl
+        self._part("r_sda", t["r"], value="4k7")["1", "2"] += v33, sda
+        self._part("r_scl", t["r"], value="4k7")["1", "2"] += v33, scl
+
+        # ----- motors and buzzer: low-side NPN switches from VSYS, a flyback diode across
+        # each coil (the coil's kick must not reach the transistor or the Pico)
+        def low_side(key, signal, pin, load_key, value):
+            net = gpio(signal, pin)
+            q = self._part("q_" + key, t["npn"], value="BC337")
+            rb = self._part("r_base_" + key, t["r"], value="1k")
+            rb["1", "2"] += net, self._net("BASE_" + key.upper())
+            q["B"] += rb["2"].net
+            q["E"] += gnd
+            coil = self._net("COIL_" + key.upper())
+            q["C"] += coil
+            load = self._part(key, t[load_key], value="3 V" if load_key == "motor" else "passive", role=value)
+            load["+"] += vsys
+            load["-"] += coil
+            fly = self._part("flyback_" + key, t["flyback"], value="1N5819")
+            fly["K"] += vsys
+            fly["A"] += coil
+            self._part("r_pull_" + key, t["r"], value="100k")["1", "2"] += net, gnd  # off at reset
+
+        low_side("motor_white", "MOTOR_WHITE", P.MOTOR_WHITE, "motor", "vibration motor White")
+        low_side("motor_black", "MOTOR_BLACK", P.MOTOR_BLACK, "motor", "vibration motor Black")
+        low_side("buzzer", "BUZZER", P.BUZZER, "buzzer", "buzzer")
+
+        # ----- running-side LEDs: 20 mA from VSYS through an NPN (brighter than a GPIO can)
+        for side, pin in (("white", P.LED_WHITE), ("black", P.LED_BLACK)):
+            net = gpio("LED_%s" % side.upper(), pin)
+            q = self._part("q_led_" + side, t["npn"], value="BC337")
+            rb = self._part("r_base_led_" + side, t["r"], value="2k2")
+            base = self._net("BASE_LED_" + side.upper())
+            rb["1", "2"] += net, base
+            q["B"] += base
+            q["E"] += gnd
+            led = self._part("led_" + side, t["led"], value="red 10 mm", role="%s's clock runs" % side)
+            rl = self._part("r_led_" + side, t["r"], value="100")
+            anode = self._net("LED_A_" + side.upper())
+            rl["1", "2"] += vsys, anode
+            led["A"] += anode
+            cath = self._net("LED_K_" + side.upper())
+            led["K"] += cath
+            q["C"] += cath
+
+        # ----- optional: one WS2812 per square, a chain on its own 5 V supply leads; data
+        # through a series resistor, a reservoir capacitor at the connector
+        data = gpio("SQUARE_LEDS", P.SQUARE_LEDS)
+        j = self._part("square_leds", t["conn3"], value="JST XH 3", role="WS2812 chain, one per square (optional)")
+        rd = self._part("r_led_data", t["r"], value="330")
+        dout = self._net("LED_DATA")
+        rd["1", "2"] += data, dout
+        j["1", "2", "3"] += vbus, dout, gnd
+        self._part("c_led_chain", t["cpol"], value="1000u")["+", "-"] += vbus, gnd
+
+        # ----- power: USB (VBUS, through the Pico's own diode to VSYS), or a battery pack
+        # (3 x AA or one Li-ion cell, 2.8-5.5 V) through the switch and a Schottky diode
+        # into VSYS; the Pico measures VSYS on GP29 (ADC3, /3) and senses USB on GP24.
+        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x AA or one Li-ion cell")
+        sw = self._part("power_switch", t["switch"], value="SPDT", role="battery on/off")
+        bplus = self._net("BAT+")
+        bsw = self._net("BAT_SW")
+        bat["1", "2"] += bplus, gnd
+        sw["A"] += bplus
+        sw["B"] += bsw
+        sw["C"] += self.circuit.NC
+        d = self._part("diode_battery", t["flyback"], value="1N5819")
+        d["A"] += bsw
+        d["K"] += vsys
+        self._part("c_vsys", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
+
+        # Pins the board leaves free.
+        for name in ("GP%d" % P.SPARE, "3V3_EN", "ADC_VREF"):
+            pico[name] += self.circuit.NC
+
+    # ----- checks and outputs
+
+    def erc(self):
+        """(errors, warnings) of SKiDL's electrical rules check."""
+        from skidl.logger import erc_logger
+
+        self.circuit.no_files = True
+        self.circuit.ERC()
+        return erc_logger.error.count, erc_logger.warning.count
+
+    def pico_nets(self):
+        """{GPIO number: net name} of every header GPIO the circuit uses."""
+        out = {}
+        for g in HEADER_GPIOS:
+            pin = self.pico["GP%d" % g]
+            nets = [n for n in pin.nets if n is not self.circuit.NC]
+            if pin.is_connected() and nets:
+                out[g] = nets[0].name
+        return out

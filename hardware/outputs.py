@@ -1,0 +1,175 @@
+"""What the circuit gives a maker: the KiCad netlist (for a PCB in KiCad's Pcbnew), the bill
+of materials (CSV) and the wiring diagram (PNG), all from hardware/circuit.py."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from firmware.hal import pinmap as P
+from hardware.circuit import FILES, PICO_PINS, Board
+
+HERE = Path(__file__).resolve().parent
+NETLIST = HERE / "board.net"
+BOM = HERE / "bom.csv"
+WIRING = HERE / "wiring.png"
+
+# What each signal goes to, for the diagram's labels.
+TO = {
+    "ROW_A0": "74HC138 pin 1 (A0)", "ROW_A1": "74HC138 pin 2 (A1)", "ROW_A2": "74HC138 pin 3 (A2)",
+    "CLOCK_WHITE": "White's clock lever, other side to GND", "CLOCK_BLACK": "Black's clock lever, other side to GND",
+    "BUTTON_PLUS": "menu +, to GND", "BUTTON_MINUS": "menu -, to GND", "BUTTON_OK": "menu ok, to GND",
+    "BUTTON_MENU": "menu, to GND", "MOTOR_WHITE": "1k -> BC337 base: White's motor",
+    "MOTOR_BLACK": "1k -> BC337 base: Black's motor", "BUZZER": "1k -> BC337 base: buzzer",
+    "LED_WHITE": "2k2 -> BC337 base: White's LED", "LED_BLACK": "2k2 -> BC337 base: Black's LED",
+    "I2C_SDA": "SDA of both displays (4k7 to 3V3)", "I2C_SCL": "SCL of both displays (4k7 to 3V3)",
+    "SQUARE_LEDS": "330R -> data in of the WS2812 chain",
+}
+
+
+def netlist(board: Board) -> str:
+    """The KiCad netlist; its date blanked and its source named so that the file changes
+    only with the circuit."""
+    board.circuit.no_files = True
+    text = str(board.circuit.generate_netlist(tool="kicad8", do_backup=False, track_src=False))
+    text = re.sub(r'\(source "[^"]*"\)', '(source "hardware/circuit.py")', text)
+    return re.sub(r'\(date "[^"]*"\)', '(date "")', text)
+
+
+def write_netlist(board: Board, path: Path = NETLIST) -> str:
+    text = netlist(board)
+    path.write_text(text)
+    return text
+
+
+def bom_rows(board: Board) -> list[dict]:
+    groups = defaultdict(list)
+    for p in board.circuit.parts:
+        key = (p.name, str(p.value), p.fields.get("MPN", ""), p.fields.get("Description", ""), p.footprint)
+        groups[key].append(p.ref)
+    rows = []
+    for (name, value, mpn, desc, fp), refs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        refs.sort(key=lambda r: (r.rstrip("0123456789"), int(r[len(r.rstrip("0123456789")):] or 0)))
+        rows.append({"qty": len(refs), "part": name, "value": value, "description": desc, "mpn": mpn,
+                     "footprint": fp, "references": " ".join(refs)})
+    return rows
+
+
+def write_bom(board: Board, path: Path = BOM) -> str:
+    out = io.StringIO()
+    w = csv.DictWriter(out, ["qty", "part", "value", "description", "mpn", "footprint", "references"],
+                       lineterminator="\n")
+    w.writeheader()
+    for row in bom_rows(board):
+        w.writerow(row)
+    path.write_text(out.getvalue())
+    return out.getvalue()
+
+
+def write_wiring(board: Board, path: Path = WIRING) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    nets = board.pico_nets()
+    fig = plt.figure(figsize=(17, 11), dpi=110)
+    ax = fig.add_axes([0, 0.22, 0.56, 0.74])
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 100)
+    ax.axis("off")
+    ax.set_title("Raspberry Pi Pico, seen from above (USB at the top): what each pin goes to", fontsize=12)
+    ax.add_patch(FancyBboxPatch((40, 8), 20, 84, boxstyle="round,pad=0.5", fc="#2e7d32", ec="black"))
+    ax.add_patch(Rectangle((46.5, 90), 7, 4, fc="#bbbbbb", ec="black"))
+    ax.text(50, 50, "Pico", color="white", ha="center", va="center", fontsize=16, rotation=90)
+    colours = {"ROW": "#1565c0", "COL": "#6a1b9a", "CLOCK": "#c62828", "BUTTON": "#ef6c00", "MOTOR": "#00838f",
+               "BUZZER": "#00838f", "LED": "#f9a825", "I2C": "#2e7d32", "SQUARE": "#f9a825"}
+    for num, name in PICO_PINS.items():
+        left = num <= 20
+        row = num - 1 if left else 40 - num
+        y = 88 - row * 4.1
+        x = 40 if left else 60
+        gp = int(name[2:]) if name.startswith("GP") else None
+        sig = nets.get(gp) if gp is not None else None
+        if sig is None:
+            sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, displays",
+                   "VSYS": "VSYS: battery (via 1N5819 + switch), motors, LEDs", "VBUS": "VBUS: 5 V for the WS2812 chain",
+                   "RUN": "reset button to GND"}.get(name, "not connected")
+        if sig.startswith("COL_"):
+            label = "file %s: 10k to 3V3, reed switches of file %s" % (sig[-1], sig[-1])
+        else:
+            label = TO.get(sig, sig)
+        colour = colours.get(sig.split("_")[0], "#555555")
+        ax.plot([x, x - 4 if left else x + 4], [y, y], color=colour, lw=2.5)
+        ax.text(x + (1 if left else -1), y, "%d %s" % (num, name), ha="left" if left else "right", va="center",
+                fontsize=7, color="white")
+        ax.text(x - 5 if left else x + 5, y, (sig + ": " if not sig.startswith(("GND", "+3V3", "VSYS", "VBUS", "not", "reset"))
+                                             and not sig.startswith("COL_") else "") + label,
+                ha="right" if left else "left", va="center", fontsize=7.5, color=colour)
+    # The matrix, and one square close up.
+    bx = fig.add_axes([0.58, 0.36, 0.4, 0.6])
+    bx.set_xlim(-2.5, 9)
+    bx.set_ylim(-1.5, 9.2)
+    bx.axis("off")
+    bx.set_title("The reed matrix: ranks driven low in turn by the 74HC138,\n"
+                 "files read through pull-ups; a diode under every square", fontsize=11)
+    for r in range(8):
+        bx.plot([-0.6, 7.6], [r, r], color="#1565c0", lw=1.5)
+        bx.text(-0.8, r, "rank %d <- 74HC138 Y%d (pin %d)" % (r + 1, r, (15, 14, 13, 12, 11, 10, 9, 7)[r]),
+                ha="right", va="center", fontsize=7, color="#1565c0")
+    for f in range(8):
+        bx.plot([f + 0.3, f + 0.3], [-0.6, 7.6], color="#6a1b9a", lw=1.5)
+        bx.text(f + 0.3, 7.8, "%s\nGP%d" % (FILES[f], P.COLUMNS[f]), ha="center", va="bottom", fontsize=7,
+                color="#6a1b9a")
+    for r in range(8):
+        for f in range(8):
+            bx.add_patch(Rectangle((f + 0.05, r + 0.05), 0.2, 0.2, fc="#9e9e9e", ec="none"))
+    bx.text(3.5, -1.2, "at each crossing: file -> reed switch -> diode (anode) -> diode (cathode, the band) -> rank",
+            ha="center", fontsize=8)
+    cx = fig.add_axes([0.6, 0.04, 0.36, 0.28])
+    cx.set_xlim(0, 10)
+    cx.set_ylim(0, 5)
+    cx.axis("off")
+    cx.set_title("One square (e4), close up", fontsize=11)
+    cx.plot([1, 1], [0.5, 4.5], color="#6a1b9a", lw=3)
+    cx.text(1, 4.7, "file e (GP%d, 10k to 3V3)" % P.COLUMNS[4], ha="center", fontsize=8, color="#6a1b9a")
+    cx.plot([1, 3], [3, 3], color="black")
+    cx.add_patch(Rectangle((3, 2.7), 2, 0.6, fc="#e0f7fa", ec="black"))
+    cx.text(4, 3, "reed switch", ha="center", va="center", fontsize=8)
+    cx.plot([5, 6], [3, 3], color="black")
+    cx.add_patch(Rectangle((6, 2.75), 1.2, 0.5, fc="#fff3e0", ec="black"))
+    cx.add_patch(Rectangle((7.0, 2.75), 0.2, 0.5, fc="black"))
+    cx.text(6.6, 2.3, "BAT85\n(band to the rank)", ha="center", va="top", fontsize=7)
+    cx.plot([7.2, 8.5, 8.5], [3, 3, 1], color="black")
+    cx.plot([0.5, 9.5], [1, 1], color="#1565c0", lw=3)
+    cx.text(9.5, 0.6, "rank 4 (74HC138 Y3)", ha="right", fontsize=8, color="#1565c0")
+    cx.text(5, 4.2, "magnet in the piece's base closes the switch: 6x2 mm N42 disc,\n"
+            "switch 2-4 mm under the square's surface (README: hardware)", ha="center", fontsize=7.5)
+    dx = fig.add_axes([0.02, 0.01, 0.54, 0.2])
+    dx.axis("off")
+    dx.text(0, 1, "\n".join([
+        "Drivers (all grounds common; VSYS is USB's 5 V through the Pico's diode, or the battery):",
+        "  Motors, buzzer: GPIO -> 1k -> BC337 base; emitter to GND; collector to the motor's (buzzer's) - lead;",
+        "      its + lead to VSYS; a 1N5819 across it, band to VSYS (the coil's kick); 100k from the GPIO to GND.",
+        "  Side LEDs: GPIO -> 2k2 -> BC337 base; emitter to GND; VSYS -> 100R -> LED anode; LED cathode to the collector.",
+        "  Displays: two HT16K33 1.2\" backpacks: GND, VCC to VSYS (LEDs), VIO to 3V3, SDA, SCL; bridge A0 on Black's (0x71).",
+        "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
+        "  Battery (3 x AA or one Li-ion cell): + -> on/off switch -> 1N5819 (band to VSYS) -> VSYS; 100u on VSYS.",
+        "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R, 1000u across the supply.",
+    ]), va="top", ha="left", fontsize=8.5, family="monospace")
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def write_all() -> Board:
+    board = Board()
+    errors, warnings = board.erc()
+    if errors or warnings:
+        raise SystemExit(f"ERC: {errors} errors, {warnings} warnings: fix the circuit first")
+    write_netlist(board)
+    write_bom(board)
+    write_wiring(board)
+    return board
