@@ -27,7 +27,7 @@ from firmware.match import Match, MatchError
 from firmware.rules import chess960 as _960
 from firmware.rules.game import Game
 from firmware.rules.outcome import Outcome
-from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
+from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, parse_square, square_name
 from firmware.rules.uci import uci as _uci
 
 FIRMWARE = "0.1.0"
@@ -99,6 +99,12 @@ class Device:
         self._clock_dirty = True
         self._display_dirty = True
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
+        # The square LEDs (an optional chain, firmware/hal/squareleds.py): the last move, or
+        # while the board differs, the squares to put right.
+        self._lit = bytearray(64)
+        self._last = None
+        self._hint = None
+        self._squares = getattr(hal, "squares", None)
         # The journal: events are on flash before their lines go out (write-ahead), so
         # lines wait in _held from the first event not yet written until the commit that
         # ends the step.
@@ -288,6 +294,23 @@ class Device:
         self.match = Match(self.game, self.clock, emit=self._on_match,
                            auto_penalties=self.auto_penalties)
         self.rec.restart(now)
+        self._last = None
+        self._hint = None
+        self._show_squares()
+
+    def _show_squares(self):
+        if self._squares is None:
+            return
+        lit = self._lit
+        for i in range(64):
+            lit[i] = 0
+        if self._hint:
+            for sq in self._hint:
+                lit[sq] = 3
+        elif self._last is not None:
+            lit[self._last[0]] = 1
+            lit[self._last[1]] = 2
+        self._squares(lit)
 
     def _new_game(self, control, fen, number, now):
         self._setup(control, fen, number, now)
@@ -310,8 +333,11 @@ class Device:
             self.write("attempt %s after the result" % self._uci(m))
             return
         ply = self.game.ply + 1
+        u = self._uci(m)
+        self._last = (parse_square(u[:2]), parse_square(u[2:4]))
         # The line goes out first: the game-end state of the new position comes after.
         self._log(MOVE, 0, ply, m, self._san)
+        self._show_squares()
         self._moving = True  # an outcome decided by this move is logged after it
         try:
             self.match.make_move(m, now)
@@ -325,6 +351,8 @@ class Device:
     def take_back(self, now):
         self.match.take_back(now)
         self._log(TAKEBACK, 0, self.game.ply)
+        self._last = None
+        self._show_squares()
 
     def new_game(self, fen, chess960, now):
         # The start position set up on the board: a new game with the same control and
@@ -351,8 +379,12 @@ class Device:
                            for f, t in b)
             self.write("board differs missing=%s fix=%s" % (",".join(square_name(s) for s in a) or "-", fix or "-"))
             self.signal(None, "board_differs", self._now)
+            self._hint = [sq for sq in a] + [sq for f, t in b for sq in (f, t) if sq is not None]
+            self._show_squares()
         elif kind == "sync":
             self.write("board sync")
+            self._hint = None
+            self._show_squares()
 
     def _on_match(self, kind, a, b):
         if kind == "start":

@@ -9,6 +9,7 @@ from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
+from firmware.hal.squareleds import SquareLeds
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
 
@@ -21,7 +22,7 @@ class Rp2Hal:
 
     def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
                  i2c=None, motors=(None, None), buzzer=None, leds=(None, None), vsys=None,
-                 vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None):
+                 vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None, squares=None):
         self.now = ticks_ms
         self.diff = ticks_diff
         self.matrix = MatrixScanner(address_pins, read_columns, settle)
@@ -38,6 +39,7 @@ class Rp2Hal:
         self.vsys = vsys
         self.vbus = vbus
         self.wdt = wdt
+        self.square_leds = SquareLeds(squares) if squares is not None else None
         self.board_id = board_id
         self.usb = UsbSerial(stdin, stdout)
         self.read = self.usb.read
@@ -86,6 +88,11 @@ class Rp2Hal:
             else:
                 self.buzzer_pwm.duty_u16(0)
 
+    def squares(self, kinds):
+        """The square LEDs (64 bytes: 0 off, 1 from, 2 to, 3 hint); nothing without a chain."""
+        if self.square_leds is not None:
+            self.square_leds.show(kinds)
+
     def power(self):
         """(VSYS in mV or None, on USB power, low) - the low-battery sign C.02 asks for."""
         if self.vsys is None:
@@ -97,6 +104,16 @@ class Rp2Hal:
     def feed_watchdog(self):
         if self.wdt is not None:
             self.wdt.feed()
+
+
+def _square_chain(machine):
+    # The optional WS2812 chain (hardware/README.md); without one, writing to the pin is
+    # harmless, so it is always driven.
+    try:
+        import neopixel
+    except ImportError:
+        return None
+    return neopixel.NeoPixel(machine.Pin(P.SQUARE_LEDS), 64)
 
 
 def create():
@@ -126,7 +143,7 @@ def create():
                  leds=(machine.Pin(P.LED_WHITE, machine.Pin.OUT, value=0),
                        machine.Pin(P.LED_BLACK, machine.Pin.OUT, value=0)),
                  vsys=machine.ADC(P.VSYS_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
-                 wdt=machine.WDT(timeout=8000),
+                 wdt=machine.WDT(timeout=8000), squares=_square_chain(machine),
                  board_id="".join("%02x" % b for b in machine.unique_id()))
     bank = hal.buttons
     ticks = time.ticks_ms

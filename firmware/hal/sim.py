@@ -132,6 +132,9 @@ class SimHal:
     def buzzer(self, freq):
         self._record("buzzer %d" % freq)
 
+    def squares(self, kinds):
+        self._record("squares " + bytes(kinds).hex())
+
     def power(self):
         return None, True, False  # a simulated board is on USB power
 

@@ -18,6 +18,7 @@ class FakeHal:
         self.motors = []
         self.tones = []
         self.power_state = (None, True, False)
+        self.lit = bytes(64)
 
     def now(self):
         return self.t
@@ -55,6 +56,9 @@ class FakeHal:
 
     def buzzer(self, freq):
         self.tones.append((self.t, freq))
+
+    def squares(self, kinds):
+        self.lit = bytes(kinds)
 
     def power(self):
         return self.power_state

@@ -111,6 +111,16 @@ def test_a_move_made_on_the_board_reaches_the_host():
     assert lines[0] == "@1:3 move 1 e2e4 e4"
     assert lines[1].startswith("@1:4 clk 1 ")
     assert hal.faces and hal.leds == {"white": False, "black": True}
+    # The square LEDs show the move; a knocked piece lights where it belongs until it is back.
+    assert hal.lit[12] == 1 and hal.lit[28] == 2 and sum(1 for k in hal.lit if k) == 2
+    hal.occ[6] &= ~(1 << 1)  # b7 knocked off its square
+    run(dev, hal, 2000)
+    assert any(l.startswith("board differs missing=b7") for l in hal.lines())
+    assert hal.lit[49] == 3 and hal.lit[12] == 0
+    hal.occ[6] |= 1 << 1
+    run(dev, hal, 500)
+    assert "board sync" in hal.lines()
+    assert hal.lit[12] == 1 and hal.lit[28] == 2 and hal.lit[49] == 0
 
 
 def test_random_bytes_never_break_the_device():

@@ -184,3 +184,34 @@ def test_rp2_hal_with_fake_parts():
     assert 3100 <= mv <= 3200 and not usb and low  # 21000/65535 x 3.3 V x 3: a flat battery
     vbus.v = 1
     assert hal.power()[2] is False  # on USB power nothing is low
+
+
+class FakeStrip:
+    """A neopixel.NeoPixel stand-in: 64 colours and a count of writes."""
+
+    def __init__(self):
+        self.px = [(0, 0, 0)] * 64
+        self.writes = 0
+
+    def __setitem__(self, i, c):
+        self.px[i] = c
+
+    def write(self):
+        self.writes += 1
+
+
+def test_square_leds_snake_order_and_writes_only_on_change():
+    from firmware.hal import squareleds as S
+
+    assert [S.index(sq) for sq in (0, 7, 8, 15, 16, 63)] == [0, 7, 15, 8, 16, 56]  # a1 h1 a2 h2 a3 h8
+    strip = FakeStrip()
+    leds = S.SquareLeds(strip)
+    kinds = bytearray(64)
+    kinds[12] = 1  # e2
+    kinds[28] = 2  # e4
+    assert leds.show(kinds) and strip.writes == 1
+    assert strip.px[S.index(12)] == S.FROM and strip.px[S.index(28)] == S.TO
+    assert not leds.show(kinds) and strip.writes == 1  # nothing changed: the chain is not written
+    kinds[12] = 0
+    kinds[28] = 3
+    assert leds.show(kinds) and strip.px[S.index(12)] == S.OFF and strip.px[S.index(28)] == S.HINT
