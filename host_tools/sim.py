@@ -49,8 +49,9 @@ class SimulatedBoard:
             presets = presets or str(self.flash / "presets.json")
             base += ["--journal", str(self.flash / "journal.bin"),
                      "--board", str(self.flash / "board.occ")]
-        if presets:
-            base += ["--presets", presets]
+        if not presets:  # a fresh board: its settings start from the defaults
+            presets = os.path.join(tempfile.mkdtemp(prefix="chessboard-flash-"), "presets.json")
+        base += ["--presets", presets]
         self.watchdog_ms = watchdog_ms
         self._feed = str(self.flash / "watchdog") if self.flash and watchdog_ms else None
         if self._feed:

@@ -474,3 +474,15 @@ def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
     said, files = run(body())
     assert said == [("w", "Weiß: Springer Felix drei"), ("b", "Schwarz 4 Minuten 37 Sekunden")]
     assert all(f.stat().st_size > 10000 for f in files)  # spoken to audio
+
+
+def test_a_board_that_restarted_tells_the_arbiter():
+    from host_tools.protocol import parse_line
+    from host_tools.relay.session import BoardSession
+
+    s = BoardSession(1)
+    out = s.handle(parse_line("recovered game=3 seq=40 ply=21 interrupted=w:73000"))
+    assert out == [("problem", s.problem)]
+    assert "White's clock is paused" in s.problem and "73.0 s" in s.problem
+    s.handle(parse_line("recovered game=3 seq=41 ply=21 interrupted=-"))
+    assert "paused" not in s.problem

@@ -5,6 +5,9 @@
 # the match, poll the clock for flags, read and answer the host, refresh the display, and
 # spend what time is left on work for the next move. On the chip an asyncio loop calls the
 # parts (firmware/app/main.py); the simulator can also call step() in virtual time.
+import json
+import os
+
 from firmware.app import protocol as P
 from firmware.app.eventlog import (
     EventLog, MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES,
@@ -38,6 +41,7 @@ CHECKPOINT_EVERY_MS = 30000  # a running turn's time to the journal (for a power
 PULSE_MS = 400  # the self-test's buzz of the motors and the buzzer
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
 DEFAULT_CONTROL = "300+2"
+CONFIG_KEYS = ("settle", "autopenalty", "freeze", "orientation")
 
 
 class NotNow(ValueError):
@@ -76,6 +80,7 @@ class Device:
         self.rec = MoveRecognizer(self.game, sink=self, emit=self._on_board)
         self.menu = ClockMenu(self.presets)
         self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
+        self.config_path = presets_path.replace("presets", "config")
         self.players = {WHITE: SignalPlayer(lambda lv: self._signal(WHITE, lv), hal.diff),
                         BLACK: SignalPlayer(lambda lv: self._signal(BLACK, lv), hal.diff)}
         self._leds = {WHITE: None, BLACK: None}
@@ -115,6 +120,7 @@ class Device:
         self._checkpoint_at = self._now
         self._games = self.journal.games() if self.journal else 0
         problems = [p for p in (self.presets.problem, self.access.problem) if p]
+        self._load_config(problems)
         found = self._recover(self._now, problems) if self.journal else None
         hello = "hello proto=%d fw=%s board=%s" % (P.VERSION, FIRMWARE, board_id)
         if found:
@@ -828,7 +834,18 @@ class Device:
         self._ok("access")
 
     def cmd_config(self, pos, kw, now):
-        self._no_extra(pos, kw, 0, ("settle", "autopenalty", "freeze", "orientation"))
+        self._no_extra(pos, kw, 0, CONFIG_KEYS)
+        self._config(kw)
+        saved = dict(self._config_saved)
+        saved.update(kw)
+        tmp = self.config_path + ".new"
+        with open(tmp, "w") as f:
+            f.write(json.dumps(saved))
+        os.rename(tmp, self.config_path)  # on flash: the settings survive a power cut
+        self._config_saved = saved
+        self._ok("config")
+
+    def _config(self, kw):
         onoff = {"on": True, "off": False}
         # Check every value first, then change: a bad one changes nothing.
         settle = _int(kw["settle"], "settle") if "settle" in kw else None
@@ -840,12 +857,31 @@ class Device:
         orient = {"auto": None, "normal": False, "turned": True}
         if "orientation" in kw and kw["orientation"] not in orient:
             raise ValueError("orientation is auto, normal or turned")
+        match = getattr(self, "match", None)
         if settle is not None:
             self.rec.settle_ms = settle
         if "autopenalty" in kw:
-            self.auto_penalties = self.match.auto_penalties = onoff[kw["autopenalty"]]
+            self.auto_penalties = onoff[kw["autopenalty"]]
+            if match is not None:
+                match.auto_penalties = self.auto_penalties
         if "freeze" in kw:
-            self.freeze = self.clock.freeze_on_flag = onoff[kw["freeze"]]
+            self.freeze = onoff[kw["freeze"]]
+            if match is not None:
+                self.clock.freeze_on_flag = self.freeze
         if "orientation" in kw:
             self.rec.orientation = self.rec._fixed_orientation = orient[kw["orientation"]]
-        self._ok("config")
+
+    def _load_config(self, problems):
+        self._config_saved = {}
+        try:
+            with open(self.config_path) as f:
+                saved = json.loads(f.read())
+            if not isinstance(saved, dict) or any(k not in CONFIG_KEYS or not isinstance(v, str)
+                                                  for k, v in saved.items()):
+                raise ValueError("unknown settings")
+            self._config(saved)
+            self._config_saved = saved
+        except OSError:
+            pass  # none saved yet
+        except ValueError as e:
+            problems.append("settings unreadable (%s): defaults" % e)

@@ -66,6 +66,15 @@ class BoardSession:
         if m.kind == "board":
             self.board_status = " ".join(m.args + [f"{k}={v}" for k, v in m.kwargs.items()])
             return [("status", m)]
+        if m.kind == "recovered":  # a power cut or reset: the arbiter has a decision to make
+            side, _, ms = m.kwargs.get("interrupted", "-").partition(":")
+            if side in ("w", "b") and ms.isdigit():
+                who = "White" if side == "w" else "Black"
+                self.problem = (f"the board restarted (power cut or reset) and came back with its game; "
+                                f"{who}'s clock is paused: the interrupted turn had run {int(ms) / 1000:.1f} s")
+            else:
+                self.problem = "the board restarted (power cut or reset) and came back with its game"
+            return [("problem", self.problem)]
         if m.kind == "ask" and len(m.args) == 2:  # a player asked for his time: spoken
             return [("ask", (m.args[0], m.args[1]))]
         if m.kind == "unreadable":

@@ -6,15 +6,17 @@ from tests.firmware.fakehal import FakeHal, run
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
 PRESETS = "/tmp/chessboard-test-device-presets.json"
 ACCESS = "/tmp/chessboard-test-device-access.json"
+CONFIG = "/tmp/chessboard-test-device-config.json"
 
 
 def _device():
     import os
 
-    try:
-        os.remove(ACCESS)  # every test starts from the default signal settings
-    except OSError:
-        pass
+    for path in (ACCESS, CONFIG):
+        try:
+            os.remove(path)  # every test starts from the default settings
+        except OSError:
+            pass
     hal = FakeHal()
     dev = Device(hal, presets_path=PRESETS)
     run(dev, hal, 50)
@@ -235,3 +237,21 @@ def test_a_deaf_player_sees_the_signals_on_his_led():
     flashes = [b[0] - a[0] for a, b in zip(black[::2], black[1::2]) if a[1] and not b[1]]
     assert flashes == [500, 150, 150, 500]
     assert not any(name == "white" for _, name, _ in events)  # White's LED is not his
+
+
+def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
+    dev, hal = _device()
+    hal.lines()
+    assert _ask(dev, hal, "config freeze=off autopenalty=on settle=60\n") == ["ok config"]
+    assert _ask(dev, hal, "config orientation=turned\n") == ["ok config"]
+    hal2 = FakeHal()
+    dev2 = Device(hal2, presets_path=PRESETS)  # the power went off and on
+    assert dev2.freeze is False and dev2.auto_penalties and dev2.rec.settle_ms == 60
+    assert dev2.rec.orientation is True and dev2.clock.freeze_on_flag is False
+    with open(CONFIG, "w") as f:
+        f.write('{"settle": "9000"}')
+    hal3 = FakeHal()
+    dev3 = Device(hal3, presets_path=PRESETS)
+    run(dev3, hal3, 50)
+    assert any(l.startswith("warning settings%20unreadable") for l in hal3.lines())
+    assert dev3.rec.settle_ms == 120 and not dev3.auto_penalties
