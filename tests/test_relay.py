@@ -314,6 +314,17 @@ def test_misbehaving_devices_do_not_stop_the_others(tmp_path):
     assert len(states) == 2  # the line of garbage never became a board
 
 
+def _assert_the_legal_game_once(tmp_path):
+    """Board 1's PGN is exactly Légal's mate, and its journal holds every event once."""
+    g = chess.pgn.read_game(io.StringIO((tmp_path / "out" / "board-1.pgn").read_text()))
+    assert g.board().variation_san(g.mainline_moves()).split() == \
+        "1. e4 e5 2. Nf3 d6 3. Bc4 Nc6 4. Nc3 Bg4 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#".split()
+    assert g.headers["Result"] == "1-0"
+    lines = (tmp_path / "out" / "board-1.events").read_text().splitlines()
+    seqs = [int(l.split()[0].split(":")[1]) for l in lines]
+    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
+
+
 def test_restart_and_unplug_lose_nothing(tmp_path):
     (tmp_path / "boards").mkdir()
     link = str(tmp_path / "boards" / "b1")
@@ -338,13 +349,7 @@ def test_restart_and_unplug_lose_nothing(tmp_path):
             board.stop()
 
     run(body())
-    g = chess.pgn.read_game(io.StringIO((tmp_path / "out" / "board-1.pgn").read_text()))
-    assert g.board().variation_san(g.mainline_moves()).split() == \
-        "1. e4 e5 2. Nf3 d6 3. Bc4 Nc6 4. Nc3 Bg4 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#".split()
-    assert g.headers["Result"] == "1-0"
-    lines = (tmp_path / "out" / "board-1.events").read_text().splitlines()
-    seqs = [int(l.split()[0].split(":")[1]) for l in lines]
-    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
+    _assert_the_legal_game_once(tmp_path)
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -389,13 +394,7 @@ def test_cables_and_relays_fail_at_random_instants(tmp_path, seed):
 
     run(body())
     assert len(done) >= 3  # the game saw a few failures
-    g = chess.pgn.read_game(io.StringIO((tmp_path / "out" / "board-1.pgn").read_text()))
-    assert g.board().variation_san(g.mainline_moves()).split() == \
-        "1. e4 e5 2. Nf3 d6 3. Bc4 Nc6 4. Nc3 Bg4 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#".split()
-    assert g.headers["Result"] == "1-0"
-    lines = (tmp_path / "out" / "board-1.events").read_text().splitlines()
-    seqs = [int(l.split()[0].split(":")[1]) for l in lines]
-    assert seqs == list(range(1, len(seqs) + 1))  # every event once, in order
+    _assert_the_legal_game_once(tmp_path)
 
 
 def test_lichess_push(tmp_path):

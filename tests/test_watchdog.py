@@ -1,35 +1,26 @@
 """A task that hangs: the watchdog stops being fed, the board is reset (the simulator does
 what the RP2040's watchdog does) and comes back from its journal with the game as it was,
 the pieces still on their squares."""
-import random
 import time
 
-import chess
 import serial
 
-from host_tools import tracegen
 from host_tools.gamerecord import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status
 from host_tools.sim import SimulatedBoard
+from tests.test_relay import _trace
 
 MOVES = "e4 e5 Nf3 Nc6".split()
 
 
-def _trace(tmp_path):
-    b = chess.Board()
-    moves = []
-    for san in MOVES:
-        moves.append(b.parse_san(san))
-        b.push(moves[-1])
-    text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
-    p = tmp_path / "short.trace"
-    p.write_text(text)
-    last_ms = max(int(l.split()[0]) for l in text.splitlines() if l.strip())
+def _short_trace(tmp_path):
+    p = _trace(tmp_path, MOVES, "short.trace", 3)
+    last_ms = max(int(l.split()[0]) for l in p.read_text().splitlines() if l.strip())
     return p, last_ms
 
 
 def test_a_hung_task_resets_the_board_and_the_game_comes_back(tmp_path):
-    trace, last_ms = _trace(tmp_path)
+    trace, last_ms = _short_trace(tmp_path)
     board = SimulatedBoard(trace, flash=tmp_path / "flash", watchdog_ms=2000,
                            hang_after=(last_ms + 1000) // 10, commands=["start"])
     try:
