@@ -160,6 +160,8 @@ class LiveChessApi:
 
 
 def make_livechess_app(relay) -> web.Application:
-    app = web.Application(client_max_size=64 * 1024)
+    from host_tools.relay.web import ascii_headers
+
+    app = web.Application(client_max_size=64 * 1024, middlewares=[ascii_headers])
     app.router.add_get("/api/v1.0", relay.livechess.handle)
     return app

@@ -24,7 +24,18 @@ PGN_TYPE = "application/x-chess-pgn"
 
 def _authorised(relay, request) -> bool:
     got = request.headers.get("Authorization", "")
-    return got.startswith("Bearer ") and secrets.compare_digest(got[7:], relay.token)
+    return got.startswith("Bearer ") and secrets.compare_digest(
+        got[7:].encode("utf-8", "surrogateescape"), relay.token.encode())
+
+
+@web.middleware
+async def ascii_headers(request, handler):
+    """Header values this relay reads are ASCII; anything else is refused here, whole (it
+    would otherwise trip aiohttp's own error pages into a server error)."""
+    for value in request.headers.values():
+        if not value.isascii():
+            raise web.HTTPBadRequest(text="header values must be ASCII")
+    return await handler(request)
 
 
 def _board(relay, request):
@@ -39,7 +50,7 @@ def _board(relay, request):
 
 
 def make_app(relay) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[ascii_headers])
     routes = web.RouteTableDef()
 
     @routes.get("/")
