@@ -157,6 +157,9 @@ class Device:
             problems.append("journal: %d bytes of an interrupted write dropped" % r.dropped)
         self._games = max(self._games, r.game_id)
         self._committed = self.log.count
+        # Written again whole at the first commit: a new file renamed over the old one, so
+        # that nothing is ever appended after an interrupted write, and the checkpoints go.
+        self._fresh = True
         return r
 
     def _replay(self, r, now):
@@ -176,6 +179,8 @@ class Device:
         g = self.game
         m = self.match
         for seq in range(2, count + 1):
+            if not seq & 31:
+                self.hal.feed_watchdog()  # a long game takes a while to play again on the chip
             kind, side, a, b, text = log.get(seq)
             if kind == MOVE:
                 mover = g.turn

@@ -298,3 +298,27 @@ def test_clock_state_round_trip():
     bad = list(s)
     bad[2] = 9
     assert raises(ValueError, d.restore, bad, 0)
+
+
+def test_a_torn_write_is_dropped_and_the_journal_written_again_whole():
+    _clean("torn")
+    dev, hal = _device()
+    _play(dev, hal, GAME[:4])
+    before = _events(dev)
+    occ = bytes(hal.occ)
+    dev = hal = None
+    _cut()
+    with open(DIR + "/journal.bin", "ab") as f:
+        f.write(b"E\x14\x00" + bytes(7))  # a record the power cut interrupted
+    dev, hal = _device(occ=occ)
+    lines = hal.lines()
+    assert any("interrupted%20write%20dropped" in l for l in lines)
+    assert _events(dev)[:len(before)] == before
+    _play(dev, hal, GAME[4:6])
+    after = _events(dev)
+    occ = bytes(hal.occ)
+    dev = hal = None
+    _cut()
+    dev, hal = _device(occ=occ)
+    assert not any(l.startswith("warning") for l in hal.lines())  # nothing after the torn bytes
+    assert _events(dev)[:len(after)] == after
