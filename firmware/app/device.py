@@ -233,12 +233,13 @@ class Device:
                     self._games = max(self._games, log.game_id)
                     j.set_games(self._games)
                     j.begin(log.game_id, log.header,
-                            [log.raw(s) for s in range(1, log.count + 1)], state)
+                            (log.raw(s) for s in range(1, log.count + 1)), state)
                 else:
                     j.commit([log.raw(s) for s in range(self._committed + 1, log.count + 1)],
                              log.count, state)
-            except OSError as e:
-                # A full or failing flash must not stop the game: it goes on in memory.
+            except (OSError, MemoryError) as e:
+                # A full or failing flash (or no memory for the write) must not stop the
+                # game: it goes on in memory, and the host has every line.
                 j.close()
                 self.journal = None
                 if self._held is None:

@@ -230,20 +230,28 @@ class Journal:
         self.bytes_written += len(data)
         self.writes += 1
 
-    def _write_new(self, data):
-        self.close()
-        self._write_file(self.path, data)
-        self._f = open(self.path, "ab")
-
     def begin(self, game_id, header, events, state):
-        """A new journal: the game, its events so far and their commit, in a new file
-        renamed over the old one."""
-        data = bytearray(MAGIC)
-        data += frame(GAME, ints((game_id,)) + header.encode())
-        for e in events:
-            data += frame(EVENT, e)
-        data += frame(COMMIT, ints([len(events)] + list(state)))
-        self._write_new(data)
+        """A new journal: the game, its events so far (an iterable of 20-byte records) and
+        their commit, in a new file renamed over the old one. Written record by record: a
+        long game never needs one large buffer."""
+        self.close()
+        tmp = self.path + ".new"
+        f = open(tmp, "wb")
+        n = 0
+        try:
+            f.write(MAGIC)
+            written = 4 + f.write(frame(GAME, ints((game_id,)) + header.encode()))
+            for e in events:
+                written += f.write(frame(EVENT, e))
+                n += 1
+            written += f.write(frame(COMMIT, ints([n] + list(state))))
+            f.flush()
+        finally:
+            f.close()
+        os.rename(tmp, self.path)
+        self._f = open(self.path, "ab")
+        self.bytes_written += written
+        self.writes += 1
 
     def commit(self, events, count, state):
         """Append events (20-byte records) and the commit covering the first count events
