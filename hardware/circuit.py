@@ -15,6 +15,26 @@ from __future__ import annotations
 import os
 
 from skidl import POWER, SKIDL, TEMPLATE, Circuit, Net, Part, Pin  # noqa: E402
+from skidl.logger import erc_logger, rt_logger  # noqa: E402
+
+
+def _no_log_files():
+    # SKiDL opens log files in the working folder when it is imported; this project reads
+    # the counts instead. Two processes (parallel tests) share one file name, so each
+    # removes it tolerating the other having done so.
+    for logger in (rt_logger, erc_logger):
+        for handler in list(logger.log_file_handlers):
+            name, handler.filename = handler.filename, None
+            handler.close()
+            logger.removeHandler(handler)
+            if name:
+                try:
+                    os.remove(name)
+                except OSError:
+                    pass
+
+
+_no_log_files()
 
 from firmware.hal import pinmap as P  # noqa: E402
 
