@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from host_tools import micropython, tracegen  # noqa: E402
 from host_tools.replay import APP_HEAP  # noqa: E402
+from host_tools.micropython import CHIP_FACTOR  # noqa: E402
 
-CHIP = 150
 
 
 def main():
@@ -47,7 +47,7 @@ def main():
           "(simulated time: debounce + settle window + scan period)")
     s = out["step_us"].split()
     print(f"CPU from the start of that step to the move line: median {int(s[1]) / 1000:.3f} ms, worst "
-          f"{int(s[3]) / 1000:.3f} ms here; ~{int(s[1]) * CHIP / 1000:.0f} / {int(s[3]) * CHIP / 1000:.0f} ms on the RP2040")
+          f"{int(s[3]) / 1000:.3f} ms here; ~{int(s[1]) * CHIP_FACTOR / 1000:.0f} / {int(s[3]) * CHIP_FACTOR / 1000:.0f} ms on the RP2040")
     print(f"peak live heap over the game: {int(out['peak_heap_bytes']) / 1024:.0f} KB "
           f"(64-bit unix port, heap {APP_HEAP}; the chip's objects are ~40% smaller)")
     r = micropython.run(["bench/device_core.py", "rate", f.name, str(a.seconds)], heap=APP_HEAP,

@@ -47,24 +47,6 @@ class CountingFlash:
         return 0
 
 
-def _piece(game, name):
-    """The FEN letter of the piece on square name (" " if none)."""
-    rows = game.fen().split()[0].split("/")
-    row = rows[8 - int(name[1])]
-    col = ord(name[0]) - 97
-    i = 0
-    for ch in row:
-        if ch.isdigit():
-            i += int(ch)
-        else:
-            if i == col:
-                return ch
-            i += 1
-        if i > col:
-            return " "
-    return " "
-
-
 def main():
     flash = CountingFlash(256)  # 1 MB of the Pico's 2 MB is the filesystem
     os.VfsLfs2.mkfs(flash)
@@ -78,8 +60,8 @@ def main():
     run(dev, hal, 50)
     hal.send("new tc=5400+30\nstart\n")
     run(dev, hal, 100)
+    from firmware.rules.position import is_castling, is_en_passant, move_promotion
     from firmware.rules.uci import uci
-    from firmware.rules.squares import parse_square
 
     plies = 0
     j = dev.journal
@@ -101,15 +83,9 @@ def main():
         g = dev.game
         plain = []
         for m in g.legal_moves():
-            u = uci(g.position, m)
-            frm, to = parse_square(u[:2]), parse_square(u[2:4])
-            piece = _piece(g, u[:2])
-            empty = not hal.occ[to >> 3] & (1 << (to & 7))
-            sideways = (frm & 7) != (to & 7)
-            if len(u) != 4 or (piece in "Kk" and abs((frm & 7) - (to & 7)) == 2) or \
-                    (piece in "Pp" and sideways and empty):
-                continue  # promotions, castling, en passant: more than the fake hand does
-            plain.append(u)
+            if move_promotion(m) or is_castling(m) or is_en_passant(m):
+                continue  # more than the fake hand does
+            plain.append(uci(g.position, m))
         if not plain:
             break
         seed = (seed * 1103515245 + 12345) & 0x3FFFFFFF

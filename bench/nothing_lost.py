@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from host_tools import micropython, powercut  # noqa: E402
 from host_tools.replay import APP_HEAP  # noqa: E402
+from host_tools.micropython import CHIP_FACTOR  # noqa: E402
 
-CHIP = 150
 ERASE_MS = 45  # a 4 KB sector erase of the Pico's W25Q16 flash, typical (datasheet)
 PAGE_MS = 0.4  # a 256-byte page program, typical
 
@@ -116,8 +116,8 @@ def main():
     print(f"journal, per move            {per} bytes written by the firmware")
     print(f"  littlefs on the flash      {prog} bytes programmed, {er:.2f} 4 KB blocks erased")
     print(f"  commit inside micropython  {us} us median, {j['commit_us_max']} us max")
-    chip = us * CHIP / 1000 + er * ERASE_MS + prog / 256 * PAGE_MS
-    print(f"  on a 125 MHz RP2040        ~{chip:.0f} ms a move (x{CHIP} + flash erase/program times)")
+    chip = us * CHIP_FACTOR / 1000 + er * ERASE_MS + prog / 256 * PAGE_MS
+    print(f"  on a 125 MHz RP2040        ~{chip:.0f} ms a move (x{CHIP_FACTOR} + flash erase/program times)")
     print(f"({time.time() - t0:.0f} s)")
 
 

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from host_tools import micropython  # noqa: E402
+from host_tools.micropython import CHIP_FACTOR  # noqa: E402
 
-CHIP_FACTOR = 150  # unix port -> RP2040 at 125 MHz, measured (README, "Speed")
 
 
 def _micropython(args, heap, compiled=False):

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from host_tools import micropython, tracegen  # noqa: E402
+from host_tools.micropython import CHIP_FACTOR  # noqa: E402
 
-CHIP = 150
 
 
 def main():
@@ -44,7 +44,7 @@ def main():
         if m:
             kind, n, med, worst = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
             print(f"{kind:9s} scans {n:6d}  median {med / 1000:.3f} ms  worst {worst / 1000:.3f} ms here"
-                  f"  | chip ~{med * CHIP / 1000:.1f} ms median, ~{worst * CHIP / 1000:.1f} ms worst")
+                  f"  | chip ~{med * CHIP_FACTOR / 1000:.1f} ms median, ~{worst * CHIP_FACTOR / 1000:.1f} ms worst")
         else:
             print(line)
 

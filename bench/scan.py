@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from host_tools import micropython  # noqa: E402
+from host_tools.micropython import CHIP_FACTOR  # noqa: E402
 
-CHIP = 150
 SETTLE_US = 5 * 8
 
 
@@ -21,9 +21,9 @@ def main():
     if r.returncode:
         raise SystemExit(r.stdout + r.stderr)
     us = float(r.stdout.split()[1])
-    chip = us * CHIP + SETTLE_US
+    chip = us * CHIP_FACTOR + SETTLE_US
     print(f"full scan inside micropython here   {us:.2f} us")
-    print(f"on a 125 MHz RP2040 (x{CHIP} + 8 x 5 us) ~{chip / 1000:.2f} ms")
+    print(f"on a 125 MHz RP2040 (x{CHIP_FACTOR} + 8 x 5 us) ~{chip / 1000:.2f} ms")
     print(f"at 100 scans a second                ~{chip / 100:.1f}% of the CPU")
 
 

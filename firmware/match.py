@@ -99,17 +99,34 @@ class Match:
         it is completed by the mover's press, or now if it ends the game (6.2.1.1)."""
         if self.outcome is not None:
             raise MatchError("the game is over (%s)" % self.outcome.result())
-        side = self.game.turn
-        self.game.push(m)
-        ply = self.game.ply - 1
-        self._set_clock_after(ply, 0)
-        self._awaiting[side >> 4] += 1
+        side, ply = self._record(m)
         self._emit("move", ply, m)
         end = self.game.outcome()
         if end is not None:
             self._awaiting[side >> 4] = 0
             self._finish(end, now)
             self._set_clock_after(ply, self.clock.time_left(side, now))
+
+    def _record(self, m):
+        """Play m and note it waits for its mover's press; (mover, 0-based ply)."""
+        side = self.game.turn
+        self.game.push(m)
+        ply = self.game.ply - 1
+        self._set_clock_after(ply, 0)
+        self._awaiting[side >> 4] += 1
+        return side, ply
+
+    # ----- the game read back from the device's journal (its events say what followed)
+
+    def replay_move(self, m):
+        """A move made on the board, as make_move records it, without events."""
+        self._record(m)
+
+    def replay_completed(self, ply, ms, side):
+        """ply (1-based) completed with the mover's ms on his clock; side's moves no longer
+        wait for a press."""
+        self._set_clock_after(ply - 1, ms)
+        self._awaiting[side >> 4] = 0
 
     def take_back(self, now):
         """The last move is taken back (a correction on the board or by the arbiter)."""

@@ -77,6 +77,8 @@ def _template(name, prefix, pins, footprint, mpn, description, **kw):
 
 def _parts():
     two = [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE)]
+    diode = [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)]
+    polar = [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)]
     return {
         "pico": _template("Raspberry_Pi_Pico", "U", [(n, s, _pico_pin_type(s)) for n, s in PICO_PINS.items()],
                           "Module:RaspberryPi_Pico_Common_THT", "SC0915",
@@ -89,17 +91,17 @@ def _parts():
             "Package_DIP:DIP-16_W7.62mm", "SN74HC138N", "3-to-8 line decoder: drives one rank low"),
         "reed": _template("Reed", "SW", two, "Button_Switch_THT:SW_Reed_CT10-XXXX-G1",
                           "MKA-14103", "reed switch, normally open, 14 mm glass (one per square)"),
-        "schottky": _template("D_Schottky", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+        "schottky": _template("D_Schottky", "D", diode,
                               "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                               "Schottky diode, 200 mA, DO-35"),
-        "flyback": _template("D", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+        "flyback": _template("D", "D", diode,
                              "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5819",
                              "Schottky diode, 1 A, DO-41"),
         "r": _template("R", "R", two, "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
                        "CFR-25", "resistor, 1/4 W, 5%"),
         "c": _template("C", "C", two, "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "K104K15X7RF5TL2",
                        "ceramic capacitor, 50 V, X7R"),
-        "cpol": _template("CP", "C", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+        "cpol": _template("CP", "C", polar,
                           "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1A102MPD",
                           "electrolytic capacitor, 10 V"),
         "button": _template("SW_Push", "SW", two, "Button_Switch_THT:SW_PUSH_12mm", "B3F-4055",
@@ -108,13 +110,13 @@ def _parts():
                                   "D2F-5L", "clock lever: microswitch with lever, on a 2-pin JST XH lead"),
         "npn": _template("Q_NPN_EBC", "Q", [(1, "E", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                          "Package_TO_SOT_THT:TO-92_Inline", "BC337-40", "NPN transistor, 800 mA"),
-        "motor": _template("Motor", "M", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+        "motor": _template("Motor", "M", polar,
                            "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical", "Seeed 316040001",
                            "coin vibration motor, 3 V, 10 mm, on a JST XH lead (in the player's clock side)"),
-        "buzzer": _template("Buzzer", "BZ", [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)],
+        "buzzer": _template("Buzzer", "BZ", polar,
                             "Buzzer_Beeper:Buzzer_12x9.5RM7.6", "CEM-1203(42)",
                             "magnetic buzzer, 3-5 V, passive (PWM)"),
-        "led": _template("LED", "D", [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)],
+        "led": _template("LED", "D", diode,
                          "LED_THT:LED_D10.0mm", "WP813SRD", "LED, 10 mm, high brightness (seen from 10 m)"),
         "display": _template("HT16K33_7seg", "DS", [(1, "GND", T.PWRIN), (2, "VCC", T.PWRIN),
                                                     (3, "VIO", T.PWRIN), (4, "SDA", T.BIDIR),

@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Pure Python runs about this many times slower in MicroPython on a 125 MHz RP2040 than in
+# this unix port (measured; README, "Speed"): the benchmarks' chip figures.
+CHIP_FACTOR = 150
 
 
 def path():

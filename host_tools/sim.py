@@ -85,7 +85,7 @@ class SimulatedBoard:
         env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
         if self._feed and os.path.exists(self._feed):
             os.remove(self._feed)
-        self._started = time.monotonic()
+        self._started = time.time()
         self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, bufsize=0)
         for c in commands:  # before anything else: the board reads them first
@@ -114,12 +114,9 @@ class SimulatedBoard:
                 fed = os.stat(self._feed).st_mtime
             except OSError:
                 fed = None
-            last = max(fed or 0, self._started_wall())
+            last = max(fed or 0, self._started)  # a board just started has a grace period
             if time.time() - last > self.watchdog_ms / 1000:
                 self.power_cut()  # what the RP2040's watchdog does: a reset
-
-    def _started_wall(self):
-        return time.time() - (time.monotonic() - self._started)
 
     # ----- the cable
 

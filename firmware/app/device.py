@@ -109,7 +109,6 @@ class Device:
         self._lit = bytearray(64)
         self._last = None
         self._hint = None
-        self._squares = getattr(hal, "squares", None)
         # The journal: events are on flash before their lines go out (write-ahead), so
         # lines wait in _held from the first event not yet written until the commit that
         # ends the step.
@@ -147,7 +146,7 @@ class Device:
             self._replay(r, now)
         except (JournalError, ValueError, IndexError, KeyError) as e:
             if not isinstance(e, JournalError):
-                j._keep_bad()
+                j.keep_bad()
             problems.append("journal damaged (%s), kept as %s; a new game" % (e, j.bad_path))
             self.log.count = 0
             self.log.game_id = 0
@@ -183,17 +182,13 @@ class Device:
                 self.hal.feed_watchdog()  # a long game takes a while to play again on the chip
             kind, side, a, b, text = log.get(seq)
             if kind == MOVE:
-                mover = g.turn
                 if a != g.ply + 1:
                     raise ValueError("event %d: move %d after ply %d" % (seq, a, g.ply))
-                g.push(b)  # IllegalMoveError (a ValueError) if it is not legal here
-                m._set_clock_after(a - 1, 0)
-                m._awaiting[mover >> 4] += 1
+                m.replay_move(b)  # IllegalMoveError (a ValueError) if it is not legal here
             elif kind == CLK:
                 if not 1 <= a <= g.ply:
                     raise ValueError("event %d: clk of ply %d" % (seq, a))
-                m._set_clock_after(a - 1, b)
-                m._awaiting[SIDES[side] >> 4] = 0
+                m.replay_completed(a, b, SIDES[side])
             elif kind == TAKEBACK:
                 if not 0 <= a <= g.ply:
                     raise ValueError("event %d: takeback to %d" % (seq, a))
@@ -249,11 +244,10 @@ class Device:
             self._fresh = False
             self._checkpoint_at = now
         held = self._held
+        self._held = None
         if held:
-            self._held = None
             for line in held:
                 self.hal.write((line + "\n").encode())
-        self._held = None
 
     def _checkpoint(self, now):
         c = self.clock
@@ -311,8 +305,6 @@ class Device:
         self._show_squares()
 
     def _show_squares(self):
-        if self._squares is None:
-            return
         lit = self._lit
         for i in range(64):
             lit[i] = 0
@@ -322,7 +314,7 @@ class Device:
         elif self._last is not None:
             lit[self._last[0]] = 1
             lit[self._last[1]] = 2
-        self._squares(lit)
+        self.hal.squares(lit)
 
     def _new_game(self, control, fen, number, now):
         self._setup(control, fen, number, now)

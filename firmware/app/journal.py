@@ -103,8 +103,7 @@ class Journal:
         self.path = path
         self.bad_path = path + ".bad"
         self._f = None
-        self.bytes_written = 0  # since start-up: the figure for wear (bench/journal.py)
-        self.writes = 0
+        self.bytes_written = 0  # since start-up: the figure for wear (bench/nothing_lost.py)
         self._games_written = None
 
     # ----- reading back
@@ -122,13 +121,14 @@ class Journal:
             finally:
                 f.close()
         except JournalError:
-            self._keep_bad()
+            self.keep_bad()
             raise
         except (OSError, ValueError, IndexError) as e:  # struct, decode: damage all the same
-            self._keep_bad()
+            self.keep_bad()
             raise JournalError("unreadable: %s" % e)
 
-    def _keep_bad(self):
+    def keep_bad(self):
+        """Move the damaged journal aside, for inspection."""
         try:
             os.rename(self.path, self.bad_path)
         except OSError:
@@ -228,7 +228,6 @@ class Journal:
             f.close()
         os.rename(tmp, path)
         self.bytes_written += len(data)
-        self.writes += 1
 
     def begin(self, game_id, header, events, state):
         """A new journal: the game, its events so far (an iterable of 20-byte records) and
@@ -251,7 +250,6 @@ class Journal:
         os.rename(tmp, self.path)
         self._f = open(self.path, "ab")
         self.bytes_written += written
-        self.writes += 1
 
     def commit(self, events, count, state):
         """Append events (20-byte records) and the commit covering the first count events
@@ -272,7 +270,6 @@ class Journal:
         self._f.write(data)
         self._f.flush()
         self.bytes_written += len(data)
-        self.writes += 1
 
     def close(self):
         if self._f is not None:

@@ -10,7 +10,8 @@
 #   led(name, on)                    "white", "black": the running-side indicators
 #   motor(side, duty_percent)        a player's vibration motor (0 = off)
 #   buzzer(freq)                     the buzzer (0 = off)
-#   squares(kinds64)                 optional: the LED under each square (0 off, 1 the last
-#                                    move's from-square, 2 its to-square, 3 put this right)
+#   squares(kinds64)                 the LEDs under the squares, if the board has them (0 off,
+#                                    1 the last move's from-square, 2 its to-square, 3 put
+#                                    this right)
 #   power() -> (mV or None, usb, low) the supply, and the low-battery sign
 #   feed_watchdog()                  the loop is alive

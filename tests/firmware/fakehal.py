@@ -1,6 +1,16 @@
 # A HAL for tests: a fixed or scripted board, time moved by hand, what the device wrote
 # kept as lines, what the host sends queued as bytes. Runs in both interpreters.
 from firmware.board.occupancy import START
+from firmware.rules.squares import parse_square
+
+
+def set_square(occ, name, on):
+    """Put a piece on square name of occupancy occ (8 bytes, rank 1 first), or take it off."""
+    sq = parse_square(name)
+    if on:
+        occ[sq >> 3] |= 1 << (sq & 7)
+    else:
+        occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
 
 
 class FakeHal:

@@ -8,7 +8,8 @@ from firmware.app.device import Device
 from firmware.app.eventlog import EventLog
 from firmware.app.journal import Journal, JournalError, crc16
 from firmware.rules.squares import WHITE, BLACK, parse_square
-from tests.firmware.fakehal import FakeHal, run
+from firmware.board.occupancy import occupied
+from tests.firmware.fakehal import FakeHal, run, set_square
 from tests.firmware.support import raises
 
 MICROPYTHON_HEAP = "256K"  # the whole application
@@ -36,26 +37,17 @@ def _device(t=0, occ=None):
     return dev, hal
 
 
-def _set(hal, name, on):
-    sq = parse_square(name)
-    if on:
-        hal.occ[sq >> 3] |= 1 << (sq & 7)
-    else:
-        hal.occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
-
-
 def _move(dev, hal, uci, think=2000):
     for _ in range(think // 1000):
         run(dev, hal, 1000)
         hal.out = bytearray()  # what the device said before the move is not looked at
     frm, to = uci[:2], uci[2:4]
-    sq = parse_square(to)
-    if hal.occ[sq >> 3] & (1 << (sq & 7)):
-        _set(hal, to, False)  # the captured piece off first
+    if occupied(hal.occ, parse_square(to)):
+        set_square(hal.occ, to, False)  # the captured piece off first
         run(dev, hal, 150)
-    _set(hal, frm, False)
+    set_square(hal.occ, frm, False)
     run(dev, hal, 150)
-    _set(hal, to, True)
+    set_square(hal.occ, to, True)
     run(dev, hal, 200)
 
 

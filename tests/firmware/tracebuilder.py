@@ -2,7 +2,7 @@
 # lift and place pieces by square name, press clocks, push buttons, let time pass.
 from firmware.board.occupancy import to_hex
 from firmware.rules.position import Position
-from firmware.rules.squares import parse_square
+from tests.firmware.fakehal import set_square
 
 
 class Scenario:
@@ -20,11 +20,7 @@ class Scenario:
         return self
 
     def _set(self, name, on):
-        sq = parse_square(name)
-        if on:
-            self.occ[sq >> 3] |= 1 << (sq & 7)
-        else:
-            self.occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
+        set_square(self.occ, name, on)
         self._occ()
 
     def lift(self, *names, gap=150):
