@@ -3,8 +3,8 @@
 # create() builds them from `machine` on the Pico - the only code that imports it.
 #
 # Figures for a 125 MHz RP2040 (bench/scan.py): a full scan is 8 rows x (3 pin writes, a
-# 5 us settle, one register read), at most ~1.5 ms in MicroPython, so 100 scans a second
-# take at most ~15% of the CPU.
+# 5 us settle, one register read), at most ~0.6 ms in MicroPython, so 100 scans a second
+# take at most ~6% of the CPU.
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.ht16k33 import SevenSegment, face_text
