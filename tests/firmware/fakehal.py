@@ -19,7 +19,7 @@ class FakeHal:
     def __init__(self, occ=START):
         self.t = 0
         self.occ = bytearray(occ)
-        self.out = bytearray()
+        self.out = []  # what the device wrote, chunk by chunk (no one growing buffer: see write)
         self.inbox = bytearray()
         self.queue = []
         self.faces = []
@@ -53,7 +53,9 @@ class FakeHal:
         return data
 
     def write(self, data):
-        self.out += data
+        # Kept as separate chunks: one buffer grown over a long test needs ever larger
+        # contiguous blocks, which a fragmented 256K heap cannot always give.
+        self.out.append(bytes(data))
 
     def display(self, white, black):
         self.faces.append((white, black))
@@ -82,9 +84,14 @@ class FakeHal:
         self.inbox += text.encode() if isinstance(text, str) else text
 
     def lines(self):
-        text = bytes(self.out).decode()
-        self.out = bytearray()
-        return [l for l in text.split("\n") if l]
+        """The complete lines written since the last call (and forgets them)."""
+        got, part = [], ""
+        for chunk in self.out:
+            pieces = (part + chunk.decode()).split("\n")
+            part = pieces.pop()
+            got.extend(l for l in pieces if l)
+        self.out = [part.encode()] if part else []
+        return got
 
 
 def run(dev, hal, ms):

@@ -244,12 +244,14 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     hal.lines()
     assert _ask(dev, hal, "config freeze=off autopenalty=on settle=60\n") == ["ok config"]
     assert _ask(dev, hal, "config orientation=turned\n") == ["ok config"]
+    dev = hal = None  # the power goes off: only what is on flash is left
     hal2 = FakeHal()
     dev2 = Device(hal2, presets_path=PRESETS)  # the power went off and on
     assert dev2.freeze is False and dev2.auto_penalties and dev2.rec.settle_ms == 60
     assert dev2.rec.orientation is True and dev2.clock.freeze_on_flag is False
     with open(CONFIG, "w") as f:
         f.write('{"settle": "9000"}')
+    dev2 = hal2 = None
     hal3 = FakeHal()
     dev3 = Device(hal3, presets_path=PRESETS)
     run(dev3, hal3, 50)
