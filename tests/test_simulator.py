@@ -1,7 +1,9 @@
 """The simulated board behind a pseudo-terminal, opened with pyserial as a real board
 would be: the game arrives; unplugging and replugging the line mid-game loses lines, and
 a resend gets every one of them back, none twice."""
+import os
 import random
+import signal
 import time
 
 import chess
@@ -15,14 +17,14 @@ from host_tools.sim import SimulatedBoard
 LEGAL = "e4 e5 Nf3 d6 Bc4 Nc6 Nc3 Bg4 Nxe5 Bxd1 Bxf7+ Ke7 Nd5#".split()
 
 
-def _trace(tmp_path):
+def _trace(tmp_path, seed=8):
     b = chess.Board()
     moves = []
     for san in LEGAL:
         moves.append(b.parse_san(san))
         b.push(moves[-1])
     p = tmp_path / "legal.trace"
-    p.write_text(tracegen.trace_game(chess.Board(), moves, random.Random(8)))
+    p.write_text(tracegen.trace_game(chess.Board(), moves, random.Random(seed)))
     return p
 
 
@@ -62,3 +64,31 @@ def test_a_game_over_the_pty_with_an_unplug(tmp_path):
     assert [p.san for p in record.plies] == LEGAL
     assert record.result == "1-0" and record.termination == "checkmate"
     assert all(p.clk_ms for p in record.plies)
+
+
+def test_a_simulator_the_host_starves_still_sees_every_move(tmp_path):
+    """A busy test machine can leave the simulator unscheduled for a second or more. The
+    simulated world waits for it (the trace's hands and the clock): were the time to jump,
+    the next scan would see a lift and a place, or a press and the opponent's next lift,
+    at once, which a chip scanning every 10 ms never sees. Here the process is stopped
+    outright, again and again, at random instants of a game played in real time."""
+    rng = random.Random(3)
+    board = SimulatedBoard(_trace(tmp_path, seed=3), presets=str(tmp_path / "presets.json"))
+    stalls = 0
+    try:
+        port = serial.Serial(board.path, timeout=0.05)
+        parser = DeviceParser()
+        record = GameRecord(1)
+        end = time.time() + 120
+        while record.result == "*" and time.time() < end:
+            _read(port, parser, record, lambda r: r.result != "*", rng.uniform(0.1, 1.0))
+            os.kill(board.proc.pid, signal.SIGSTOP)  # the host runs something else
+            time.sleep(rng.uniform(0.3, 1.5))
+            os.kill(board.proc.pid, signal.SIGCONT)
+            stalls += 1
+        port.close()
+    finally:
+        board.stop()
+    assert stalls >= 10
+    assert [p.san for p in record.plies] == LEGAL
+    assert record.result == "1-0" and record.termination == "checkmate"

@@ -5,11 +5,17 @@
 # simulator advances the clock itself by one scan period a step, as fast as it can.
 from time import ticks_ms, ticks_diff
 
+from micropython import const
+
 from firmware.board.occupancy import START
 from firmware.board.trace import parse_line
 from firmware.hal.buttons import LONG_MS
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
+
+# A gap longer than this between two looks at the real clock is the host not running the
+# simulator (a busy machine, a stopped process), not time on the board: see now().
+_STALL_MS = const(100)
 
 
 class SimHal:
@@ -22,7 +28,7 @@ class SimHal:
         self.speed = speed
         self.scan_ms = scan_ms
         self._t = 0
-        self._t0 = ticks_ms()
+        self._real = ticks_ms()
         self.occ = bytearray(START)
         self._trace = open(trace) if trace else None
         self._next = None
@@ -46,9 +52,17 @@ class SimHal:
     # ----- time
 
     def now(self):
-        if self.virtual:
-            return self._t
-        return ticks_diff(ticks_ms(), self._t0) * self.speed
+        if not self.virtual:
+            # Real time, except that a stall of the host stops the simulated world: the
+            # hands of the trace and the clock wait with the scans, as a chip, which never
+            # stalls, would see them. (Real time that jumped would show the matrix the
+            # board a second on, a lift and a place or a press and the opponent's next
+            # lift in one scan: moves the chip would never miss.)
+            real = ticks_ms()
+            gap = ticks_diff(real, self._real)
+            self._real = real
+            self._t += (gap if gap <= _STALL_MS else self.scan_ms) * self.speed
+        return self._t
 
     def diff(self, a, b):
         return a - b if self.virtual else ticks_diff(a, b)
