@@ -1,8 +1,10 @@
-"""A task that hangs: the watchdog stops being fed, the board is reset (the simulator does
-what the RP2040's watchdog does) and comes back from its journal with the game as it was,
-the pieces still on their squares."""
+"""A task that hangs, or one that a firmware bug ends with an exception: the watchdog
+stops being fed, the board is reset (the simulator does what the RP2040's watchdog does)
+and comes back from its journal with the game as it was, the pieces still on their
+squares."""
 import time
 
+import pytest
 import serial
 
 from host_tools.gamerecord import GameRecord
@@ -19,10 +21,12 @@ def _short_trace(tmp_path):
     return p, last_ms
 
 
-def test_a_hung_task_resets_the_board_and_the_game_comes_back(tmp_path):
+@pytest.mark.parametrize("fault", ["hang", "exception"])
+def test_a_failed_task_resets_the_board_and_the_game_comes_back(tmp_path, fault):
     trace, last_ms = _short_trace(tmp_path)
-    board = SimulatedBoard(trace, flash=tmp_path / "flash", watchdog_ms=2000,
-                           hang_after=(last_ms + 1000) // 10, commands=["start"])
+    after_scans = (last_ms + 1000) // 10
+    board = SimulatedBoard(trace, flash=tmp_path / "flash", watchdog_ms=2000, commands=["start"],
+                           **{"hang_after" if fault == "hang" else "fail_after": after_scans})
     try:
         port = serial.Serial(board.path, timeout=0.1)
         parser = DeviceParser()
@@ -41,6 +45,9 @@ def test_a_hung_task_resets_the_board_and_the_game_comes_back(tmp_path):
         for e in events:
             assert record.apply(e) == "ok"
         assert [p.san for p in record.plies] == MOVES
+        if fault == "exception":  # the host is told what went wrong before the reset
+            assert any(isinstance(m, Status) and m.line.startswith("err internal") and "injected" in m.line
+                       for m in before)
         # Back from the reset: the same game, the clock paused, nothing asked of the host.
         hello = [m for m in after if isinstance(m, Status) and m.kind == "hello"][0]
         assert hello.kwargs["game"] == "1" and int(hello.kwargs["seq"]) == record.last_seq

@@ -37,7 +37,9 @@ async def _watchdog(dev, hal):
 
 def _handler(dev):
     def handle(loop, context):
-        # A bug in one task must not take the board down: report it and go on.
+        # A bug in a task: tell the host what it was. The task has ended, so the watchdog
+        # is no longer fed: the board resets and comes back from its journal (a step cut
+        # off halfway is never trusted to go on).
         e = context.get("exception")
         try:
             dev.write("err internal " + (repr(e) if e else "?").replace(" ", "%20"))

@@ -2,6 +2,7 @@
 #   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
 #                                        [--outputs FILE] [--tail MS] [--journal FILE]
 #                                        [--board FILE] [--watchdog FILE] [--hang-after N]
+#                                        [--fail-after N]
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
@@ -15,14 +16,16 @@ from firmware.hal.sim import SimHal  # noqa: E402
 from firmware.app.device import Device  # noqa: E402
 
 
-def _hang_after(dev, n):
-    # A fault for the watchdog test: after n scans the scan task never returns.
+def _fault_after(dev, n, hang):
+    # Faults for the watchdog tests: after n scans the scan task never returns (hang), or
+    # raises, which ends the task (a bug in the firmware).
     scan = dev.scan_step
 
     def step(now):
         if dev.progress[0] >= n:
-            while True:
+            while hang:
                 pass
+            raise RuntimeError("injected fault")
         scan(now)
 
     dev.scan_step = step
@@ -31,7 +34,7 @@ def _hang_after(dev, n):
 def main(argv):
     opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
             "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim",
-            "--journal": None, "--hang-after": None, "--board": None, "--watchdog": None}
+            "--journal": None, "--hang-after": None, "--fail-after": None, "--board": None, "--watchdog": None}
     realtime = False
     host_first = False
     wait_host = False
@@ -56,7 +59,9 @@ def main(argv):
     dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"],
                  journal_path=opts["--journal"])
     if opts["--hang-after"]:
-        _hang_after(dev, int(opts["--hang-after"]))
+        _fault_after(dev, int(opts["--hang-after"]), True)
+    if opts["--fail-after"]:
+        _fault_after(dev, int(opts["--fail-after"]), False)
     tail = int(opts["--tail"])
     if wait_host:
         # A fast game must not be over before a host listens: the first line it sends
