@@ -93,7 +93,7 @@ def main():
         T._press(dev, hal, side)
         side = BLACK if side == WHITE else WHITE
         plies += 1
-        hal.out = []
+        hal.lines()
     times.sort()
     print("plies", plies)
     print("journal_bytes_per_move", (j.bytes_written - b0) // plies)

@@ -35,7 +35,7 @@ class SimulatedBoard:
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
                  wait_host: bool = False, board_id: str | None = None,
                  flash: str | Path | None = None, watchdog_ms: int | None = None,
-                 hang_after: int | None = None, fail_after: int | None = None, speed: int = 1):
+                 fault: str | None = None, speed: int = 1):
         build.build()
         self.flash = Path(flash) if flash else None
         base = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
@@ -65,10 +65,8 @@ class SimulatedBoard:
             args += ["--trace", str(trace)]
         if wait_host:
             args.append("--wait-host")
-        if hang_after is not None:
-            args += ["--hang-after", str(hang_after)]
-        if fail_after is not None:
-            args += ["--fail-after", str(fail_after)]
+        if fault:  # "hang:N" or "raise:N": the scan task hangs or raises after N scans
+            args += ["--fault", fault]
         self.link = link
         self.resets = 0  # watchdog resets and power cuts so far
         self._lock = threading.Lock()

@@ -21,12 +21,12 @@ def _short_trace(tmp_path):
     return p, last_ms
 
 
-@pytest.mark.parametrize("fault", ["hang", "exception"])
+@pytest.mark.parametrize("fault", ["hang", "raise"])
 def test_a_failed_task_resets_the_board_and_the_game_comes_back(tmp_path, fault):
     trace, last_ms = _short_trace(tmp_path)
     after_scans = (last_ms + 1000) // 10
     board = SimulatedBoard(trace, flash=tmp_path / "flash", watchdog_ms=2000, commands=["start"],
-                           **{"hang_after" if fault == "hang" else "fail_after": after_scans})
+                           fault="%s:%d" % (fault, after_scans))
     try:
         port = serial.Serial(board.path, timeout=0.1)
         parser = DeviceParser()
@@ -45,7 +45,7 @@ def test_a_failed_task_resets_the_board_and_the_game_comes_back(tmp_path, fault)
         for e in events:
             assert record.apply(e) == "ok"
         assert [p.san for p in record.plies] == MOVES
-        if fault == "exception":  # the host is told what went wrong before the reset
+        if fault == "raise":  # the host is told what went wrong before the reset
             assert any(isinstance(m, Status) and m.line.startswith("err internal") and "injected" in m.line
                        for m in before)
         # Back from the reset: the same game, the clock paused, nothing asked of the host.

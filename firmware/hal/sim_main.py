@@ -1,8 +1,8 @@
 # The simulator's entry inside micropython:
 #   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
 #                                        [--outputs FILE] [--tail MS] [--journal FILE]
-#                                        [--board FILE] [--watchdog FILE] [--hang-after N]
-#                                        [--fail-after N]
+#                                        [--board FILE] [--watchdog FILE]
+#                                        [--fault hang:N or raise:N]
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
@@ -16,9 +16,11 @@ from firmware.hal.sim import SimHal  # noqa: E402
 from firmware.app.device import Device  # noqa: E402
 
 
-def _fault_after(dev, n, hang):
-    # Faults for the watchdog tests: after n scans the scan task never returns (hang), or
-    # raises, which ends the task (a bug in the firmware).
+def _fault(dev, spec):
+    # A fault for the watchdog tests, "hang:N" or "raise:N": after N scans the scan task
+    # never returns, or raises, which ends the task (a bug in the firmware).
+    kind, n = spec.split(":")
+    hang, n = kind == "hang", int(n)
     scan = dev.scan_step
 
     def step(now):
@@ -34,7 +36,7 @@ def _fault_after(dev, n, hang):
 def main(argv):
     opts = {"--trace": None, "--outputs": None, "--speed": "1", "--tail": "3000",
             "--presets": "/tmp/chessboard-sim-presets.json", "--board-id": "sim",
-            "--journal": None, "--hang-after": None, "--fail-after": None, "--board": None, "--watchdog": None}
+            "--journal": None, "--fault": None, "--board": None, "--watchdog": None}
     realtime = False
     host_first = False
     wait_host = False
@@ -58,10 +60,8 @@ def main(argv):
                  outputs=opts["--outputs"], board=opts["--board"], watchdog=opts["--watchdog"])
     dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"],
                  journal_path=opts["--journal"])
-    if opts["--hang-after"]:
-        _fault_after(dev, int(opts["--hang-after"]), True)
-    if opts["--fail-after"]:
-        _fault_after(dev, int(opts["--fail-after"]), False)
+    if opts["--fault"]:
+        _fault(dev, opts["--fault"])
     tail = int(opts["--tail"])
     if wait_host:
         # A fast game must not be over before a host listens: the first line it sends

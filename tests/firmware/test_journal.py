@@ -40,7 +40,7 @@ def _device(t=0, occ=None):
 def _move(dev, hal, uci, think=2000):
     for _ in range(think // 1000):
         run(dev, hal, 1000)
-        hal.out = []  # what the device said before the move is not looked at
+        hal.lines()  # what the device said before the move is not looked at
     frm, to = uci[:2], uci[2:4]
     if occupied(hal.occ, parse_square(to)):
         set_square(hal.occ, to, False)  # the captured piece off first
