@@ -41,12 +41,26 @@ class Status:
     line: str = ""
 
 
+# Characters a decoded value never holds, whatever a board sent: C0 and C1 controls, DEL,
+# and Unicode's line and paragraph separators (any of them could end or split a line, a
+# PGN tag or a command further on).
+_CONTROL = {c: "\ufffd" for c in [*range(32), *range(127, 160), 0x2028, 0x2029]}
+
+
 def decode(value: str) -> str:
-    return unquote(value)
+    """A value's text: %XX escapes of UTF-8 bytes decoded; a byte that is not UTF-8 and
+    any control character become U+FFFD (the board refuses both on its side)."""
+    return unquote(value, errors="replace").translate(_CONTROL)
+
+
+def _plain(b: int) -> bool:
+    return 32 < b < 127 and b != 37 and b != 61  # printable ASCII but space, % and =
 
 
 def encode(value: str) -> str:
-    return value.replace("%", "%25").replace(" ", "%20").replace("=", "%3D")
+    """A value as one word of a line: every UTF-8 byte but printable ASCII, and space, %
+    and =, as %XX; the same as the firmware's encode (a test holds them together)."""
+    return "".join(chr(b) if _plain(b) else "%%%02X" % b for b in value.encode("utf-8", "surrogatepass"))
 
 
 def parse_line(line: str) -> Event | Status:

@@ -83,3 +83,37 @@ def test_an_illegal_move_from_a_board_is_refused():
     with pytest.raises(ValueError):
         rec.apply(parse_line("@1:2 move 1 e2e5 e5"))
     assert rec.plies == [] and rec.last_seq == 1
+
+
+def test_values_are_encoded_alike_on_both_sides_of_the_wire():
+    # The host's encode/decode and the firmware's (firmware/app/protocol.py) are two
+    # copies of one definition: they must agree on every value.
+    from firmware.app import protocol as fw
+    from host_tools import protocol as host
+
+    r = random.Random(20)
+    alphabet = [chr(c) for c in range(0, 0x250)] + ["\u2028", "\u20ac", "\U0001F600", " ", "%", "="]
+    for _ in range(3000):
+        value = "".join(r.choice(alphabet) for _ in range(r.randrange(0, 30)))
+        e = host.encode(value)
+        assert e == fw.encode(value)
+        assert e.isascii() and e.isprintable() and " " not in e and "=" not in e
+        clean = not any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in value)
+        assert host.decode(e) == (value if clean else value.translate(host._CONTROL))
+        if clean and len(value) <= fw.MAX_VALUE:
+            assert fw.decode(e) == value
+        elif not clean:
+            with pytest.raises(ValueError):
+                fw.decode(e)
+
+
+def test_a_decoded_value_holds_no_control_character():
+    # Whatever a board (or anything on its line) sends, no decoded value can split a line,
+    # a PGN tag or a command of the host's.
+    m = parse_line("@1:1 game tc=300+2 fen=x chess960=- white=A%0A%5BResult%20%221-0%22%5D black=%E9t%00")
+    kw = dict(w.split("=", 1) for w in m.args)
+    from host_tools.protocol import decode
+
+    assert decode(kw["white"]) == "A\ufffd[Result \"1-0\"]"
+    assert decode(kw["black"]) == "\ufffdt\ufffd"
+    assert all(ch.isprintable() for ch in decode("%C2%85%E2%80%A8%0D%7F"))

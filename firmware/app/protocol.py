@@ -42,29 +42,63 @@ class LineReader:
                 self._n += 1
 
 
+MAX_VALUE = 120  # characters in one decoded value (a FEN is at most ~90)
+_HEX = "0123456789abcdefABCDEF"
+
+
 def decode(value):
-    """Percent-decoding; ValueError for a bad escape."""
-    if "%" not in value:
-        return value
-    out = []
-    i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "%":
-            h = value[i + 1:i + 3]
-            if len(h) != 2:
-                raise ValueError("bad %-escape in " + value)
-            out.append(chr(int(h, 16)))
-            i += 3
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    """Percent-decoding of one value: the bytes are UTF-8 text with no control character
+    (C0, DEL, C1, or a Unicode line or paragraph separator), at most MAX_VALUE
+    characters; ValueError, saying why, for anything else."""
+    if "%" in value:
+        raw = bytearray()
+        i = 0
+        n = len(value)
+        while i < n:
+            ch = value[i]
+            if ch == "%":
+                h = value[i + 1:i + 3]
+                if len(h) != 2 or h[0] not in _HEX or h[1] not in _HEX:
+                    raise ValueError("bad %-escape in " + value)
+                raw.append(int(h, 16))
+                i += 3
+            else:
+                raw.append(ord(ch))  # the line reader let only printable ASCII through
+                i += 1
+        for b in raw:
+            if b < 32 or b == 127:
+                raise ValueError("a control character in a value")
+        try:
+            value = bytes(raw).decode()
+        except ValueError:  # UnicodeError: a value is UTF-8 text
+            raise ValueError("a value that is not UTF-8")
+        for ch in value:
+            c = ord(ch)
+            if 0x80 <= c < 0xA0 or c == 0x2028 or c == 0x2029:
+                raise ValueError("a control character in a value")
+    if len(value) > MAX_VALUE:
+        raise ValueError("a value longer than %d characters" % MAX_VALUE)
+    return value
+
+
+def _plain(b):
+    # A byte that stands for itself in a value: printable ASCII but for space, % and =.
+    return 32 < b < 127 and b != 37 and b != 61
 
 
 def encode(value):
-    """Percent-encoding of spaces, % and = (so a value is one word)."""
-    return value.replace("%", "%25").replace(" ", "%20").replace("=", "%3D")
+    """Percent-encoding (UTF-8 bytes, %XX) of everything but printable ASCII, and of
+    spaces, % and =: a value is one word, and no byte of it can end or split a line."""
+    data = value.encode()
+    for b in data:
+        if not _plain(b):
+            break
+    else:
+        return value
+    out = []
+    for b in data:
+        out.append(chr(b) if _plain(b) else "%%%02X" % b)
+    return "".join(out)
 
 
 def split(line):
