@@ -153,7 +153,7 @@ class Device:
             self.game.reset(None, False)
             return None
         if r.dropped:
-            problems.append("journal: %d bytes of an interrupted write dropped" % r.dropped)
+            problems.append("journal: %d bytes of an interrupted write or junk dropped" % r.dropped)
         self._games = max(self._games, r.game_id)
         self._committed = self.log.count
         # Written again whole at the first commit: a new file renamed over the old one, so

@@ -14,8 +14,10 @@
 # are exactly the ones the host may have seen; events after the last C were never published
 # and are dropped. littlefs (the Pico's filesystem) makes a flushed append all-or-nothing;
 # on a filesystem that does not, a record cut short at the end of the file is the write the
-# power cut interrupted, and is dropped the same way. Anything else that does not read -
-# a bad checksum before the end, a record out of place - is damage: the file is kept under
+# power cut interrupted, and is dropped the same way; so are bytes after the last whole
+# record that hold no whole record (zeros, erased flash, noise): the game is recovered as
+# at its last commit. Anything else that does not read - a record that does not read with
+# a whole record after it, a record out of place - is damage: the file is kept under
 # another name for inspection and the device starts clean.
 #
 # A new game is written to a new file that is then renamed over the old one (a rename is
@@ -84,6 +86,42 @@ def unints(payload):
     return struct.unpack("<%di" % (len(payload) // 4), payload)
 
 
+def _size(f):
+    return f.seek(0, 2)
+
+
+def _record_after(f, start):
+    """Whether a whole record (a known kind, a length that fits, a good checksum) starts
+    anywhere in the file from byte start on. Read in a window of its own: the rest of the
+    file may be large (erased flash), and the scan only runs on a journal that did not
+    read to its end."""
+    buf = bytearray(2 * (_MAX + 5))
+    f.seek(start)
+    n = f.readinto(buf)
+    eof = n < len(buf)
+    while True:
+        i = 0
+        while i + 5 <= n:
+            k = buf[i]
+            if k == EVENT or k == COMMIT or k == TICK or k == GAME:
+                size = buf[i + 1] | buf[i + 2] << 8
+                if size <= _MAX:
+                    end = i + 3 + size
+                    if end + 2 > n:
+                        if not eof:
+                            break  # not all of it in the window yet: slide on
+                    elif crc16(buf, 0xFFFF, i, end) == buf[end] | buf[end + 1] << 8:
+                        return True
+            i += 1
+        if eof:
+            return False
+        keep = n - i
+        buf[:keep] = buf[i:n]
+        got = f.readinto(memoryview(buf)[keep:])
+        n = keep + got
+        eof = n < len(buf)
+
+
 class Recovered:
     """What load() found: the game's id and line, the number of its events (those the last
     commit covers: they are in the EventLog given to load), the clock state of that commit,
@@ -95,7 +133,7 @@ class Recovered:
         self.count = 0
         self.state = None
         self.tick = None
-        self.dropped = 0  # bytes at the end that were a write the power cut interrupted
+        self.dropped = 0  # bytes at the end that held no whole record (an interrupted write, junk)
 
 
 class Journal:
@@ -146,23 +184,17 @@ class Journal:
             n = f.readinto(head)
             if not n:
                 break
-            if n < 3:
-                r.dropped = n
-                break
             size = head[1] | head[2] << 8
-            if size > _MAX:
-                raise JournalError("a record of %d bytes at %d" % (size, at))
-            mv = memoryview(body)[:size + 2]
-            got = f.readinto(mv) if size + 2 else 0
-            if got < size + 2:
-                r.dropped = 3 + got
-                break
-            c = crc16(head)
-            c = crc16(body, c, 0, size)
-            if c != body[size] | body[size + 1] << 8:
-                if f.read(1):
-                    raise JournalError("bad checksum at byte %d" % at)
-                r.dropped = 3 + size + 2  # the last record, cut by the power
+            got = 0
+            if n == 3 and size <= _MAX:
+                got = f.readinto(memoryview(body)[:size + 2]) if size + 2 else 0
+            if n < 3 or size > _MAX or got < size + 2 or \
+                    crc16(body, crc16(head), 0, size) != body[size] | body[size + 1] << 8:
+                # Not a whole record: a write the power cut interrupted, or junk after the
+                # last record, unless a whole record follows somewhere (then it is damage).
+                if _record_after(f, at + 1):
+                    raise JournalError("an unreadable record at byte %d" % at)
+                r.dropped = _size(f) - at
                 break
             kind = head[0]
             payload = memoryview(body)[:size]

@@ -304,7 +304,7 @@ def test_a_torn_write_is_dropped_and_the_journal_written_again_whole():
         f.write(b"E\x14\x00" + bytes(7))  # a record the power cut interrupted
     dev, hal = _device(occ=occ)
     lines = hal.lines()
-    assert any("interrupted%20write%20dropped" in l for l in lines)
+    assert any("interrupted%20write%20or%20junk%20dropped" in l for l in lines)
     assert _events(dev)[:len(before)] == before
     _play(dev, hal, GAME[4:6])
     after = _events(dev)
@@ -314,3 +314,43 @@ def test_a_torn_write_is_dropped_and_the_journal_written_again_whole():
     dev, hal = _device(occ=occ)
     assert not any(l.startswith("warning") for l in hal.lines())  # nothing after the torn bytes
     assert _events(dev)[:len(after)] == after
+
+
+def test_junk_after_the_last_record_keeps_the_game():
+    # Zeros, erased flash (0xFF) or noise after the last whole record: the game comes
+    # back as at its last commit, with a warning, and the journal is written again whole.
+    _clean("junk_tail")
+    dev, hal = _device()
+    _play(dev, hal, GAME[:6])
+    before = _events(dev)
+    occ = bytes(hal.occ)
+    dev = hal = None
+    _cut()
+    path = DIR + "/journal.bin"
+    with open(path, "rb") as f:
+        good = f.read()
+    noise = bytearray(3000)
+    x = 12345
+    for i in range(len(noise)):
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        noise[i] = (x >> 16) & 0xFF
+    for junk in (bytes(16), bytes(4096), b"\xff" * 4096, b"\xff" * 3, bytes(noise[:700]),
+                 bytes(noise), b"E" + bytes(noise[:40])):
+        with open(path, "wb") as f:
+            f.write(good + junk)
+        dev, hal = _device(occ=occ)
+        lines = hal.lines()
+        assert not any("damaged" in l for l in lines), (junk[:8], lines)
+        assert any(("%d%%20bytes%%20of%%20an%%20interrupted%%20write%%20or%%20junk" % len(junk)) in l
+                   for l in lines), lines
+        assert _events(dev)[:len(before)] == before and dev.game.ply == 6
+        dev = hal = None
+        _cut()
+    # Junk in the middle, with whole records after it, is damage: kept aside, a new game.
+    bad = bytearray(good)
+    bad[len(good) // 2:len(good) // 2 + 8] = b"\xff" * 8
+    with open(path, "wb") as f:
+        f.write(bad)
+    dev, hal = _device(occ=occ)
+    assert any(l.startswith("warning journal%20damaged") for l in hal.lines())
+    assert dev.game.ply == 0
