@@ -7,7 +7,6 @@ its `[%clk h:mm:ss]` comments come from python-chess too.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 
 import chess
@@ -22,6 +21,22 @@ PGN_TERMINATION = {
     "threefold_repetition": "normal", "resignation": "normal", "agreement": "normal",
     "time_forfeit": "time forfeit", "illegal_moves": "rules infraction", "arbiter": "adjudication",
 }
+
+
+_CONTROL = {c: None for c in [*range(32), *range(127, 160), 0x2028, 0x2029]}
+
+
+def pgn_string(value: str) -> str:
+    """A tag value as a PGN string's inside (PGN standard, 8.1.1 and 7): a backslash and
+    a quote escaped, no control character (a name can never end its tag or add one)."""
+    return value.translate(_CONTROL).replace("\\", "\\\\").replace('"', '\\"')
+
+
+class _Exporter(chess.pgn.StringExporter):
+    """python-chess's exporter, with tag values escaped as the PGN standard asks."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, pgn_string(tagvalue))
 
 
 @dataclass
@@ -146,6 +161,4 @@ class GameRecord:
                 g.headers[tag] = f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
         if self.termination:
             node.comment = (node.comment + " " if node.comment else "") + self.termination.replace("_", " ")
-        out = io.StringIO()
-        print(g, file=out, end="\n\n")
-        return out.getvalue()
+        return g.accept(_Exporter(columns=None)) + "\n\n"

@@ -86,3 +86,50 @@ def test_the_page_shows_the_boards(tmp_path):
     assert "1-0" in s["result"] and "resignation" in s["result"]
     assert 300 <= s["phone_width"] <= 390  # the board fits a phone's width
     assert s["event"].startswith("Club night")
+
+
+def test_names_show_as_text_never_as_markup(tmp_path):
+    # A name is the board's or the round's text: on the page it stays text (no element, no
+    # script), in the card and in the round form.
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    from host_tools.protocol import encode
+
+    (tmp_path / "boards").mkdir()
+    evil = "<img src=x onerror=\"document.title='pwned'\">"
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white={encode(evil)} black=Bo%22%3E%3Cb%3Ex",
+              "@1:2 start", "@1:3 move 1 e2e4 e4"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 3)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page()
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-1 [data-moves] span")
+                await asyncio.sleep(0.3)
+                got = {"white": await page.inner_text("#board-1 .player.white span"),
+                       "black": await page.inner_text("#board-1 .player.black span"),
+                       "imgs": await page.eval_on_selector_all("#board-1 img, #board-1 b:not([data-moves] b)",
+                                                               "es => es.length"),
+                       "title": await page.title()}
+                await page.click("#settings-open")
+                got["form"] = await page.input_value("#settings [name=w1]")
+                got["form_b"] = await page.input_value("#settings [name=b1]")
+                await browser.close()
+        finally:
+            await relay.stop()
+            fake.close()
+        return got
+
+    got = asyncio.run(body())
+    assert got["white"] == evil and got["black"] == 'Bo"><b>x'
+    assert got["imgs"] == 0 and got["title"] != "pwned"
+    assert got["form"] == evil and got["form_b"] == 'Bo"><b>x'

@@ -8,52 +8,22 @@ others."""
 from __future__ import annotations
 
 import asyncio
-import datetime
 import json
 import secrets
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import chess
 
 from host_tools.protocol import DeviceParser, Event, Status
 from host_tools.relay.lines import Lines
+from host_tools.relay.round import RoundInfo
 from host_tools.relay.session import ACTIVE, BoardSession
 from host_tools.relay.store import Store
 
 ROUND_EVERY_S = 0.5
 COALESCE_S = 0.01  # a move and its clk arrive together: one PGN and one message for both
 SYNC_EVERY_S = 0.5  # the journal is fsynced in batches
-
-
-@dataclass
-class RoundInfo:
-    event: str = "?"
-    site: str = "?"
-    date: str = ""
-    round: str = "1"
-    boards: dict[int, dict] = field(default_factory=dict)  # number -> white, black, serial
-
-    @classmethod
-    def load(cls, path: str | Path | None) -> "RoundInfo":
-        if not path:
-            return cls(date=datetime.date.today().strftime("%Y.%m.%d"))
-        return cls.from_json(json.loads(Path(path).read_text()))
-
-    @classmethod
-    def from_json(cls, data: dict) -> "RoundInfo":
-        if not isinstance(data, dict):
-            raise ValueError("a round is a JSON object")
-        boards = {}
-        for k, v in (data.get("boards") or {}).items():
-            n = int(k)
-            if not 1 <= n <= 999 or not isinstance(v, dict):
-                raise ValueError(f"bad board {k!r}")
-            boards[n] = {key: str(v[key])[:80] for key in ("white", "black", "serial") if key in v}
-        return cls(str(data.get("event", "?"))[:120], str(data.get("site", "?"))[:120],
-                   str(data.get("date") or datetime.date.today().strftime("%Y.%m.%d"))[:10],
-                   str(data.get("round", "1"))[:10], boards)
 
 
 class _LineState:

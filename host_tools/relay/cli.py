@@ -13,16 +13,31 @@ import asyncio
 import os
 import signal
 
+from host_tools.commandline import CommandError, readable_file, writable_folder
+from host_tools.relay.round import RoundError
+
+PROG = "python -m host_tools relay"
+
+
+def _port(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port is 0..65535, not {text!r}")
+    return n
+
 
 def parse(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools relay", description=__doc__,
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ports", nargs="*", help="serial ports or glob patterns")
     ap.add_argument("--out", default="out/relay", help="the output folder (PGN files, the relay's journal)")
     ap.add_argument("--round-file", help="JSON: event, site, date, round, boards {n: {white, black, serial}}")
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
-    ap.add_argument("--port", type=int, default=8080, help="HTTP port of the page and the PGN")
-    ap.add_argument("--livechess-port", type=int, default=1982)
+    ap.add_argument("--port", type=_port, default=8080, help="HTTP port of the page and the PGN")
+    ap.add_argument("--livechess-port", type=_port, default=1982)
     ap.add_argument("--no-discover", action="store_true", help="do not look for Picos by USB id")
     ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
     ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN)")
@@ -32,6 +47,18 @@ def parse(argv=None):
     ap.add_argument("--voice-white", help="espeak-ng voice for White (with --voice-black: one output each)")
     ap.add_argument("--voice-black")
     return ap.parse_args(argv)
+
+
+def _check(a) -> None:
+    """What the command line names, before the relay starts: one line says what is wrong."""
+    writable_folder(a.out, "the output folder (--out)")
+    if a.round_file:
+        readable_file(a.round_file, "the round file")
+    for p in a.ports:
+        # A path is a board that must be there; a glob pattern waits for boards to appear.
+        if not any(c in p for c in "*?[") and not os.path.exists(p):
+            raise CommandError(f"no serial port {p} (to wait for boards to appear, give a glob "
+                               f"pattern such as '/dev/ttyACM*')")
 
 
 async def run(a, until=None, on_start=None):
@@ -49,11 +76,20 @@ async def run(a, until=None, on_start=None):
 
         voices = {"w": a.voice_white, "b": a.voice_black} if a.voice_white and a.voice_black else None
         speaker = Speaker(a.speak, voices)
-    relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
-                  http_port=a.port, livechess_port=a.livechess_port,
-                  token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
-                  origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker)
-    await relay.start()
+    try:
+        _check(a)
+        relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
+                      http_port=a.port, livechess_port=a.livechess_port,
+                      token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
+                      origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker)
+    except (CommandError, RoundError) as e:
+        raise SystemExit(f"{PROG}: error: {e}") from None
+    try:
+        await relay.start()
+    except OSError as e:  # a port in use, an address this machine does not have
+        relay.store.close()
+        raise SystemExit(f"{PROG}: error: cannot serve on {a.host} ports {a.port} and "
+                         f"{a.livechess_port}: {e.strerror or e}") from None
     u = relay.urls()
     print(f"live page:      {u['page']}")
     print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")

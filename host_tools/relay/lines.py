@@ -75,6 +75,10 @@ class SerialLine:
             self._timer = self.loop.call_later(self.retry_s, self._try_open)
 
     def write(self, text: str) -> bool:
+        """Send one line (the newline is added); False if the line is not open. A text
+        that is not one line of printable ASCII is a bug of the caller's: refused whole."""
+        if not (text.isascii() and text.isprintable()):
+            raise ValueError(f"not one line of printable ASCII: {text!r}")
         port = self._port
         if port is None:
             return False

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import time
 
+import chess
 from aiohttp import WSMsgType, web
 
 from host_tools.protocol import encode
@@ -126,7 +127,7 @@ class LiveChessApi:
             try:
                 p = req["param"]
                 feed, fid, serial = p["feed"], int(p["id"]), str(p["param"]["serialnr"])
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
                 return {"response": "error", "id": rid, "param": "bad subscribe"}
             if feed != "eboardevent":
                 return {"response": "error", "id": rid, "param": f"no feed {feed}"}
@@ -138,21 +139,29 @@ class LiveChessApi:
             try:
                 p = req["param"]
                 fid, method, arg = int(p["id"]), p["method"], p.get("param") or {}
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
                 return {"response": "error", "id": rid, "param": "bad call"}
             sub = next((x for x in mine if x.id == fid), None)
             s = self._session(sub.serial) if sub else None
             if s is None:
                 return {"response": "error", "id": rid, "param": "no such eboard"}
             if method == "setup":
-                fen = str(arg.get("fen", ""))
+                fen = arg.get("fen") if isinstance(arg, dict) else None
+                if not isinstance(fen, str) or len(fen) > 100:
+                    return {"response": "error", "id": rid, "param": "setup needs a fen"}
                 if len(fen.split()) == 1:
                     fen += " w - - 0 1"
+                try:
+                    chess.Board(fen)  # the board refuses a bad FEN too; this says why
+                except ValueError as e:
+                    return {"response": "error", "id": rid, "param": f"bad fen: {e}"}
                 ok = bool(s.send) and s.send("new fen=" + encode(fen))
                 sub.sent = 0
                 return {"response": "call", "id": rid, "param": ok}
             if method == "flip":
-                s.flipped = bool(arg.get("flip"))
+                if not isinstance(arg, dict) or not isinstance(arg.get("flip"), bool):
+                    return {"response": "error", "id": rid, "param": 'flip needs {"flip": true|false}'}
+                s.flipped = arg["flip"]
                 ok = bool(s.send) and s.send("config orientation=" + ("turned" if s.flipped else "normal"))
                 return {"response": "call", "id": rid, "param": ok}
             return {"response": "error", "id": rid, "param": f"no method {method}"}

@@ -6,13 +6,12 @@ the output folder."""
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from host_tools.relay.app import RoundInfo
+from host_tools.relay.round import RoundError, RoundInfo, parse_json
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
@@ -47,6 +46,14 @@ def _board(relay, request):
     if s is None:
         raise web.HTTPNotFound(text="no such board")
     return s
+
+
+async def _json(request):
+    """The request's JSON body; 400 with the reason for anything else (deep nesting too)."""
+    try:
+        return parse_json(await request.text(), "the request")
+    except (RoundError, UnicodeDecodeError) as e:
+        raise web.HTTPBadRequest(text=str(e))
 
 
 def make_app(relay) -> web.Application:
@@ -99,8 +106,8 @@ def make_app(relay) -> web.Application:
         if not _authorised(relay, request):
             raise web.HTTPUnauthorized(text="a token is needed")
         try:
-            relay.round = RoundInfo.from_json(await request.json())
-        except (ValueError, TypeError, json.JSONDecodeError) as e:
+            relay.round = RoundInfo.from_json(await _json(request))
+        except RoundError as e:
             raise web.HTTPBadRequest(text=f"bad round: {e}")
         relay._pgns.clear()
         for s in relay.sessions.values():
@@ -114,13 +121,13 @@ def make_app(relay) -> web.Application:
         if not _authorised(relay, request):
             raise web.HTTPUnauthorized(text="a token is needed")
         s = _board(relay, request)
-        try:
-            body = await request.json()
-            line = str(body["command"]).strip()
-        except (ValueError, TypeError, KeyError, json.JSONDecodeError):
+        body = await _json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("command"), str):
             raise web.HTTPBadRequest(text='send {"command": "pause"}')
+        line = body["command"].strip()
         words = line.split()
-        if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 or not line.isprintable():
+        if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 \
+                or not (line.isascii() and line.isprintable()):
             raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
         if s.send is None or not s.send(line):
             raise web.HTTPConflict(text="the board is not connected")

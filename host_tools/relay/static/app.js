@@ -48,7 +48,7 @@ function chart(used) {
 }
 
 function moves(sans) {
-  return (sans || []).map((s, i) => (i % 2 ? "" : `<b>${i / 2 + 1}.</b> `) + `<span>${s}</span>`).join(" ");
+  return (sans || []).map((s, i) => (i % 2 ? "" : `<b>${i / 2 + 1}.</b> `) + `<span>${esc(s)}</span>`).join(" ");
 }
 
 function render(b) {
@@ -64,13 +64,18 @@ function render(b) {
   const over = b.result && b.result !== "*";
   const c = Object.assign({}, b.clock || {}, over ? { running: null } : {});
   card.innerHTML = `
-    <h2><span>Board ${b.number}</span><span class="result" data-result>${b.result && b.result !== "*" ? b.result + " " + (b.termination || "").replace(/_/g, " ") : ""}</span></h2>
-    <div class="player black ${c.running === "b" ? "running" : ""}"><span>${b.black || "Black"}</span><span class="time" data-clock="black">${fmt(c.black)}</span></div>
+    <h2><span>Board ${b.number}</span><span class="result" data-result>${b.result && b.result !== "*" ? esc(b.result + " " + (b.termination || "").replace(/_/g, " ")) : ""}</span></h2>
+    <div class="player black ${c.running === "b" ? "running" : ""}"><span>${esc(b.black || "Black")}</span><span class="time" data-clock="black">${fmt(c.black)}</span></div>
     ${boardSvg(b.fen, b.last, b.flipped)}
-    <div class="player white ${c.running === "w" ? "running" : ""}"><span>${b.white || "White"}</span><span class="time" data-clock="white">${fmt(c.white)}</span></div>
+    <div class="player white ${c.running === "w" ? "running" : ""}"><span>${esc(b.white || "White")}</span><span class="time" data-clock="white">${fmt(c.white)}</span></div>
     <div class="moves" data-moves>${moves(b.san)}</div>
     ${chart(b.used)}
-    <div class="problem">${b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")}${b.state !== "ACTIVE" ? " (" + b.state.toLowerCase() + ")" : ""}</div>`;
+    <div class="problem">${esc(b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : ""))}${b.state !== "ACTIVE" ? " (" + esc(String(b.state).toLowerCase()) + ")" : ""}</div>`;
+}
+
+// Text from boards and the round (names, problems) goes into the page as text, never markup.
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
 function tick() {
@@ -118,8 +123,8 @@ document.getElementById("settings-open").onclick = () => {
   form.event.value = roundInfo.event && roundInfo.event !== "?" ? roundInfo.event : "";
   form.round.value = roundInfo.round || "1";
   document.getElementById("players").innerHTML = [...boards.values()].map((b) =>
-    `<label>Board ${b.number} <input name="w${b.number}" value="${b.white || ""}" placeholder="White">
-     <input name="b${b.number}" value="${b.black || ""}" placeholder="Black"></label>`).join("");
+    `<label>Board ${b.number} <input name="w${b.number}" value="${esc(b.white || "")}" placeholder="White">
+     <input name="b${b.number}" value="${esc(b.black || "")}" placeholder="Black"></label>`).join("");
 };
 form.onsubmit = async (e) => {
   e.preventDefault();

@@ -1,0 +1,85 @@
+"""The round the relay broadcasts: event, site, date, round, and per board the players and
+the board's serial, from `--round-file` or `POST /api/round` (the same JSON). Every value
+is checked here, once: text of a bounded length with no control character (a name ends
+up in PGN tags, on the page and in the feed), board numbers 1..999. Anything else is a
+`RoundError` (a `ValueError`) that says what is wrong, and the round in force stays."""
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_BOARDS = 999
+PLAYER_KEYS = ("white", "black", "serial")
+
+
+class RoundError(ValueError):
+    """A round file or request the relay cannot take."""
+
+
+def clean_text(value, what: str, limit: int) -> str:
+    """value as a tag's text: a string (or a whole number) of at most limit characters,
+    with no control character (C0, DEL, C1, line or paragraph separator)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise RoundError(f"{what} must be text, not {type(value).__name__}")
+    text = str(value)
+    if len(text) > limit:
+        raise RoundError(f"{what} is longer than {limit} characters")
+    bad = next((c for c in text if not c.isprintable() and c != " "), None)
+    if bad is not None:
+        raise RoundError(f"{what} holds a control character (U+{ord(bad):04X})")
+    return text
+
+
+@dataclass
+class RoundInfo:
+    event: str = "?"
+    site: str = "?"
+    date: str = ""
+    round: str = "1"
+    boards: dict[int, dict] = field(default_factory=dict)  # number -> white, black, serial
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> "RoundInfo":
+        if not path:
+            return cls(date=datetime.date.today().strftime("%Y.%m.%d"))
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RoundError(f"cannot read the round file {path}: {e}") from None
+        return cls.from_json(parse_json(text, f"the round file {path}"))
+
+    @classmethod
+    def from_json(cls, data) -> "RoundInfo":
+        if not isinstance(data, dict):
+            raise RoundError("a round is a JSON object")
+        raw = data.get("boards") or {}
+        if not isinstance(raw, dict):
+            raise RoundError('"boards" is an object: {"1": {"white": ..., "black": ..., "serial": ...}}')
+        if len(raw) > MAX_BOARDS:
+            raise RoundError(f"at most {MAX_BOARDS} boards")
+        boards = {}
+        for k, v in raw.items():
+            try:
+                n = int(k)
+            except ValueError:
+                raise RoundError(f"a board number is a whole number, not {k!r}") from None
+            if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
+                raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
+            boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
+        date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
+        return cls(clean_text(data.get("event", "?"), "the event", 120),
+                   clean_text(data.get("site", "?"), "the site", 120),
+                   clean_text(date, "the date", 10),
+                   clean_text(data.get("round", "1"), "the round", 10), boards)
+
+
+def parse_json(text: str, what: str):
+    """JSON text, or a RoundError saying why not (deep nesting included)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RoundError(f"{what}: JSON nested too deeply") from None
+    except ValueError as e:
+        raise RoundError(f"{what} is not JSON: {e}") from None
