@@ -16,6 +16,7 @@ from pathlib import Path
 from host_tools import micropython
 from host_tools.gamerecord import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status, encode
+from host_tools.commandline import CommandError, readable_file
 
 APP_HEAP = "256K"  # the whole application on the 64-bit unix port (see README, memory)
 
@@ -57,7 +58,8 @@ def run_trace(trace: str | Path, control: str = "300+2", fen: str | None = None,
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools replay", description=__doc__,
+    prog = "python -m host_tools replay"
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--time-control", default="300+2")
@@ -68,11 +70,42 @@ def main(argv=None):
     ap.add_argument("--black", default="Black")
     ap.add_argument("--pgn-out", required=True)
     a = ap.parse_args(argv)
-    record, messages, _ = run_trace(a.trace, a.time_control, a.fen, a.chess960, a.white, a.black)
-    errors = [m for m in messages if isinstance(m, Status) and m.kind == "err"]
-    for e in errors:
-        print("device:", e.line, file=sys.stderr)
-    Path(a.pgn_out).write_text(record.pgn())
+    try:
+        _check(a)
+        record, messages, _ = run_trace(a.trace, a.time_control, a.fen, a.chess960, a.white, a.black)
+        errors = [m for m in messages if isinstance(m, Status) and m.kind == "err"]
+        if record is None or not any(isinstance(m, Status) and m.kind == "ok" and m.args[:1] == ["new"]
+                                     for m in messages):
+            said = errors[0].line if errors else "no game"
+            raise CommandError(f"the board refused the game: {said}")
+        for e in errors:
+            print("device:", e.line, file=sys.stderr)
+        Path(a.pgn_out).write_text(record.pgn())
+    except (CommandError, RuntimeError, OSError) as e:
+        raise SystemExit(f"{prog}: error: {e}") from None
     print(f"{len(record.plies)} plies, result {record.result}"
           f"{' (' + record.termination + ')' if record.termination else ''} -> {a.pgn_out}")
     return 0
+
+
+def _check(a) -> None:
+    """Everything the command line names, before the firmware runs: one line says what is wrong."""
+    import chess
+
+    from firmware.clock.timecontrol import parse as parse_control
+    readable_file(a.trace, "the trace")
+    try:
+        parse_control(a.time_control)
+    except ValueError as e:
+        raise CommandError(f"--time-control {a.time_control!r}: {e}") from None
+    if a.fen is not None:
+        try:
+            chess.Board(a.fen)
+        except ValueError as e:
+            raise CommandError(f"--fen: {e}") from None
+    if a.chess960 is not None and not 0 <= a.chess960 <= 959:
+        raise CommandError(f"--chess960 is a start position number 0..959, not {a.chess960}")
+    out = Path(a.pgn_out)
+    folder = out.parent if str(out.parent) else Path(".")
+    if out.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise CommandError(f"--pgn-out {a.pgn_out}: not a file that can be written")

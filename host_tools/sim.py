@@ -17,6 +17,7 @@ import argparse
 import os
 import pty
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,7 @@ import tty
 from pathlib import Path
 
 from host_tools import build, micropython
+from host_tools.commandline import CommandError, check_fault, readable_file, writable_folder
 from host_tools.replay import APP_HEAP
 
 
@@ -70,6 +72,7 @@ class SimulatedBoard:
         self.link = link
         self.resets = 0  # watchdog resets and power cuts so far
         self._lock = threading.Lock()
+        self._power = threading.RLock()  # held while the board is off and on again
         self._stopped = False
         self.master = None
         self.slave = None
@@ -87,7 +90,7 @@ class SimulatedBoard:
             os.remove(self._feed)
         self._started = time.time()
         self.proc = subprocess.Popen(args, cwd=micropython.ROOT, env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=0)
+                                     stdout=subprocess.PIPE, bufsize=0, preexec_fn=_die_with_parent)
         for c in commands:  # before anything else: the board reads them first
             self.proc.stdin.write((c + "\n").encode())
         self.proc.stdin.flush()
@@ -99,11 +102,14 @@ class SimulatedBoard:
     def power_cut(self):
         """The power goes off and on: the interpreter is killed (nothing is closed or
         written) and started again on the same flash."""
-        with self._lock:
-            self.proc.kill()
-        self.proc.wait()
-        self.resets += 1
-        self._start(self._base)
+        with self._power:
+            if self._stopped:
+                return
+            with self._lock:
+                self.proc.kill()
+            self.proc.wait()
+            self.resets += 1
+            self._start(self._base)
 
     def _watch(self):
         while not self._stopped:
@@ -185,14 +191,47 @@ class SimulatedBoard:
                 time.sleep(0.005)
 
     def wait(self, timeout=None):
-        return self.proc.wait(timeout)
+        """Until the board stops by itself (a fast run that ended) or is stopped; a reset
+        by the watchdog or a power cut is not a stop: the board comes back."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            proc = self.proc
+            left = None if end is None else max(0.0, end - time.monotonic())
+            code = proc.wait(left)
+            with self._power:  # a restart under way is finished first
+                if self.proc is proc or self._stopped:
+                    return code
 
     def stop(self):
-        self._stopped = True
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        with self._power:
+            self._stopped = True
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
         self.unplug()
+
+
+def _die_with_parent():
+    """In the child, before it runs: on Linux the kernel ends it when the simulator's own
+    process ends, whatever signal ended that (SIGKILL too)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _stop_on_signals():
+    """SIGTERM and SIGHUP end the simulator as Ctrl-C does: through its cleanup, which
+    ends the firmware's process (and on other systems than Linux, that is the only way)."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
 
 
 def pgn_to_trace(pgn_path: str | Path, seed: int = 1) -> tuple[str, str | None, int | None]:
@@ -206,6 +245,8 @@ def pgn_to_trace(pgn_path: str | Path, seed: int = 1) -> tuple[str, str | None, 
         game = chess.pgn.read_game(f)
     if game is None:
         raise ValueError(f"no game in {pgn_path}")
+    if game.errors:
+        raise ValueError(f"the game does not read: {game.errors[0]}")
     board = game.board()
     text = tracegen.trace_game(board, list(game.mainline_moves()), random.Random(seed))
     fen = None if board.fen() == chess.STARTING_FEN else board.fen()
@@ -213,7 +254,8 @@ def pgn_to_trace(pgn_path: str | Path, seed: int = 1) -> tuple[str, str | None, 
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools sim", description=__doc__,
+    prog = "python -m host_tools sim"
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--trace")
@@ -223,23 +265,14 @@ def main(argv=None):
     ap.add_argument("--link", help="also offer the line at this path (a symlink kept across replugs)")
     ap.add_argument("--flash", help="a folder for the board's flash (journal, settings): run again on the "
                                     "same folder and the board comes back with its game, as after a power cut")
+    ap.add_argument("--fault", help="for trying the watchdog: hang:N or raise:N, the scan task hangs or "
+                                    "raises after N scans (with --flash the watchdog resets the board)")
     a = ap.parse_args(argv)
-    trace = a.trace
-    commands = []
-    if a.pgn:
-        from host_tools.protocol import encode
-
-        text, fen, number = pgn_to_trace(a.pgn)
-        tmp = tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False)
-        tmp.write(text)
-        tmp.close()
-        trace = tmp.name
-        if number is not None:
-            commands.append(f"new chess960={number}")
-        elif fen:
-            commands.append("new fen=" + encode(fen))
-    board = SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link,
-                           flash=a.flash, watchdog_ms=8000 if a.flash else None)
+    try:
+        board = _board_from_args(a)
+    except CommandError as e:
+        raise SystemExit(f"{prog}: error: {e}") from None
+    _stop_on_signals()
     print(f"simulated board on {board.path}", flush=True)
     try:
         board.wait()
@@ -248,3 +281,31 @@ def main(argv=None):
     finally:
         board.stop()
     return 0
+
+
+def _board_from_args(a) -> SimulatedBoard:
+    check_fault(a.fault)
+    trace = a.trace
+    commands = []
+    if a.trace:
+        readable_file(a.trace, "the trace")
+    if a.flash:
+        writable_folder(a.flash, "the flash folder")
+    if a.pgn:
+        from host_tools.protocol import encode
+
+        readable_file(a.pgn, "the PGN file")
+        try:
+            text, fen, number = pgn_to_trace(a.pgn)
+        except (ValueError, OSError) as e:
+            raise CommandError(f"the PGN file {a.pgn}: {e}") from None
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False)
+        tmp.write(text)
+        tmp.close()
+        trace = tmp.name
+        if number is not None:
+            commands.append(f"new chess960={number}")
+        elif fen:
+            commands.append("new fen=" + encode(fen))
+    return SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link,
+                          flash=a.flash, watchdog_ms=8000 if a.flash else None, fault=a.fault)

@@ -1,0 +1,424 @@
+"""Bad input anywhere gets a clear error and changes nothing else: values put into a
+board's line (the LiveChess API's setup and call parameters), the relay's JSON, names on
+their way into PGN tags, and the command lines of the host tools. The firmware's side
+(decoded values, the journal's tail) is in tests/firmware/test_values.py and
+test_journal.py."""
+import asyncio
+import io
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import chess
+import chess.pgn
+import pytest
+import serial
+
+from host_tools.gamerecord import GameRecord, pgn_string
+from host_tools.protocol import decode
+from host_tools.relay.round import RoundError, RoundInfo
+from host_tools.sim import SimulatedBoard
+from tests.test_relay import LEGAL, START, FakeBoard, _relay, _trace, _until, run
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = {"Authorization": "Bearer secret-token"}
+# What the LiveChess API may put on a board's line, and nothing else.
+LIVECHESS_LINES = re.compile(r"^(new fen=\S+|config orientation=(turned|normal)|hello|resend \d+:\d+)$")
+
+
+async def _livechess(relay, serial_nr):
+    http = aiohttp.ClientSession()
+    ws = await http.ws_connect(relay.urls()["livechess"], headers={"Origin": "https://lichess.org"})
+    await ws.send_str(json.dumps({"id": 1, "call": "subscribe", "param": {
+        "feed": "eboardevent", "id": 1, "param": {"serialnr": serial_nr}}}))
+    assert (await ws.receive_json())["response"] == "call"
+    await ws.receive_json()  # where the board stands
+    return http, ws
+
+
+async def _call(ws, rid, param):
+    await ws.send_str(json.dumps({"id": rid, "call": "call", "param": param}))
+    while True:
+        msg = await ws.receive_json(timeout=10)
+        if msg.get("response") != "feed":
+            return msg
+
+
+def test_livechess_setup_cannot_put_a_command_on_the_board(tmp_path):
+    # The real firmware behind the relay: a FEN with a newline once started the clock
+    # ("x\nstart") or agreed a draw ("x\ndraw"). Now it is refused, and the board's game,
+    # clock and record are as they were.
+    (tmp_path / "boards").mkdir()
+    trace = _trace(tmp_path, LEGAL[:2], "t.trace")
+
+    async def body():
+        board = SimulatedBoard(trace, link=str(tmp_path / "boards" / "b1"), presets=str(tmp_path / "p.json"),
+                               board_id="sim-inject")
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and len(relay.sessions[1].record.plies) == 2)
+            s = relay.sessions[1]
+            before = (s.current, s.record.last_seq, s.record.result)
+            http, ws = await _livechess(relay, "sim-inject")
+            answers = []
+            for i, fen in enumerate(("x\nstart", "x\ndraw", "x\npause", "x\r\nresume",
+                                     "4k3/8/8/8/8/8/8/4K3 w - - 0 1\ndraw", "8/8/8/8/8/8/8/8\x00",
+                                     "4k3/8/8/8/8/8/8/4K3 w - - 0 1 result 1-0")):
+                answers.append(await _call(ws, 10 + i, {"id": 1, "method": "setup", "param": {"fen": fen}}))
+            await ws.close()
+            await http.close()
+            await asyncio.sleep(1.0)
+            after = (s.current, s.record.last_seq, s.record.result)
+            clock = s.clock.running
+        finally:
+            await relay.stop()
+            board.stop()
+        return answers, before, after, clock
+
+    answers, before, after, clock = run(body())
+    assert all(a["response"] == "error" for a in answers), answers
+    # No new game, no event (a start, pause, resume or draw would each be one), no result.
+    assert after == before and clock == "w"
+
+
+def _random_json(r, depth=0):
+    k = r.randrange(9 if depth < 3 else 6)
+    if k == 0:
+        return "".join(chr(r.choice([r.randrange(0, 32), r.randrange(32, 127), r.randrange(127, 0x3000),
+                                     0x2028, 10, 13])) for _ in range(r.randrange(0, 40)))
+    if k == 1:
+        return r.choice(["4k3/8/8/8/8/8/8/4K3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                         "4k3/8/8/8/8/8/8/4K3 w - - 0 1\nstart", "8/8/8/8/8/8/8/8 w - - 0 1%0Adraw"])
+    if k == 2:
+        return r.choice([None, True, False, 0, -1, 2 ** 70, 1e308, float("nan")])
+    if k in (3, 4, 5):
+        return r.choice(["setup", "flip", "x", "", "setup\n", "flip draw"])
+    if k in (6, 7):
+        return {r.choice(["fen", "flip", "id", "method", "param", "x"]): _random_json(r, depth + 1)
+                for _ in range(r.randrange(0, 4))}
+    return [_random_json(r, depth + 1) for _ in range(r.randrange(0, 4))]
+
+
+def test_fuzzing_livechess_calls_never_forges_a_board_line(tmp_path):
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
+              "@1:3 move 1 e2e4 e4"]
+    r = random.Random(2026)
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        answers = []
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 3)
+            http, ws = await _livechess(relay, "fake1")
+            for i in range(1500):
+                param = {"id": r.choice([1, 1, 1, 2, "1", None]), "method": r.choice(["setup", "flip", _random_json(r)]),
+                         "param": _random_json(r)}
+                k = r.randrange(10)
+                if k == 0:
+                    param = _random_json(r)
+                elif k < 4:  # well formed, as a client would send it (a mutation or two)
+                    param = r.choice([{"id": 1, "method": "setup", "param": {"fen": r.choice([
+                        "4k3/8/8/8/8/8/8/4K3", "8/8/8/4k3/8/8/8/4K3 w - - 0 1", START.replace("%20", " "),
+                        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\nstart", "4k3/8/8/8/8/8/8/4K3\u2028draw"])}},
+                        {"id": 1, "method": "flip", "param": {"flip": r.choice([True, False, "yes", 1])}}])
+                text = json.dumps({"id": i, "call": "call", "param": param}, allow_nan=True)
+                await ws.send_str(text)
+                while True:
+                    msg = await ws.receive_json(timeout=10)
+                    if msg.get("response") != "feed":
+                        answers.append(msg)
+                        break
+            await ws.close()
+            await http.close()
+            await asyncio.sleep(0.5)
+        finally:
+            await relay.stop()
+            fake.close()
+        return answers, fake.received
+
+    answers, received = run(body())
+    assert len(answers) == 1500 and all(a["response"] in ("call", "error") for a in answers)
+    assert sum(a["response"] == "call" for a in answers) > 20  # valid calls did go through
+    for line in received:
+        assert LIVECHESS_LINES.match(line), line
+        if line.startswith("new fen="):
+            chess.Board(decode(line[len("new fen="):]))  # a FEN, whole, and nothing else
+
+
+def test_the_relay_answers_bad_json_with_400(tmp_path):
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"]
+    deep = b"[" * 30000 + b"]" * 30000  # within the 64 KB a request may have
+    deep_obj = b'{"command": ' + b"[" * 20000 + b"]" * 20000 + b"}"
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path, token="secret-token")
+        logged = []
+        relay.log = logged.append
+        await relay.start()
+        base = relay.urls()["page"]
+        out = {}
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].send)
+            async with aiohttp.ClientSession() as http:
+                for name, path, data in (
+                        ("boards 5", "api/round", b'{"boards": 5}'),
+                        ("boards list", "api/round", b'{"boards": [1, 2]}'),
+                        ("board not object", "api/round", b'{"boards": {"1": "Anna"}}'),
+                        ("name object", "api/round", b'{"boards": {"1": {"white": {"x": 1}}}}'),
+                        ("event list", "api/round", b'{"event": ["a"]}'),
+                        ("deep round", "api/round", deep),
+                        ("deep command", "api/boards/1/command", deep),
+                        ("deep in command", "api/boards/1/command", deep_obj),
+                        ("command list", "api/boards/1/command", b'["pause"]'),
+                        ("command number", "api/boards/1/command", b'{"command": 5}'),
+                        ("command newline", "api/boards/1/command", b'{"command": "pause\\ndraw"}'),
+                        ("command latin", "api/boards/1/command", b'{"command": "new white=\\u00e9"}'),
+                        ("not utf8", "api/round", b'{"event": "\xe9"}')):
+                    resp = await http.post(base + path, data=data, headers=GOOD)
+                    out[name] = (resp.status, await resp.text())
+                out["pgn"] = await (await http.get(base + "round.pgn")).text()
+        finally:
+            await relay.stop()
+            fake.close()
+        return out, fake.received, logged
+
+    out, received, logged = run(body())
+    for name in ("boards 5", "boards list", "board not object", "name object", "event list", "deep round",
+                 "deep command", "deep in command", "command list", "command number", "command newline",
+                 "command latin", "not utf8"):
+        status, text = out[name]
+        assert status == 400 and text and "Traceback" not in text, (name, status, text)
+    assert "nested too deeply" in out["deep round"][1] and '"boards" is an object' in out["boards 5"][1]
+    assert not any(l.startswith(("pause", "draw", "new")) for l in received)
+    assert not any("Traceback" in l or "Error" in l for l in logged)
+
+
+def _tags(pgn_text):
+    """The tags of every game as a reader that follows the PGN standard sees them (a
+    quote or backslash inside a string is escaped with a backslash)."""
+    games = []
+    for block in pgn_text.strip().split("\n\n\n"):
+        tags = []
+        for line in block.splitlines():
+            if line.startswith("["):
+                m = re.fullmatch(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]', line)
+                assert m, line
+                tags.append((m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))))
+        games.append(tags)
+    return games
+
+
+def test_names_cannot_forge_a_pgn_tag(tmp_path):
+    (tmp_path / "boards").mkdir()
+    # The board's own names come decoded: a control character there (from an old board,
+    # or noise) becomes U+FFFD; quotes and backslashes are escaped.
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A%0A%5BResult%20%220-1%22%5D "
+              "black=Back%5C%22slash", "@1:2 start", "@1:3 move 1 e2e4 e4"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path, token="secret-token")
+        await relay.start()
+        base = relay.urls()["page"]
+        out = {}
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 3)
+            async with aiohttp.ClientSession() as http:
+                out["board names"] = await (await http.get(base + "round.pgn")).text()
+                for bad in ("A\n[Result \"0-1\"]", "B\x00", "C\r", "D\u2028", "E\x85"):
+                    resp = await http.post(base + "api/round", headers=GOOD,
+                                           json={"event": "X", "boards": {"1": {"white": bad}}})
+                    out[bad] = (resp.status, await resp.text())
+                resp = await http.post(base + "api/round", headers=GOOD, json={
+                    "event": 'Club "Open" \\ 2026', "boards": {"1": {"white": 'O"Neil] [Result "0-1',
+                                                                     "black": "back\\slash"}}})
+                out["quotes"] = resp.status
+                await asyncio.sleep(0.7)  # the round PGN is written at most twice a second
+                out["round names"] = await (await http.get(base + "round.pgn")).text()
+                out["file"] = (tmp_path / "out" / "round.pgn").read_text()
+        finally:
+            await relay.stop()
+            fake.close()
+        return out
+
+    out = run(body())
+    tags = dict(_tags(out["board names"])[0])
+    assert tags["White"] == "A\ufffd[Result \"0-1\"]" and tags["Black"] == 'Back\\"slash'
+    assert tags["Result"] == "*"
+    for bad in ("A\n[Result \"0-1\"]", "B\x00", "C\r", "D\u2028", "E\x85"):
+        status, text = out[bad]
+        assert status == 400 and "control character" in text, (bad, out[bad])
+    assert out["quotes"] == 200
+    for text in (out["round names"], out["file"]):
+        (game,) = _tags(text)
+        names = [n for n, _ in game]
+        assert names.count("Result") == 1 and len(names) == len(set(names))
+        tags = dict(game)
+        assert tags["White"] == 'O"Neil] [Result "0-1' and tags["Black"] == "back\\slash"
+        assert tags["Event"] == 'Club "Open" \\ 2026' and tags["Result"] == "*"
+        assert chess.pgn.read_game(io.StringIO(text)).headers["Result"] == "*"
+
+
+def test_a_round_file_with_a_control_character_is_refused(tmp_path):
+    p = tmp_path / "round.json"
+    p.write_text(json.dumps({"event": "X", "boards": {"1": {"white": "A\nB"}}}))
+    with pytest.raises(RoundError, match="control character"):
+        RoundInfo.load(p)
+    p.write_text(json.dumps({"event": "X", "boards": {"1": {"white": 'A "B" \\ C'}}}))
+    assert RoundInfo.load(p).boards[1]["white"] == 'A "B" \\ C'
+    assert pgn_string('A "B" \\ C\n') == 'A \\"B\\" \\\\ C'
+    r = GameRecord(1)
+    r.white = 'x"] [Black "y'
+    assert '[White "x\\"] [Black \\"y"]' in r.pgn()
+
+
+# ----- processes: the simulator's watchdog and its signals
+
+
+def _children(pid):
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _sim(*args):
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("simulated board on "), line + proc.stderr.read()
+    end = time.time() + 20
+    while time.time() < end and not _children(proc.pid):
+        time.sleep(0.05)
+    (child,) = _children(proc.pid)
+    return proc, line.split()[-1], child
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_simulators_watchdog_brings_the_board_back_and_signals_end_every_process(tmp_path):
+    # A hang after 150 scans: the watchdog (8 s with --flash) resets the board, which
+    # comes back from its journal; the simulator goes on, on the same line.
+    proc, path, first = _sim("--flash", str(tmp_path / "flash"), "--fault", "hang:150")
+    try:
+        port = serial.Serial(path, timeout=0.2)
+        seen = b""
+        end = time.time() + 40
+        while time.time() < end and b"recovered" not in seen:
+            seen += port.read(4096)
+        assert b"recovered game=1" in seen, seen[-500:]
+        assert proc.poll() is None, "the simulator ended when its board was reset"
+        (second,) = _children(proc.pid)
+        assert second != first and not _alive(first)
+        port.write(b"hello\n")
+        end = time.time() + 10
+        while time.time() < end and b"hello" not in seen.rsplit(b"recovered", 1)[1]:
+            seen += port.read(4096)
+        assert re.search(rb"hello proto=1 fw=\S+ board=\S+ game=1 seq=\d+", seen.rsplit(b"recovered", 1)[1])
+        port.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        end = time.time() + 5
+        while time.time() < end and _alive(second):
+            time.sleep(0.05)
+        assert not _alive(second), "SIGTERM left the firmware's process running"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # SIGKILL of the simulator cannot run its cleanup: the kernel ends the child with it.
+    proc, _, child = _sim()
+    proc.kill()
+    proc.wait()
+    end = time.time() + 5
+    while time.time() < end and _alive(child):
+        time.sleep(0.05)
+    assert not _alive(child), "SIGKILL left the firmware's process running"
+
+
+# ----- command lines: one clear line, a non-zero status
+
+
+def _cli(*args, timeout=60):
+    r = subprocess.run([sys.executable, "-m", "host_tools", *args], cwd=ROOT, capture_output=True,
+                       text=True, timeout=timeout)
+    return r.returncode, r.stderr.strip().splitlines()[-1:] or [""], r.stderr
+
+
+@pytest.mark.parametrize("args,says", [
+    (["replay", "--trace", "{trace}", "--time-control", "300+x", "--pgn-out", "{tmp}/x.pgn"], "--time-control"),
+    (["replay", "--trace", "{trace}", "--fen", "not a fen", "--pgn-out", "{tmp}/x.pgn"], "--fen"),
+    (["replay", "--trace", "{trace}", "--chess960", "960", "--pgn-out", "{tmp}/x.pgn"], "0..959"),
+    (["replay", "--trace", "{trace}", "--chess960", "-1", "--pgn-out", "{tmp}/x.pgn"], "0..959"),
+    (["replay", "--trace", "{tmp}/missing", "--pgn-out", "{tmp}/x.pgn"], "not a readable file"),
+    (["replay", "--trace", "{trace}", "--pgn-out", "/nonexistent/x.pgn"], "--pgn-out"),
+    (["sim", "--trace", "{tmp}/missing"], "not a readable file"),
+    (["sim", "--pgn", "{tmp}/missing"], "not a readable file"),
+    (["sim", "--pgn", "{trace}"], "the PGN file"),
+    (["sim", "--flash", "/proc/no/flash"], "cannot be written"),
+    (["sim", "--fault", "sometimes"], "--fault"),
+    (["relay", "--port", "99999", "--no-discover", "--out", "{tmp}/out"], "--port"),
+    (["relay", "--round-file", "{tmp}/missing", "--no-discover", "--out", "{tmp}/out"], "not a readable file"),
+    (["relay", "--round-file", "{trace}", "--no-discover", "--out", "{tmp}/out"], "not JSON"),
+    (["relay", "--no-discover", "--out", "/proc/no/out"], "cannot be written"),
+    (["relay", "/dev/nonexistent", "--no-discover", "--out", "{tmp}/out"], "no serial port /dev/nonexistent"),
+])
+def test_a_bad_command_line_says_why_in_one_line(tmp_path, args, says):
+    trace = _trace(tmp_path, LEGAL[:2], "t.trace")
+    args = [a.format(tmp=tmp_path, trace=trace) for a in args]
+    code, (last,), err = _cli(*args)
+    assert code != 0 and "Traceback" not in err, err
+    assert f"python -m host_tools {args[0]}: error:" in last and says in last, err
+    assert not (tmp_path / "x.pgn").exists()
+
+
+def test_a_relay_port_in_use_says_so(tmp_path):
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    try:
+        code, (last,), err = _cli("relay", "--port", str(s.getsockname()[1]), "--no-discover",
+                                  "--out", str(tmp_path / "out"))
+    finally:
+        s.close()
+    assert code != 0 and "Traceback" not in err and "address already in use" in last, err
+
+
+def test_the_readme_names_only_options_the_commands_have():
+    readme = (ROOT / "README.md").read_text()
+    for command in ("sim", "replay", "relay", "deploy"):
+        helptext = subprocess.run([sys.executable, "-m", "host_tools", command, "--help"], cwd=ROOT,
+                                  capture_output=True, text=True, timeout=60).stdout
+        named = set(re.findall(rf"host_tools {command}\b[^`\n|]*", readme))
+        for usage in named:
+            for option in re.findall(r"--[a-z][a-z0-9-]*", usage):
+                assert option in helptext, (command, option)
