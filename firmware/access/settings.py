@@ -5,9 +5,7 @@
 #   code      the number code: "tactileclock" or "taptic"
 #   intensity motor duty (%) for normal and strong pulses
 #   thresholds seconds left at which the time-threshold signals come (up to four)
-import json
-import os
-
+from firmware import jsonfile
 from firmware.access.numbercode import CODES
 
 DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
@@ -20,11 +18,10 @@ class AccessSettings:
         self.values = dict(DEFAULTS)
         self.problem = None
         try:
-            with open(path) as f:
-                self.update(json.loads(f.read()), save=False)
-        except OSError:
-            pass
-        except (ValueError, TypeError, KeyError) as e:
+            saved = jsonfile.load(path)
+            if saved is not None:
+                self.update(saved, save=False)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
             self.values = dict(DEFAULTS)
             self.problem = "access settings unreadable (%s): defaults" % e
 
@@ -60,7 +57,4 @@ class AccessSettings:
             v[k] = x
         self.values = v
         if save:
-            tmp = self.path + ".new"
-            with open(tmp, "w") as f:
-                f.write(json.dumps(v))
-            os.rename(tmp, self.path)
+            jsonfile.save(self.path, v)

@@ -1,6 +1,6 @@
 # The record of the current game: every sequenced event of the protocol, kept compactly so
 # that a host that reconnects, or missed lines, gets them all again by asking for a resend
-# (docs/protocol.md). 20 bytes an event in 1280-byte chunks, so a long game never needs a
+# (docs/protocol.md). 20 bytes an event in 640-byte chunks, so a long game never needs a
 # large free block; the game's header (time control, start, players) is kept once.
 #
 # A record: kind (1 byte), side (1), a (4), b (4), text length (1), text (9: a move's SAN,
@@ -11,7 +11,7 @@ from firmware.rules.squares import WHITE
 _REC = 20
 _TEXT_AT = 11
 _TEXT_MAX = 9
-_CHUNK = 64  # records a chunk
+_CHUNK = 32  # records a chunk: 640 bytes, a block a fragmented heap still has
 
 # Event kinds and their protocol words.
 GAME = 0

@@ -10,6 +10,10 @@ GARBAGE = "garbage"
 TOO_LONG = "line-too-long"
 
 
+class NotNow(ValueError):
+    """A command that is well formed but cannot be done at this moment (`err not-now`)."""
+
+
 class LineReader:
     """feed(bytes, on_line) calls on_line(text) for every complete line, or
     on_line(None, reason) for one that must be refused."""

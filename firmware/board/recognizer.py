@@ -363,6 +363,11 @@ class MoveRecognizer:
         self._told = False
         self._after(now)
 
+    def set_orientation(self, orientation):
+        """None: found from where White's pieces stand at each new game (auto); False:
+        White's side as rank 1; True: the board turned 180 degrees."""
+        self.orientation = self._fixed_orientation = orientation
+
     def set_next_start(self, fen=None, chess960=False):
         """The position the next new game starts from when the start position is set up
         (a Chess960 start looks like the normal one to reed switches)."""

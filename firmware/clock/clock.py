@@ -12,6 +12,8 @@
 # emit(kind, side, value) callback: "start", "press" (value: the mover's time after the
 # press), "period" (value: the period now in force), "flag", "freeze", "pause", "resume",
 # "stop", "set_time", "set_moves", "set_period", "add_time", "quickplay".
+from collections import namedtuple
+
 from firmware.clock.timecontrol import (
     parse,
     FISCHER,
@@ -26,6 +28,16 @@ from firmware.rules.squares import WHITE, BLACK
 from firmware.ticks import ticks_diff, ticks_add
 
 _NEVER = 0x3FFFFFFF  # a deadline that never comes (upcount)
+
+# Everything the clock knows, for the device's journal (state() and restore()): per side
+# (white, black) the time left at the start of the turn, the period, the moves made in all
+# and in the period, the overtime counter and the flag (0 none, 1 first, 2 second); the
+# frozen/started/paused/stopped bits with overtime and dead per side; the quickplay bonus;
+# the running side (0, 1, or -1) and how long its turn has run.
+ClockState = namedtuple("ClockState", (
+    "left_w", "left_b", "period_w", "period_b", "moves_w", "moves_b", "period_moves_w",
+    "period_moves_b", "overtime_w", "overtime_b", "flag_w", "flag_b", "bits", "bonus_ms",
+    "running", "turn_ms"))
 QUICKPLAY_MS = 5000  # guidelines III.4: 5 s a move for both
 
 
@@ -151,23 +163,22 @@ class ChessClock:
                 self.flags[0], self.flags[1])
 
     def state(self, now):
-        """Everything the clock knows, as 16 ints, for the device's journal: times, periods,
-        moves, overtime, flags, the quickplay bonus, the running side, its turn so far."""
+        """Everything the clock knows, as a ClockState (16 ints), for the device's journal."""
         bits = 0
         for k, on in enumerate((self.in_overtime[0], self.in_overtime[1], self.dead[0],
                                 self.dead[1], self.frozen, self.started, self.paused,
                                 self.stopped)):
             if on:
                 bits |= 1 << k
-        return (self.left[0], self.left[1], self.period[0], self.period[1], self.moves[0],
+        return ClockState(self.left[0], self.left[1], self.period[0], self.period[1], self.moves[0],
                 self.moves[1], self.period_moves[0], self.period_moves[1], self.overtime[0],
                 self.overtime[1], self.flags[0], self.flags[1], bits, self.bonus_ms,
                 self.running, self._elapsed(now))
 
     def restore(self, state, now, turn_ms=None):
-        """The clock as state() gave it (a recovery after a power cut); the running turn
-        goes on from turn_ms (default: as it was) when resumed. ValueError for a state this
-        control cannot have."""
+        """The clock as state() gave it (a ClockState, or its 16 numbers as the journal
+        keeps them: a recovery after a power cut); the running turn goes on from turn_ms
+        (default: as it was) when resumed. ValueError for a state this control cannot have."""
         if len(state) != 16:
             raise ValueError("a clock state is 16 numbers")
         (l0, l1, p0, p1, m0, m1, pm0, pm1, o0, o1, f0, f1, bits, bonus, run, turn) = state

@@ -5,9 +5,7 @@
 # one (littlefs renames atomically), so a power cut leaves the old or the new slots, never
 # half of each. A missing or damaged file gives empty slots and a `problem` to report; it
 # never stops the clock.
-import json
-import os
-
+from firmware import jsonfile
 from firmware.clock.timecontrol import parse
 
 FIXED = (
@@ -45,13 +43,12 @@ class Presets:
 
     def _load(self):
         try:
-            with open(self.path) as f:
-                data = json.loads(f.read())
-        except OSError:
-            return  # no file yet: empty slots
+            data = jsonfile.load(self.path)
         except ValueError as e:
             self.problem = "presets file unreadable (%s); user slots empty" % e
             return
+        if data is None:
+            return  # no file yet: empty slots
         try:
             for i, slot in enumerate(data["user"][:USER_SLOTS]):
                 if slot is not None:
@@ -101,7 +98,4 @@ class Presets:
         self._save()
 
     def _save(self):
-        tmp = self.path + ".new"
-        with open(tmp, "w") as f:
-            f.write(json.dumps({"user": [list(s) if s else None for s in self.user]}))
-        os.rename(tmp, self.path)
+        jsonfile.save(self.path, {"user": [list(s) if s else None for s in self.user]})

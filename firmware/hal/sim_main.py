@@ -68,14 +68,14 @@ def main(argv):
         # (a relay's hello) starts the board's time.
         line = sys.stdin.buffer.readline()
         if line:
-            dev.reader.feed(line, dev._on_line)
+            dev.receive(line)
     if host_first:
         # Replays: the host's commands (a new game, ...) come first, to the end of input.
         while True:
             data = sys.stdin.buffer.read(64)
             if not data:
                 break
-            dev.reader.feed(data, dev._on_line)
+            dev.receive(data)
     if realtime:
         from firmware.app.main import run_loop
 
@@ -100,7 +100,7 @@ def main(argv):
         while ticks_diff(ticks_ms(), quiet) < 2000:
             data = hal.read()
             if data:
-                dev.reader.feed(data, dev._on_line)
+                dev.receive(data)
                 quiet = ticks_ms()
             hal.advance(hal.scan_ms)
             sleep_ms(10)

@@ -74,7 +74,7 @@ def _play(dev, hal, moves):
 
 
 def _events(dev):
-    return [dev.log.line(s, dev._uci) for s in range(1, dev.log.count + 1)]
+    return [dev.record.line(s) for s in range(1, dev.log.count + 1)]
 
 
 def test_crc16_is_ccitt():

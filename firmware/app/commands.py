@@ -1,0 +1,233 @@
+# The host's commands (docs/protocol.md), as a table: word -> (handler, number of
+# positional words, keys it takes). A line is split (firmware/app/protocol.py), checked
+# against its row, and handled; whatever is wrong is answered `err <code> <text>` and
+# changes nothing. The handlers act on the device they are given, through its parts.
+from firmware.app import protocol as P
+from firmware.app import settings as S
+from firmware.clock.clock import ClockError
+from firmware.clock.timecontrol import parse as parse_tc
+from firmware.match import MatchError
+from firmware.rules import chess960 as _960
+from firmware.rules.squares import WHITE, BLACK
+
+SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
+ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds")
+
+
+def side_of(word):
+    s = SIDES.get(word)
+    if s is None:
+        raise ValueError("a side is w or b, not %r" % (word,))
+    return s
+
+
+def whole(word, what):
+    if not word or not (word.isdigit() or (word[0] == "-" and word[1:].isdigit())):
+        raise ValueError("%s must be a whole number, not %r" % (what, word))
+    return int(word)
+
+
+def _hello(dev, pos, kw, now):
+    dev.hello(True)
+    return ()  # the hello line is the answer
+
+
+def _new(dev, pos, kw, now):
+    control = kw.get("tc", dev.control)
+    if "preset" in kw:
+        control = dev.presets.get(whole(kw["preset"], "preset"))
+    if "fen" in kw and "chess960" in kw:
+        raise ValueError("give fen or chess960, not both")
+    number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
+    if number is not None:
+        _960.back_rank(number)  # checks 0..959 before anything changes
+    parse_tc(control)
+    dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now)
+    if number is not None:
+        dev.rec.set_next_start(dev.game.fen(), True)
+    return ("new", str(dev.record.log.game_id))
+
+
+def _start(dev, pos, kw, now):
+    dev.clock.start(now, dev.game.turn)
+
+
+def _pause(dev, pos, kw, now):
+    dev.clock.pause(now)
+
+
+def _resume(dev, pos, kw, now):
+    dev.clock.resume(now)
+
+
+def _set(dev, pos, kw, now):
+    what, side, value = pos[0], side_of(pos[1]), whole(pos[2], "the value")
+    if what == "time":
+        dev.clock.set_time(side, value)
+    elif what == "moves":
+        dev.clock.set_moves(side, value)
+    elif what == "period":
+        dev.clock.set_period(side, value)
+    else:
+        raise ValueError("set time|moves|period w|b VALUE")
+    return ("set", what)
+
+
+def _penalty(dev, pos, kw, now):
+    side = side_of(pos[1])
+    if pos[0] == "illegal":
+        dev.match.illegal_move(side, now)
+    elif pos[0] == "claim":
+        dev.match.incorrect_claim(side, now)
+    else:
+        raise ValueError("penalty illegal|claim w|b")
+    return ("penalty", pos[0])
+
+
+def _quickplay(dev, pos, kw, now):
+    dev.match.quickplay_finish(side_of(pos[0]), now)
+
+
+def _resign(dev, pos, kw, now):
+    dev.match.resign(side_of(pos[0]), now)
+
+
+def _draw(dev, pos, kw, now):
+    dev.match.agree_draw(now)
+
+
+def _claim(dev, pos, kw, now):
+    ok = dev.match.claim_draw(side_of(pos[0]), now)
+    return ("claim", "correct" if ok else "incorrect")
+
+
+RESULTS = {"1-0": WHITE, "0-1": BLACK, "1/2-1/2": None}
+
+
+def _result(dev, pos, kw, now):
+    if pos[0] not in RESULTS:
+        raise ValueError("result 1-0|0-1|1/2-1/2")
+    dev.match.arbiter_result(RESULTS[pos[0]], now)
+
+
+def _state(dev, pos, kw, now):
+    o = dev.match.outcome
+    log = dev.record.log
+    dev.write("state game=%d seq=%d ply=%d turn=%s result=%s fen=%s board=%s" % (
+        log.game_id, log.count, dev.game.ply, "w" if dev.game.turn == WHITE else "b",
+        o.result() if o else "*", P.encode(dev.game.fen()), dev.rec.status))
+    dev.clock_line(now)
+    return ()
+
+
+def _resend(dev, pos, kw, now):
+    log = dev.record.log
+    word = pos[0]
+    game = log.game_id
+    if ":" in word:
+        g, word = word.split(":", 1)
+        game = whole(g, "the game")
+    first = whole(word, "the sequence number")
+    if game != log.game_id:
+        raise P.NotNow("game %d is not the current game (%d)" % (game, log.game_id))
+    if not 1 <= first <= log.count + 1:
+        raise ValueError("sequence numbers of game %d are 1..%d" % (game, log.count))
+    for seq in range(first, log.count + 1):
+        dev.write(dev.record.line(seq))
+    return ("resend", "%d:%d" % (game, log.count))
+
+
+def _preset(dev, pos, kw, now):
+    if pos[:1] == ["list"]:
+        _check(pos, kw, 1)
+        for n, name, control in dev.presets.all():
+            dev.write("preset %d %s %s" % (n, P.encode(name), control))
+        return ("preset", "list")
+    if pos[:1] == ["set"]:
+        _check(pos, kw, 2, ("name", "tc"))
+        dev.presets.set_user(whole(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
+        return ("preset", "set")
+    raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")
+
+
+def _selftest(dev, pos, kw, now):
+    """For a maker: `selftest start` on an empty board, move a piece over every square
+    and press every button, `selftest report`, `selftest stop`."""
+    t = dev.selftest
+    if pos[0] == "start":
+        t.start(now)
+    elif pos[0] == "report":
+        dev.write(t.report())
+    elif pos[0] == "stop":
+        t.stop()
+        dev.rec.restart(now)
+    else:
+        raise ValueError("selftest start|report|stop")
+    return ("selftest", pos[0])
+
+
+def _access(dev, pos, kw, now):
+    """Signals for blind and deaf players: access blind=w visual=b code=taptic
+    buzzer=on intensity=60,100 thresholds=600,300,60,10 (kept on the device)."""
+    if kw:
+        dev.access.update(kw)
+    a = dev.access
+    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s" % (
+        a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
+        ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"])))
+
+
+def _config(dev, pos, kw, now):
+    dev.configure(S.parse(kw))  # every value checked before any is used or saved
+    dev.settings.save(kw)
+
+
+# word -> (handler, positional words (None: the handler checks), keys)
+TABLE = {
+    "hello": (_hello, 0, ()), "new": (_new, 0, ("tc", "fen", "chess960", "white", "black", "preset")),
+    "start": (_start, 0, ()), "pause": (_pause, 0, ()), "resume": (_resume, 0, ()),
+    "set": (_set, 3, ()), "penalty": (_penalty, 2, ()), "quickplay": (_quickplay, 1, ()),
+    "resign": (_resign, 1, ()), "draw": (_draw, 0, ()), "claim": (_claim, 1, ()),
+    "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
+    "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
+    "config": (_config, 0, S.KEYS),
+}
+
+
+def _check(pos, kw, npos, keys=()):
+    if len(pos) != npos:
+        raise ValueError("expected %d word(s), got %d" % (npos, len(pos)))
+    for k in kw:
+        if k not in keys:
+            raise ValueError("unknown key " + k)
+
+
+def handle(dev, text, bad, now):
+    """One line from the host (or bad: why it was refused whole): handled, answered."""
+    if bad:
+        dev.write("err %s" % bad)
+        return
+    try:
+        cmd, pos, kw = P.split(text)
+    except ValueError as e:
+        dev.write("err bad-argument " + P.encode(str(e)))
+        return
+    row = TABLE.get(cmd)
+    if row is None:
+        dev.write("err unknown-command " + P.encode(cmd))
+        return
+    handler, npos, keys = row
+    try:
+        if npos is not None:
+            _check(pos, kw, npos, keys)
+        said = handler(dev, pos, kw, now)
+    except (P.NotNow, ClockError, MatchError) as e:
+        dev.write("err not-now " + P.encode(str(e)))
+        return
+    except (ValueError, IndexError, KeyError) as e:
+        dev.write("err bad-argument " + P.encode(str(e)))
+        return
+    if said is None:
+        said = (cmd,)
+    if said:
+        dev.write(" ".join(("ok",) + said))

@@ -1,0 +1,141 @@
+# What happens in the game, on the board (the move recogniser) and on the clock (the
+# match), turned into the game record's events and the host's lines, with the signals for
+# blind and deaf players and the square LEDs that go with them. The recogniser's sink
+# (make_move, take_back, new_game) and the two event callbacks (on_board, on_match) are
+# here; the device gives it its parts and start_game (a new game set up on the board).
+from firmware.app.eventlog import (
+    MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES, SET_PERIOD,
+    PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
+)
+from firmware.app.signals import letter
+from firmware.rules import chess960 as _960
+from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, parse_square, square_name
+
+# The match's events that are events of the game record: (kind, logged with side and value).
+_LOGGED = {"start": (START, False), "period": (PERIOD, True), "flag": (FLAG, True),
+           "pause": (PAUSE, False), "resume": (RESUME, False), "set_time": (SET_TIME, True),
+           "set_moves": (SET_MOVES, True), "set_period": (SET_PERIOD, True),
+           "quickplay": (QUICKPLAY, False), "penalty": (PENALTY, True), "illegal_move": (ILLEGAL, True)}
+# The match's events after which the clock line and faces are shown again at once.
+_CLOCK_CHANGES = ("start", "period", "flag", "freeze", "pause", "resume", "set_time",
+                  "set_moves", "set_period", "penalty", "stop")
+
+
+def _other(side):
+    return BLACK if side == WHITE else WHITE
+
+
+class GameEvents:
+    def __init__(self, game, record, signals, faces, start_game, now):
+        """start_game(fen, chess960 number, now): a new game with the same control and
+        players; now(): the tick of the step under way (for the callbacks' signals)."""
+        self.game = game
+        self.record = record
+        self.signals = signals
+        self.faces = faces
+        self.start_game = start_game
+        self.now = now
+        self.match = None  # the current game's Match (set by the device with each game)
+        self.clock_dirty = True  # the clock line and faces are due at once
+        self._san = ""
+        self._moving = False
+
+    # ----- the recogniser's sink: what happens on the board
+
+    def make_move(self, m, now):
+        match = self.match
+        if match.outcome is not None:
+            self.record.write("attempt %s after the result" % self.record.uci(m))
+            return
+        ply = self.game.ply + 1
+        u = self.record.uci(m)
+        self.faces.last_move(parse_square(u[:2]), parse_square(u[2:4]))
+        # The line goes out first: the game-end state of the new position comes after.
+        self.record.event(MOVE, 0, ply, m, self._san)
+        self._moving = True  # an outcome decided by this move is logged after it
+        try:
+            match.make_move(m, now)
+        finally:
+            self._moving = False
+        if match.outcome is not None:
+            # The move ended the game: completed without a press (6.2.1.1).
+            self.record.event(CLK, 0, ply, match.clock_after(ply - 1))
+            self._result(match.outcome)
+
+    def take_back(self, now):
+        self.match.take_back(now)
+        self.record.event(TAKEBACK, 0, self.game.ply)
+        self.faces.last_move(None, None)
+
+    def new_game(self, fen, chess960, now):
+        # The start position set up on the board: a new game with the same control and
+        # players, from the next start the host or the menu chose.
+        number = _960.number_of(fen.split("/")[7].split()[0]) if chess960 and fen else None
+        self.start_game(None if number is not None else fen, number, now)
+
+    # ----- a press of a clock lever, once the match has taken it
+
+    def pressed(self, side, t):
+        """side's press completed a move: its clock time into the record, and the signals."""
+        match = self.match
+        g = self.game
+        ply = g.ply - (1 if g.turn != side else 2)
+        self.record.event(CLK, side, ply + 1, match.clock_after(ply))
+        if match.outcome is None:
+            self.signals.event(side, "move_done", t)
+            self.signals.event(_other(side), "opponent_moved", t)
+
+    # ----- what the recogniser and the match tell
+
+    def on_board(self, kind, a, b):
+        if kind == "move":
+            self._san = b
+        elif kind == "promotion":
+            self.record.write("promotion %s %s" % (PIECE_SYMBOLS[a], square_name(b)))
+        elif kind == "touched":
+            self.record.write("touched " + square_name(a))
+        elif kind == "illegal":
+            self.record.write("attempt %s%s" % (square_name(a), square_name(b)))
+            self.signals.event(self.game.turn, "illegal", self.now())
+        elif kind == "differs":
+            fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
+                           for f, t in b)
+            self.record.write("board differs missing=%s fix=%s" % (
+                ",".join(square_name(s) for s in a) or "-", fix or "-"))
+            self.signals.event(None, "board_differs", self.now())
+            self.faces.squares_to_fix([sq for sq in a] + [sq for f, t in b for sq in (f, t) if sq is not None])
+        elif kind == "sync":
+            self.record.write("board sync")
+            self.faces.squares_to_fix(None)
+
+    def on_match(self, kind, a, b):
+        now = self.now()
+        logged = _LOGGED.get(kind)
+        if logged is not None:
+            if logged[1]:
+                self.record.event(logged[0], a, b)
+            else:
+                self.record.event(logged[0])
+        if kind == "period":
+            self.signals.event(a, "period", now)
+        elif kind == "flag":
+            self.signals.event(a, "your_flag", now)
+            self.signals.event(_other(a), "opponent_flag", now)
+        elif kind == "pause":
+            self.signals.event(None, "arbiter", now)
+        elif kind == "illegal_press":
+            self.record.write("illegal-press %s %d" % (letter(a), b))
+            self.signals.event(a, "illegal", now)
+        elif kind == "claim":
+            self.record.write("claim %s %s" % (letter(a), "correct" if b else "incorrect"))
+            self.signals.event(None, "draw", now)
+        elif kind == "outcome" and not self._moving:
+            self._result(a)
+        if kind in _CLOCK_CHANGES:
+            self.clock_dirty = True
+
+    def _result(self, o):
+        self.record.event(RESULT, 0, 2 if o.winner is None else (0 if o.winner == WHITE else 1),
+                          TERMINATIONS.index(o.termination))
+        self.clock_dirty = True
+        self.signals.event(None, "game_over", self.now())

@@ -1,0 +1,77 @@
+# What the board shows: the two clock faces (times, the menu, the low-battery sign), the
+# side LEDs (the running side; a deaf player's LED is lent to his signals while they play)
+# and the optional chain of square LEDs (the last move, or while the board differs from
+# the game, the squares to put right).
+from firmware.clock import display
+from firmware.rules.squares import WHITE, BLACK
+
+DISPLAY_EVERY_MS = 100
+LAST_FROM, LAST_TO, FIX = 1, 2, 3  # what a square LED shows (firmware/hal/squareleds.py)
+
+
+class Faces:
+    def __init__(self, hal, now):
+        self.hal = hal
+        self.low_battery = False
+        self.dirty = True  # shown again at the next refresh, whatever the time
+        self._at = now
+        self._shown = None
+        self._leds = {WHITE: None, BLACK: None}
+        self._lit = bytearray(64)
+        self._last = None
+        self._hint = None
+
+    def led(self, side, on):
+        if self._leds[side] != on:
+            self._leds[side] = on
+            self.hal.led("white" if side == WHITE else "black", on)
+
+    def refresh(self, now, clock, menu, owns_led, force=False):
+        """The faces, at once after a change (force or dirty), else ten times a second;
+        the running side's LED with them unless owns_led(side) (a signal is playing on it)."""
+        if not (force or self.dirty or self.hal.diff(now, self._at) >= DISPLAY_EVERY_MS):
+            return
+        self.dirty = False
+        self._at = now
+        if menu.open:
+            shown = menu.text()
+        else:
+            shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))
+        if self.low_battery:  # C.02: the low-battery sign
+            shown = (shown[0] + " L", shown[1] + " L")
+        if shown != self._shown:
+            self._shown = shown
+            self.hal.display(shown[0], shown[1])
+            run = clock.running_side()
+            for side in (WHITE, BLACK):
+                if not owns_led(side):
+                    self.led(side, run == side)
+
+    # ----- the square LEDs
+
+    def last_move(self, frm, to):
+        """The last move's squares (None, None: none, after a take-back)."""
+        self._last = (frm, to) if frm is not None else None
+        self._squares()
+
+    def squares_to_fix(self, squares):
+        """The squares to put right (None: the board is in sync again)."""
+        self._hint = squares
+        self._squares()
+
+    def clear_squares(self):
+        self._last = None
+        self._hint = None
+        self._squares()
+
+    def _squares(self):
+        lit = self._lit
+        for i in range(64):
+            lit[i] = 0
+        if self._hint:
+            for sq in self._hint:
+                lit[sq] = FIX
+        elif self._last is not None:
+            lit[self._last[0]] = LAST_FROM
+            lit[self._last[1]] = LAST_TO
+        self.hal.squares(lit)

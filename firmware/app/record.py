@@ -1,0 +1,120 @@
+# The game record on its way to the host: the event log (what a resend gives again), the
+# journal on flash (firmware/app/journal.py) and the write-ahead rule between them. Once an
+# event is logged, every line - the event's and any line after it - waits until the event
+# is on flash (commit: one write and one flush at the end of the step), so that after a
+# power cut the board has every event a host can have seen. Without a journal, lines go
+# out at once.
+from firmware.app import protocol as P
+from firmware.app.eventlog import EventLog
+from firmware.app.journal import Journal
+
+CHECKPOINT_EVERY_MS = 30000  # a running turn's time to the journal (for a power cut)
+
+
+class Record:
+    def __init__(self, hal, journal_path, uci):
+        """uci(move) -> the move's UCI text in the current position (for event lines)."""
+        self.hal = hal
+        self.uci = uci
+        self.log = EventLog()
+        self.journal = Journal(journal_path) if journal_path else None
+        self.games = self.journal.games() if self.journal else 0  # the highest number used
+        self._held = None  # lines waiting for the commit
+        self._committed = 0
+        self._fresh = False  # the journal is to be written anew at the next commit
+        self._checkpoint_at = hal.now()
+
+    # ----- lines
+
+    def write(self, line):
+        if self._held is not None:
+            self._held.append(line)
+        else:
+            self.hal.write((line + "\n").encode())
+
+    def event(self, kind, side=0, a=0, b=0, text=""):
+        seq = self.log.append(kind, side, a, b, text)
+        if self.journal is not None and self._held is None:
+            self._held = []  # from here on, lines wait for the commit
+        self.write(self.log.line(seq, self.uci))
+
+    def line(self, seq):
+        return self.log.line(seq, self.uci)
+
+    def new_game(self, header, chess960):
+        """A new game's record: its number (never one used before) and its game line."""
+        self.games = max(self.games, self.log.game_id) + 1
+        self.log.new_game(self.games, header, chess960)
+        if self.journal is not None:
+            self._fresh = True
+            if self._held is None:
+                self._held = []
+        self.write(self.line(1))
+
+    # ----- flash
+
+    def load(self):
+        """The journal's game into the log: a Recovered (firmware/app/journal.py), None if
+        there is none. JournalError (moved aside) if it is damaged."""
+        return self.journal.load(self.log)
+
+    def recovered(self, r):
+        """The journal's game is back in play: written again whole at the first commit (a
+        new file renamed over the old one, so nothing is ever appended after an
+        interrupted write, and the checkpoints go)."""
+        self.games = max(self.games, r.game_id)
+        self._committed = self.log.count
+        self._fresh = True
+
+    def forget(self):
+        """A damaged journal: no game in the log."""
+        self.log.count = 0
+        self.log.game_id = 0
+
+    def commit(self, now, clock):
+        """Write the events not yet on flash and the clock's state, then let their lines
+        (and those held behind them) go to the host."""
+        j = self.journal
+        log = self.log
+        if j is not None and (self._fresh or log.count != self._committed):
+            try:
+                state = clock.state(now)
+                if self._fresh:
+                    self.games = max(self.games, log.game_id)
+                    j.set_games(self.games)
+                    j.begin(log.game_id, log.header,
+                            (log.raw(s) for s in range(1, log.count + 1)), state)
+                else:
+                    j.commit([log.raw(s) for s in range(self._committed + 1, log.count + 1)],
+                             log.count, state)
+            except (OSError, MemoryError) as e:
+                # A full or failing flash (or no memory for the write) must not stop the
+                # game: it goes on in memory, and the host has every line.
+                self._journal_off(e)
+            self._committed = log.count
+            self._fresh = False
+            self._checkpoint_at = now
+        held = self._held
+        self._held = None
+        if held:
+            for line in held:
+                self.hal.write((line + "\n").encode())
+
+    def checkpoint(self, now, clock):
+        """The running turn's time so far, every CHECKPOINT_EVERY_MS: after a power cut
+        the arbiter is told how long the interrupted turn had run."""
+        if self.journal is None or clock.running < 0 or clock.paused or \
+                self.hal.diff(now, self._checkpoint_at) < CHECKPOINT_EVERY_MS:
+            return
+        self._checkpoint_at = now
+        try:
+            self.journal.checkpoint(self.log.count, clock.running, clock.state(now).turn_ms)
+        except OSError as e:
+            self._journal_off(e)
+
+    def _journal_off(self, e):
+        self.journal.close()
+        self.journal = None
+        if self._held is None:
+            self._held = []
+        self._held.append("warning " + P.encode("journal off: cannot write (%s)" % e))

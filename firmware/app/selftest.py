@@ -1,0 +1,62 @@
+# The self-test for a maker who has just wired a board (`selftest start` on an empty
+# board, move a piece over every square and press every button, `selftest report`,
+# `selftest stop`): switches that are always closed, squares never seen, the buttons that
+# worked. While it runs, the board's scans and buttons come here instead of the game.
+from firmware.app.protocol import NotNow
+from firmware.rules.squares import WHITE, BLACK, square_name
+
+PULSE_MS = 400  # the buzz of the motors and the buzzer at the start
+
+
+def _squares(bits, also=None):
+    return [sq for sq in range(64) if (bits[sq >> 3] >> (sq & 7)) & 1
+            and (also is None or (also[sq >> 3] >> (sq & 7)) & 1)]
+
+
+class SelfTest:
+    def __init__(self, hal):
+        self.hal = hal
+        self.running = False
+        self._pulse_until = None
+
+    def start(self, now):
+        occ = self.hal.scan(bytearray(8))
+        self._stuck = bytearray(occ)
+        self._seen = bytearray(8)
+        self._always = bytearray(b"\xff" * 8)
+        self._buttons = []
+        self.running = True
+        self.hal.motor(WHITE, 100)
+        self.hal.motor(BLACK, 100)
+        self.hal.buzzer(2000)
+        self._pulse_until = now + PULSE_MS
+
+    def scan(self, occ):
+        for r in range(8):
+            self._seen[r] |= occ[r]
+            self._always[r] &= occ[r]
+        for kind, a, b, tick in self.hal.inputs():
+            name = a if kind == "button" else ("white" if a == WHITE else "black")
+            if name not in self._buttons:
+                self._buttons.append(name)
+
+    def report(self):
+        """The report line: stuck switches, squares never seen, the buttons pressed."""
+        if not self.running:
+            raise NotNow("no self-test is running: selftest start")
+        stuck = _squares(self._stuck, self._always)
+        dead = [sq for sq in range(64) if not (self._seen[sq >> 3] >> (sq & 7)) & 1]
+        return "selftest stuck=%s dead=%s buttons=%s" % (
+            ",".join(square_name(q) for q in stuck) or "-",
+            ",".join(square_name(q) for q in dead) or "-", ",".join(self._buttons) or "-")
+
+    def stop(self):
+        self.running = False
+
+    def step(self, now):
+        """The start's buzz ends after PULSE_MS."""
+        if self._pulse_until is not None and self.hal.diff(now, self._pulse_until) >= 0:
+            self._pulse_until = None
+            self.hal.motor(WHITE, 0)
+            self.hal.motor(BLACK, 0)
+            self.hal.buzzer(0)

@@ -1,0 +1,91 @@
+# Signals for blind and deaf players (firmware/access/): each side's event patterns and
+# number codes, played on its motor (blind), its LED (deaf) and the buzzer (if on), as the
+# access settings say. The time thresholds and the last seconds of the running side are
+# watched here; a held clock lever asks for a number (own time, the opponent's, the move).
+from firmware.access import numbercode
+from firmware.access.patterns import PATTERNS, THRESHOLDS
+from firmware.access.player import SignalPlayer
+from firmware.rules.squares import WHITE, BLACK
+
+THRESHOLD_PATTERNS = [name for _, name in THRESHOLDS]
+ASK_AGAIN_MS = 3000  # a second hold within this asks for the opponent's time, a third the move
+ASKS = ("time", "opponent", "move")
+
+
+def letter(side):
+    return "w" if side == WHITE else "b"
+
+
+class Signals:
+    def __init__(self, hal, access, faces):
+        """access: AccessSettings; faces: Faces (a deaf player's LED is its signal light
+        while a signal plays)."""
+        self.hal = hal
+        self.access = access
+        self.faces = faces
+        self.players = {WHITE: SignalPlayer(lambda lv: self._level(WHITE, lv), hal.diff),
+                        BLACK: SignalPlayer(lambda lv: self._level(BLACK, lv), hal.diff)}
+        self._left = {WHITE: None, BLACK: None}
+        self._asks = {WHITE: (0, None), BLACK: (0, None)}  # gestures so far, tick of the last
+
+    def _level(self, side, level):
+        a = self.access
+        l = letter(side)
+        if l in a["blind"]:
+            self.hal.motor(side, a["intensity"][level - 1] if level else 0)
+        if l in a["visual"]:
+            self.faces.led(side, level > 0)
+        if a["buzzer"]:
+            self.hal.buzzer(2000 if level else 0)
+
+    def owns_led(self, side):
+        """A deaf player's LED belongs to his signal while one plays."""
+        return self.players[side].busy and letter(side) in self.access["visual"]
+
+    def event(self, side, name, now):
+        """An event's pattern for one side (None: both)."""
+        a = self.access
+        for s in ((side,) if side is not None else (WHITE, BLACK)):
+            l = letter(s)
+            if l in a["blind"] or l in a["visual"] or a["buzzer"]:
+                self.players[s].event(PATTERNS[name], now)
+
+    def step(self, now, clock):
+        self._thresholds(now, clock)
+        run = clock.running_side()
+        for side in (WHITE, BLACK):
+            p = self.players[side]
+            p.step(now)
+            if not p.busy and letter(side) in self.access["visual"]:
+                self.faces.led(side, run == side)
+
+    def _thresholds(self, now, clock):
+        run = clock.running_side()
+        if run is None or clock.paused:
+            return
+        left = clock.time_left(run, now)
+        prev = self._left[run]
+        self._left[run] = left
+        if prev is None or left >= prev:
+            return
+        # The first threshold (the longest time) has the first pattern, and so on.
+        for i, secs in enumerate(self.access["thresholds"]):
+            if prev > secs * 1000 >= left:
+                self.event(run, THRESHOLD_PATTERNS[i], now)
+        if left <= 5000 and prev // 1000 != left // 1000:
+            self.event(run, "tick", now)
+
+    def ask(self, side, t, clock, game):
+        """A held clock lever: 1 the player's time, 2 (within 3 s) the opponent's, 3 the move
+        number, played as a number code when no event signal is due. Returns what was asked."""
+        n, at = self._asks[side]
+        n = n + 1 if at is not None and self.hal.diff(t, at) < ASK_AGAIN_MS else 1
+        self._asks[side] = (n, t)
+        if n == 1:
+            groups = numbercode.time_groups(clock.time_left(side, t))
+        elif n == 2:
+            groups = numbercode.time_groups(clock.time_left(BLACK if side == WHITE else WHITE, t))
+        else:
+            groups = numbercode.number_groups(game.position.fullmove_number)
+        self.players[side].number(numbercode.encode(groups, self.access["code"]), t)
+        return ASKS[min(n, 3) - 1]
