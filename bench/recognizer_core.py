@@ -12,7 +12,7 @@ from time import ticks_us, ticks_diff
 
 sys.path.append(".")
 
-from firmware.board.recognizer import MoveRecognizer  # noqa: E402
+from firmware.board.recognizer import GameSink, MoveRecognizer  # noqa: E402
 from firmware.board.trace import parse_line  # noqa: E402
 from firmware.rules.game import Game  # noqa: E402
 from firmware.rules.squares import WHITE, BLACK  # noqa: E402
@@ -49,12 +49,13 @@ def main(path, fen, c960):
     moved = [0]
     event_at = [0]
 
-    def emit(kind, a, b):
-        if kind == "move":
+    class Sink(GameSink):
+        def make_move(self, m, now, san):
             moved[0] += 1
             event_at[0] = ticks_us()
+            self.game.push(m)
 
-    rec = MoveRecognizer(game, emit=emit)
+    rec = MoveRecognizer(game, sink=Sink(game))
     while rec.idle():
         pass
     unchanged = Stats()

@@ -13,7 +13,8 @@
 # Penalties are arbiter actions: one call each, recorded and reported. With
 # auto_penalties=True (casual play) the device applies them by itself.
 #
-# Events go to emit(kind, a, b): the clock's own ("press", "flag", "period", ...) and
+# Events go to emit(kind, a, b) - the clock given to the match is made with the same emit,
+# so that its own ("press", "flag", "period", ...) go out the same way - and
 # "move" (ply, move), "illegal_press" (side, count), "illegal_move" (side, count),
 # "penalty" (side, ms), "claim" (side, True|False), "outcome" (Outcome, None).
 from array import array
@@ -42,8 +43,7 @@ class Match:
     def __init__(self, game, clock, emit=None, auto_penalties=False, end_on_flag=True):
         self.game = game
         self.clock = clock
-        self._emit = emit or _ignore
-        clock._emit = self._emit  # the clock's events go out with the match's
+        self._emit = emit or _ignore  # give the clock the same emit: one outlet for both
         self.auto_penalties = auto_penalties
         self.end_on_flag = end_on_flag
         self.outcome = None
@@ -127,6 +127,14 @@ class Match:
         wait for a press."""
         self._set_clock_after(ply - 1, ms)
         self._awaiting[side >> 4] = 0
+
+    def replay_illegal(self, side, count):
+        """side had count completed illegal moves (7.5.5), as the journal says."""
+        self.illegal[side >> 4] = count
+
+    def replay_result(self, outcome):
+        """The game had ended so, as the journal says (the clock's state says the rest)."""
+        self.outcome = outcome
 
     def take_back(self, now):
         """The last move is taken back (a correction on the board or by the arbiter)."""

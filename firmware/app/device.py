@@ -1,7 +1,7 @@
 # The device: the board, the clock and the USB serial protocol as one. Device builds the
 # parts and routes what happens between them:
 #   scans      -> the move recogniser -> make_move / take_back / new_game (its sink) and
-#                 what it sees (touched, attempts, differs: _on_board)
+#                 what it sees (touched, attempts, differs): firmware/app/events.py
 #   levers     -> the recogniser (a press may complete a move) and the match (the clock)
 #   buttons    -> a held lever's question (signals), the promotion choice, the clock's menu
 #   the match  -> the game record's events, signals, the faces (_on_match)
@@ -53,7 +53,7 @@ class Device:
         self.events = GameEvents(self.game, self.record, self.signals, self.faces,
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now)
-        self.rec = MoveRecognizer(self.game, sink=self.events, emit=self.events.on_board)
+        self.rec = MoveRecognizer(self.game, sink=self.events)
         self.menu = ClockMenu(self.presets)
         self.selftest = SelfTest(hal)
         self.reader = P.LineReader()
@@ -127,7 +127,7 @@ class Device:
             fen = _960.start_fen(number)
         self.game.reset(fen, number is not None)  # a bad FEN raises and leaves the game as it was
         self.control, self.white, self.black = control, white, black
-        self.clock = ChessClock(tc, freeze_on_flag=self.freeze)
+        self.clock = ChessClock(tc, emit=self.events.on_match, freeze_on_flag=self.freeze)
         self.match = self.events.match = Match(self.game, self.clock, emit=self.events.on_match,
                                                auto_penalties=self.auto_penalties)
         self.rec.restart(now)

@@ -1,13 +1,15 @@
 # What happens in the game, on the board (the move recogniser) and on the clock (the
 # match), turned into the game record's events and the host's lines, with the signals for
-# blind and deaf players and the square LEDs that go with them. The recogniser's sink
-# (make_move, take_back, new_game) and the two event callbacks (on_board, on_match) are
-# here; the device gives it its parts and start_game (a new game set up on the board).
+# blind and deaf players and the square LEDs that go with them. It is the recogniser's
+# sink (its one outlet) and the match's emit; the device gives it its parts and
+# start_game (for a new game set up on the board). A completed illegal attempt needs
+# nothing here: the match takes the press as one without a legal move (7.5.3).
 from firmware.app.eventlog import (
     MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES, SET_PERIOD,
     PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
 )
 from firmware.app.signals import letter
+from firmware.board.recognizer import GameSink
 from firmware.rules import chess960 as _960
 from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, parse_square, square_name
 
@@ -25,11 +27,11 @@ def _other(side):
     return BLACK if side == WHITE else WHITE
 
 
-class GameEvents:
+class GameEvents(GameSink):
     def __init__(self, game, record, signals, faces, start_game, now):
         """start_game(fen, chess960 number, now): a new game with the same control and
         players; now(): the tick of the step under way (for the callbacks' signals)."""
-        self.game = game
+        GameSink.__init__(self, game)
         self.record = record
         self.signals = signals
         self.faces = faces
@@ -37,12 +39,11 @@ class GameEvents:
         self.now = now
         self.match = None  # the current game's Match (set by the device with each game)
         self.clock_dirty = True  # the clock line and faces are due at once
-        self._san = ""
         self._moving = False
 
-    # ----- the recogniser's sink: what happens on the board
+    # ----- the recogniser's sink (firmware/board/recognizer.py): what happens on the board
 
-    def make_move(self, m, now):
+    def make_move(self, m, now, san):
         match = self.match
         if match.outcome is not None:
             self.record.write("attempt %s after the result" % self.record.uci(m))
@@ -51,7 +52,7 @@ class GameEvents:
         u = self.record.uci(m)
         self.faces.last_move(parse_square(u[:2]), parse_square(u[2:4]))
         # The line goes out first: the game-end state of the new position comes after.
-        self.record.event(MOVE, 0, ply, m, self._san)
+        self.record.event(MOVE, 0, ply, m, san)
         self._moving = True  # an outcome decided by this move is logged after it
         try:
             match.make_move(m, now)
@@ -62,9 +63,10 @@ class GameEvents:
             self.record.event(CLK, 0, ply, match.clock_after(ply - 1))
             self._result(match.outcome)
 
-    def take_back(self, now):
-        self.match.take_back(now)
-        self.record.event(TAKEBACK, 0, self.game.ply)
+    def take_back(self, ply, now):
+        while self.game.ply > ply:
+            self.match.take_back(now)
+            self.record.event(TAKEBACK, 0, self.game.ply)
         self.faces.last_move(None, None)
 
     def new_game(self, fen, chess960, now):
@@ -72,6 +74,28 @@ class GameEvents:
         # players, from the next start the host or the menu chose.
         number = _960.number_of(fen.split("/")[7].split()[0]) if chess960 and fen else None
         self.start_game(None if number is not None else fen, number, now)
+
+    def promotion(self, piece, square):
+        self.record.write("promotion %s %s" % (PIECE_SYMBOLS[piece], square_name(square)))
+
+    def touched(self, square):
+        self.record.write("touched " + square_name(square))
+
+    def attempt(self, frm, to):
+        self.record.write("attempt %s%s" % (square_name(frm), square_name(to)))
+        self.signals.event(self.game.turn, "illegal", self.now())
+
+    def differs(self, missing, fixes):
+        fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
+                       for f, t in fixes)
+        self.record.write("board differs missing=%s fix=%s" % (
+            ",".join(square_name(s) for s in missing) or "-", fix or "-"))
+        self.signals.event(None, "board_differs", self.now())
+        self.faces.squares_to_fix([sq for sq in missing] + [sq for f, t in fixes for sq in (f, t) if sq is not None])
+
+    def sync(self):
+        self.record.write("board sync")
+        self.faces.squares_to_fix(None)
 
     # ----- a press of a clock lever, once the match has taken it
 
@@ -85,28 +109,7 @@ class GameEvents:
             self.signals.event(side, "move_done", t)
             self.signals.event(_other(side), "opponent_moved", t)
 
-    # ----- what the recogniser and the match tell
-
-    def on_board(self, kind, a, b):
-        if kind == "move":
-            self._san = b
-        elif kind == "promotion":
-            self.record.write("promotion %s %s" % (PIECE_SYMBOLS[a], square_name(b)))
-        elif kind == "touched":
-            self.record.write("touched " + square_name(a))
-        elif kind == "illegal":
-            self.record.write("attempt %s%s" % (square_name(a), square_name(b)))
-            self.signals.event(self.game.turn, "illegal", self.now())
-        elif kind == "differs":
-            fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
-                           for f, t in b)
-            self.record.write("board differs missing=%s fix=%s" % (
-                ",".join(square_name(s) for s in a) or "-", fix or "-"))
-            self.signals.event(None, "board_differs", self.now())
-            self.faces.squares_to_fix([sq for sq in a] + [sq for f, t in b for sq in (f, t) if sq is not None])
-        elif kind == "sync":
-            self.record.write("board sync")
-            self.faces.squares_to_fix(None)
+    # ----- what the match tells
 
     def on_match(self, kind, a, b):
         now = self.now()

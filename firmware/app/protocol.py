@@ -48,6 +48,7 @@ class LineReader:
 
 MAX_VALUE = 120  # characters in one decoded value (a FEN is at most ~90)
 _HEX = "0123456789abcdefABCDEF"
+_HEX_UPPER = b"0123456789ABCDEF"
 
 
 def decode(value):
@@ -99,10 +100,15 @@ def encode(value):
             break
     else:
         return value
-    out = []
+    out = bytearray()  # a byte a character: no list of small strings on a small heap
     for b in data:
-        out.append(chr(b) if _plain(b) else "%%%02X" % b)
-    return "".join(out)
+        if _plain(b):
+            out.append(b)
+        else:
+            out.append(37)
+            out.append(_HEX_UPPER[b >> 4])
+            out.append(_HEX_UPPER[b & 15])
+    return out.decode()
 
 
 def split(line):

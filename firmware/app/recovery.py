@@ -53,9 +53,9 @@ def replay(log, r, setup, feed_watchdog, now):
             while g.ply > a:
                 m.take_back(now)
         elif kind == ILLEGAL:
-            m.illegal[SIDES[side] >> 4] = a
+            m.replay_illegal(SIDES[side], a)
         elif kind == RESULT:
-            m.outcome = Outcome(TERMINATIONS[b], None if a == 2 else (WHITE, BLACK)[a])
+            m.replay_result(Outcome(TERMINATIONS[b], None if a == 2 else (WHITE, BLACK)[a]))
     # The clock as at the last completed move: the interrupted turn starts again from its
     # beginning, paused; how long it had run is reported for the arbiter.
     m.clock.restore(r.state, now, turn_ms=0)

@@ -28,7 +28,9 @@ from array import array
 
 from firmware.board import fix
 from firmware.board.occupancy import REVERSED, START
-from firmware.rules.position import new_move_buffer, CASTLE, EN_PASSANT, MAX_MOVES
+from firmware.rules.position import (
+    new_move_buffer, castle_king_cell, castle_rook_cell, CASTLE, EN_PASSANT, MAX_MOVES,
+)
 from firmware.rules.san import san as _san
 from firmware.rules.squares import SQ64, SQ120, KNIGHT, BISHOP, ROOK, QUEEN, KING
 from firmware.ticks import ticks_diff
@@ -58,25 +60,48 @@ AUTO = None  # orientation decided from the first move
 PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)  # the order the menu buttons cycle through
 
 
-def _ignore(kind, a, b):
-    pass
-
-
 class GameSink:
-    """Where recognised moves go: a rules Game. The device passes its Match instead, which
-    has the same three methods."""
+    """The recogniser's one outlet: where what it recognises and sees on the board goes.
+    This one plays the moves on a rules Game and lets the reports go; the device gives
+    its own (firmware/app/events.py) with the same methods."""
 
     def __init__(self, game):
         self.game = game
 
-    def make_move(self, m, now):
+    # What the players did: the game follows.
+    def make_move(self, m, now, san):
+        """m, a legal move of the side to move (san: its SAN), was made on the board."""
         self.game.push(m)
 
-    def take_back(self, now):
-        self.game.pop()
+    def take_back(self, ply, now):
+        """The board is back at the position after ply plies: the moves after it go."""
+        while self.game.ply > ply:
+            self.game.pop()
 
     def new_game(self, fen, chess960, now):
+        """The start position was set up: a new game from fen (None: the normal start)."""
         self.game.reset(fen, chess960)
+
+    # What the board shows: reports.
+    def promotion(self, piece, square):
+        """A pawn waits on square; piece is the promotion the buttons chose so far."""
+
+    def touched(self, square):
+        """A piece of the side to move was lifted and put back (art. 4.3)."""
+
+    def attempt(self, frm, to):
+        """An illegal move stands on the board (from, to; either may be None)."""
+
+    def illegal_completed(self, side, attempt):
+        """side pressed the clock with the illegal attempt on the board (7.5.1); the clock
+        counts the press as one without a legal move."""
+
+    def differs(self, missing, fixes):
+        """The board is not the game's position: the squares missing a piece, and the
+        (from, to) moves that would put it right."""
+
+    def sync(self):
+        """The board is the game's position again."""
 
 
 class _Table:
@@ -126,9 +151,8 @@ class _Table:
             if m & CASTLE:
                 fr = m & 127
                 to = (m >> 7) & 127
-                base = 21 if fr < 60 else 91
-                kt = base + 6 if to > fr else base + 2
-                rt = base + 5 if to > fr else base + 3
+                kt = castle_king_cell(fr, to)
+                rt = castle_rook_cell(fr, to)
                 for a, z in ((fr, kt), (to, rt)):
                     if z != fr and z != to and a != kt and a != rt:
                         halves.append((SQ64[a] + 1) | (SQ64[z] + 1) << 14)
@@ -142,9 +166,8 @@ def _move_key(m, b):
     s_fr = SQ64[fr]
     s_to = SQ64[to]
     if m & CASTLE:
-        base = 21 if fr < 60 else 91
-        kt = base + 6 if to > fr else base + 2
-        rt = base + 5 if to > fr else base + 3
+        kt = castle_king_cell(fr, to)
+        rt = castle_rook_cell(fr, to)
         vac = []
         fill = []
         for c in (fr, to):
@@ -175,11 +198,10 @@ def _is_capture_key(k):
 
 
 class MoveRecognizer:
-    def __init__(self, game, sink=None, emit=None, settle_ms=120, debounce_ms=25,
+    def __init__(self, game, sink=None, settle_ms=120, debounce_ms=25,
                  hold_ms=1000, differs_ms=1500, orientation=AUTO, diff=ticks_diff):
         self.game = game
         self.sink = sink if sink is not None else GameSink(game)
-        self._emit = emit or _ignore
         self.settle_ms = settle_ms
         self.debounce_ms = debounce_ms
         self.hold_ms = hold_ms
@@ -334,7 +356,7 @@ class MoveRecognizer:
         if self.status == CANDIDATE and self._kind in (_MOVE, _REVISE) and self._mover() == side:
             self._commit(now)
         elif self.status == ILLEGAL and side == self.game.turn:
-            self._emit("illegal_completed", side, self._illegal)
+            self.sink.illegal_completed(side, self._illegal)
         if self.game.turn != side:
             self._revisable = False  # his move is completed: no more revising it
 
@@ -351,7 +373,7 @@ class MoveRecognizer:
             self.promotion = (self.promotion + 3) % 4
         else:
             return
-        self._emit("promotion", PROMOTIONS[self.promotion], SQ64[(self._cur.moves[self._cand] >> 7) & 127])
+        self.sink.promotion(PROMOTIONS[self.promotion], SQ64[(self._cur.moves[self._cand] >> 7) & 127])
 
     def restart(self, now):
         """The game was reset from outside (a new game from the host or the menu): prepare
@@ -492,7 +514,7 @@ class MoveRecognizer:
         self._need = need
         if count == 4:
             self.promotion = 0
-            self._emit("promotion", QUEEN, SQ64[(self._cur.moves[index] >> 7) & 127])
+            self.sink.promotion(QUEEN, SQ64[(self._cur.moves[index] >> 7) & 127])
 
     def _classify(self, now):
         cur = self._cur
@@ -505,11 +527,11 @@ class MoveRecognizer:
                 return
             if self._told:
                 self._told = False
-                self._emit("sync", None, None)  # what was reported is put right
+                self.sink.sync()  # what was reported is put right
             elif was != SYNC or self._lifts:
                 for sq in range(64):
                     if self._lifted_sq(sq):
-                        self._emit("touched", sq, None)
+                        self.sink.touched(sq)
             self.status = SYNC
             self._clear_lifts()
             return
@@ -604,8 +626,7 @@ class MoveRecognizer:
                     if m & EN_PASSANT and SQ64[(m >> 7) & 127] == f0:
                         return None
                     if m & CASTLE and p & 7 == KING:
-                        base = 21 if (m & 127) < 60 else 91
-                        kt = base + 6 if ((m >> 7) & 127) > (m & 127) else base + 2
+                        kt = castle_king_cell(m & 127, (m >> 7) & 127)
                         if SQ64[kt] == f0 or SQ64[(m >> 7) & 127] == f0:
                             return None
         return (v0, f0)
@@ -624,7 +645,7 @@ class MoveRecognizer:
             if not self._illegal_told and waited >= self.settle_ms:
                 self._illegal_told = True
                 self._told = True
-                self._emit("illegal", self._illegal[0], self._illegal[1])
+                self.sink.attempt(self._illegal[0], self._illegal[1])
             elif waited >= self.differs_ms and not self._differs_told:
                 self._tell_differs()
         elif st == MOVING:
@@ -636,7 +657,7 @@ class MoveRecognizer:
         self._differs_told = True
         self._told = True
         missing, extra = fix.differences(self._cur.occ, self._board)
-        self._emit("differs", missing, fix.suggest(missing, extra))
+        self.sink.differs(missing, fix.suggest(missing, extra))
 
     # ----- commits
 
@@ -645,16 +666,13 @@ class MoveRecognizer:
         if kind == _MOVE:
             self._commit_move(self._cand, now)
         elif kind == _REVISE:
-            self.sink.take_back(now)
-            self._emit("takeback", self.game.ply, None)
+            self.sink.take_back(self.game.ply - 1, now)
             self._cur, self._prev = self._prev, self._cur
             self._prev.valid = False
             self._changed_keep_table()
             self._commit_move(self._cand, now)
         elif kind == _TAKEBACK:
-            while self.game.ply > self._cand:
-                self.sink.take_back(now)
-            self._emit("takeback", self.game.ply, None)
+            self.sink.take_back(self._cand, now)
             self._prev.valid = False
             self._revisable = False
             self._after(now)
@@ -662,7 +680,6 @@ class MoveRecognizer:
             if self._fixed_orientation is None:
                 self.orientation = None
             self.sink.new_game(self.next_fen, self.next_chess960, now)
-            self._emit("new_game", self.game.fen(), None)
             self._prev.valid = False
             self._revisable = False
             self._after(now)
@@ -686,8 +703,7 @@ class MoveRecognizer:
         san = self._sans[i]
         if san is None:
             san = _san(self.game.position, m)
-        self._emit("move", m, san)
-        self.sink.make_move(m, now)
+        self.sink.make_move(m, now, san)
         self._cur, self._prev = self._prev, self._cur
         self._revisable = True
         self._after(now)

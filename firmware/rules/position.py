@@ -210,17 +210,11 @@ class Position:
                     self.kings[us >> 4] = to
             b[fr] = 0
         elif m & _CASTLE:
-            base = 21 if us == _WHITE else 91
-            if to > fr:
-                kt = base + 6
-                rt = base + 5
-            else:
-                kt = base + 2
-                rt = base + 3
+            kt = castle_king_cell(fr, to)
             b[fr] = 0
             b[to] = 0
             b[kt] = us | _KING
-            b[rt] = us | _ROOK
+            b[castle_rook_cell(fr, to)] = us | _ROOK
             self.kings[us >> 4] = kt
         elif m & _EP:
             b[to] = p
@@ -263,13 +257,8 @@ class Position:
                     self.kings[us >> 4] = fr
             b[to] = x & 31
         elif m & _CASTLE:
-            base = 21 if us == _WHITE else 91
-            if to > fr:
-                b[base + 6] = 0
-                b[base + 5] = 0
-            else:
-                b[base + 2] = 0
-                b[base + 3] = 0
+            b[castle_king_cell(fr, to)] = 0
+            b[castle_rook_cell(fr, to)] = 0
             b[fr] = us | _KING
             b[to] = us | _ROOK
             self.kings[us >> 4] = fr
@@ -300,6 +289,31 @@ class Position:
         return ok
 
     # ----- legal move generation
+
+    def _king_rays(self, ksq, dirs, slider, queen, us, stamp):
+        """Walk the rays dirs out of the king on ksq: the number of checks by slider or
+        queen, and the pins they make (the pinned piece's cell marked with stamp in
+        self._pin). One walk serves the rook and the bishop directions."""
+        b = self.board
+        pin = self._pin
+        checks = 0
+        for d in dirs:
+            t = ksq + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == slider or p == queen:
+                checks += 1
+            elif p & us and p != _OFF:
+                t2 = t + d
+                p = b[t2]
+                while p == 0:
+                    t2 += d
+                    p = b[t2]
+                if p == slider or p == queen:
+                    pin[t] = stamp
+        return checks
 
     def gen_legal(self, buf, n=0):
         """Write the legal moves into buf[n:], return the new end index.
@@ -333,40 +347,8 @@ class Position:
             if b[ksq + d] == p:
                 checks += 1
         q = them | _QUEEN
-        r = them | _ROOK
-        for d in _ROOK_DIRS:
-            t = ksq + d
-            p = b[t]
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == r or p == q:
-                checks += 1
-            elif p & us and p != _OFF:
-                t2 = t + d
-                p = b[t2]
-                while p == 0:
-                    t2 += d
-                    p = b[t2]
-                if p == r or p == q:
-                    pin[t] = stamp
-        r = them | _BISHOP
-        for d in _BISHOP_DIRS:
-            t = ksq + d
-            p = b[t]
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == r or p == q:
-                checks += 1
-            elif p & us and p != _OFF:
-                t2 = t + d
-                p = b[t2]
-                while p == 0:
-                    t2 += d
-                    p = b[t2]
-                if p == r or p == q:
-                    pin[t] = stamp
+        checks += self._king_rays(ksq, _ROOK_DIRS, them | _ROOK, q, us, stamp)
+        checks += self._king_rays(ksq, _BISHOP_DIRS, them | _BISHOP, q, us, stamp)
 
         if checks < 2:
             if us == _WHITE:
@@ -457,23 +439,15 @@ class Position:
         cr = self.castling
         if cr and not checks:
             if us == _WHITE:
-                base = 21
                 bits = cr & 3
                 i0 = 0
             else:
-                base = 91
                 bits = (cr >> 2) & 3
                 i0 = 2
             while bits:
                 if bits & 1:
                     rf = self.castle_rooks[i0]
-                    if rf > ksq:
-                        kt = base + 6
-                        rt = base + 5
-                    else:
-                        kt = base + 2
-                        rt = base + 3
-                    if self._can_castle(ksq, rf, kt, rt, them):
+                    if self._can_castle(ksq, rf, castle_king_cell(ksq, rf), castle_rook_cell(ksq, rf), them):
                         buf[n] = ksq | rf << 7 | _CASTLE
                         n += 1
                 bits >>= 1
@@ -540,6 +514,20 @@ class Position:
         return total
 
 
+def castle_king_cell(king, rook):
+    """The cell the king ends on when it castles with the rook on cell rook (FIDE 3.8.2,
+    Chess960 Guidelines II): the g-file towards the h-side, the c-file towards the a-side,
+    on its own back rank. The one place of this arithmetic (with castle_rook_cell)."""
+    base = 21 if king < 60 else 91
+    return base + 6 if rook > king else base + 2
+
+
+def castle_rook_cell(king, rook):
+    """The cell the rook ends on: the f-file towards the h-side, the d-file towards the a-side."""
+    base = 21 if king < 60 else 91
+    return base + 5 if rook > king else base + 3
+
+
 def move_from(m):
     """Public square a move starts from."""
     return SQ64[m & 127]
@@ -548,10 +536,7 @@ def move_from(m):
 def move_to(m):
     """Public square a move ends on (for castling: the king's destination square)."""
     if m & _CASTLE:
-        fr = m & 127
-        to = (m >> 7) & 127
-        base = 21 if fr < 60 else 91
-        return SQ64[base + 6 if to > fr else base + 2]
+        return SQ64[castle_king_cell(m & 127, (m >> 7) & 127)]
     return SQ64[(m >> 7) & 127]
 
 

@@ -3,26 +3,58 @@
 # micropython. Returns the game (its moves are what was recognised) and the events.
 import gc
 
-from firmware.board.recognizer import MoveRecognizer
+from firmware.board.recognizer import GameSink, MoveRecognizer
 from firmware.board.trace import parse_line
 from firmware.rules.game import Game
 from firmware.rules.squares import WHITE, BLACK
 
 
-class Events:
-    def __init__(self, keep=True):
+class Events(GameSink):
+    """The recogniser's sink for tests: plays the moves on the game, and keeps what the
+    recogniser told as (kind, a, b) tuples."""
+
+    def __init__(self, game, keep=True):
+        GameSink.__init__(self, game)
         self.keep = keep
         self.list = []
         self.moves = 0
         self.takebacks = 0
 
-    def __call__(self, kind, a, b):
-        if kind == "move":
-            self.moves += 1
-        elif kind == "takeback":
-            self.takebacks += 1
+    def _add(self, kind, a, b):
         if self.keep:
             self.list.append((kind, a, b))
+
+    def make_move(self, m, now, san):
+        self.moves += 1
+        self._add("move", m, san)
+        self.game.push(m)
+
+    def take_back(self, ply, now):
+        GameSink.take_back(self, ply, now)
+        self.takebacks += 1
+        self._add("takeback", self.game.ply, None)
+
+    def new_game(self, fen, chess960, now):
+        GameSink.new_game(self, fen, chess960, now)
+        self._add("new_game", self.game.fen(), None)
+
+    def promotion(self, piece, square):
+        self._add("promotion", piece, square)
+
+    def touched(self, square):
+        self._add("touched", square, None)
+
+    def attempt(self, frm, to):
+        self._add("illegal", frm, to)
+
+    def illegal_completed(self, side, attempt):
+        self._add("illegal_completed", side, attempt)
+
+    def differs(self, missing, fixes):
+        self._add("differs", missing, fixes)
+
+    def sync(self):
+        self._add("sync", None, None)
 
     def kinds(self):
         return [e[0] for e in self.list]
@@ -31,15 +63,16 @@ class Events:
 def replay(lines, fen=None, chess960=False, scan_ms=10, tail_ms=2500, keep=True, rec=None, **kw):
     """Play the trace lines; rec: a recogniser to reuse (its game is reset to fen), as the
     device keeps one for its whole life."""
-    events = Events(keep)
     if rec is None:
         gc.collect()  # the last replay's recogniser is garbage now: give its blocks back
         game = Game(fen, chess960)
-        rec = MoveRecognizer(game, emit=events, **kw)
+        events = Events(game, keep)
+        rec = MoveRecognizer(game, sink=events, **kw)
     else:
         game = rec.game
         game.reset(fen, chess960)
-        rec._emit = events
+        events = Events(game, keep)
+        rec.sink = events
         rec.restart(0)
     occ = bytearray(8)
     now = 0

@@ -3,7 +3,7 @@
 # once the real board is back, it is in order again. Runs in both interpreters.
 import gc
 
-from firmware.board.recognizer import MoveRecognizer, SYNC
+from firmware.board.recognizer import GameSink, MoveRecognizer, SYNC
 from firmware.rules.game import Game
 from firmware.rules.position import Position
 from tests.firmware.support import Rand
@@ -12,7 +12,13 @@ from tests.firmware.support import Rand
 def test_noise_never_makes_a_move():
     game = Game()
     moves = []
-    rec = MoveRecognizer(game, emit=lambda k, a, b: moves.append(a) if k == "move" else None)
+
+    class Moves(GameSink):
+        def make_move(self, m, now, san):
+            moves.append(m)
+            self.game.push(m)
+
+    rec = MoveRecognizer(game, sink=Moves(game))
     real = Position().occupancy(bytearray(8))
     occ = bytearray(real)
     r = Rand(7)

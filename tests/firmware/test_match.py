@@ -12,7 +12,7 @@ S = 1000
 def setup(control="300+2", fen=None, **kw):
     t = FakeTicks(50)
     rec = Recorder()
-    clock = ChessClock(control, diff=t.diff, add=t.add)
+    clock = ChessClock(control, emit=rec, diff=t.diff, add=t.add)
     match = Match(Game(fen), clock, emit=rec, **kw)
     return match, t, rec
 
