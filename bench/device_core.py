@@ -11,7 +11,7 @@ from time import ticks_us, ticks_diff
 sys.path.append(".")
 
 from firmware.app.device import Device  # noqa: E402
-from firmware.hal.sim import SimHal  # noqa: E402
+from simulator.hal import SimHal  # noqa: E402
 
 
 class Watch:

@@ -13,7 +13,7 @@ from time import ticks_us, ticks_diff
 sys.path.append(".")
 
 from firmware.board.recognizer import GameSink, MoveRecognizer  # noqa: E402
-from firmware.board.trace import parse_line  # noqa: E402
+from simulator.trace import parse_line  # noqa: E402
 from firmware.rules.game import Game  # noqa: E402
 from firmware.rules.squares import WHITE, BLACK  # noqa: E402
 

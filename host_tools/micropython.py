@@ -25,7 +25,7 @@ def _env(compiled, also=()):
     if compiled:
         from host_tools import build
 
-        build.build(roots=("firmware",) + tuple(also))
+        build.build(roots=build.SIM_ROOTS + tuple(also))
         modules = str(build.BUILD) + ":" + modules
     return dict(os.environ, MICROPYPATH=".frozen:" + modules)
 

@@ -33,7 +33,7 @@ START_MS = 5400000
 
 
 def _args(flash: Path, trace: Path | None, tail: int) -> list[str]:
-    args = ["firmware/hal/sim_main.py", "--host-first", "--tail", str(tail),
+    args = ["simulator/main.py", "--host-first", "--tail", str(tail),
             "--presets", str(flash / "presets.json"), "--journal", str(flash / "journal.bin")]
     if trace:
         args += ["--trace", str(trace)]

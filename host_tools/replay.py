@@ -33,7 +33,7 @@ def run_trace(trace: str | Path, control: str = "300+2", fen: str | None = None,
         cmd += f" chess960={chess960}"
     host = cmd + "\n" + "".join(c + "\n" for c in commands) + ("start\n" if start_clock else "")
     flash = tempfile.mkdtemp(prefix="chessboard-flash-")  # a fresh board: its own settings files
-    args = ["firmware/hal/sim_main.py", "--trace", str(trace), "--host-first", "--tail", str(tail_ms),
+    args = ["simulator/main.py", "--trace", str(trace), "--host-first", "--tail", str(tail_ms),
             "--presets", os.path.join(flash, "presets.json")]
     if outputs:
         args += ["--outputs", outputs]

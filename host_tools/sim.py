@@ -1,6 +1,6 @@
 """python -m host_tools sim [--trace FILE | --pgn FILE] [--fast] [--outputs FILE] [--flash DIR]
 
-The simulated board: the real firmware inside `micropython` (firmware/hal/sim.py: a virtual
+The simulated board: the real firmware inside `micropython` (simulator/hal.py: a virtual
 reed matrix, buttons, display and LEDs), its USB serial offered on a pseudo-terminal whose
 path is printed, so that pyserial, the relay or a terminal open it as they would open
 /dev/ttyACM0. It plays a trace file, or a PGN game turned into a trace with human timing
@@ -38,9 +38,9 @@ class SimulatedBoard:
                  wait_host: bool = False, board_id: str | None = None,
                  flash: str | Path | None = None, watchdog_ms: int | None = None,
                  fault: str | None = None, speed: int = 1):
-        build.build()
+        build.build(roots=build.SIM_ROOTS)
         self.flash = Path(flash) if flash else None
-        base = [micropython.path(), "-X", "heapsize=" + heap, "firmware/hal/sim_main.py"]
+        base = [micropython.path(), "-X", "heapsize=" + heap, "simulator/main.py"]
         if not fast:
             base += ["--realtime", "--speed", str(speed)]
         if outputs:

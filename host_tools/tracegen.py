@@ -1,6 +1,6 @@
 """Physical traces of chess games, for the move recogniser's tests, the simulator and the
 benchmarks: what the reed switches and buttons of a real board would report while people
-play a game (trace format: firmware/board/trace.py).
+play a game (trace format: simulator/trace.py).
 
 Human habits, each chosen at random per move: thinking times; captures with the capturing
 piece lifted first or the captured piece removed first; castling king first (the rule) or

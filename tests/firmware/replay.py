@@ -4,7 +4,7 @@
 import gc
 
 from firmware.board.recognizer import GameSink, MoveRecognizer
-from firmware.board.trace import parse_line
+from simulator.trace import parse_line
 from firmware.rules.game import Game
 from firmware.rules.squares import WHITE, BLACK
 

@@ -187,7 +187,7 @@ def test_chess960_start_comes_from_the_host():
     game = Game()
     rec = MoveRecognizer(game)
     rec.set_next_start(start_fen(0), True)
-    from firmware.board.trace import parse_line
+    from simulator.trace import parse_line
     occ = bytearray(8)
     now = 0
     for line in lines:

@@ -1,5 +1,5 @@
 # The simulated board: a virtual reed matrix played from a trace file (format:
-# firmware/board/trace.py), clock and menu buttons from the same trace, the USB serial as
+# simulator/trace.py), clock and menu buttons from the same trace, the USB serial as
 # the micropython process's stdin/stdout, and outputs (display, LEDs) recorded as lines in
 # a file that tests read. Time is real (optionally sped up) or virtual: in virtual time the
 # simulator advances the clock itself by one scan period a step, as fast as it can.
@@ -8,7 +8,7 @@ from time import ticks_ms, ticks_diff
 from micropython import const
 
 from firmware.board.occupancy import START
-from firmware.board.trace import parse_line
+from simulator.trace import parse_line
 from firmware.hal.buttons import LONG_MS
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK

@@ -1,5 +1,5 @@
 # The simulator's entry inside micropython:
-#   micropython firmware/hal/sim_main.py [--trace FILE] [--realtime] [--speed N]
+#   micropython simulator/main.py [--trace FILE] [--realtime] [--speed N]
 #                                        [--outputs FILE] [--tail MS] [--journal FILE]
 #                                        [--board FILE] [--watchdog FILE]
 #                                        [--fault hang:N or raise:N]
@@ -12,7 +12,7 @@ import sys
 
 sys.path.append(".")
 
-from firmware.hal.sim import SimHal  # noqa: E402
+from simulator.hal import SimHal  # noqa: E402
 from firmware.app.device import Device  # noqa: E402
 
 
