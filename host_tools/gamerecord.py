@@ -39,6 +39,13 @@ class _Exporter(chess.pgn.StringExporter):
         super().visit_header(tagname, pgn_string(tagvalue))
 
 
+# Events that are noted at the ply where they came (corrections, penalties, the clock's
+# doings); "start" needs nothing: the first clk says the clock ran.
+NOTED = ("penalty", "set time", "set moves", "set period", "illegal", "quickplay", "pause",
+         "resume", "flag", "period")
+APPLIED = ("game", "move", "clk", "takeback", "result")
+
+
 @dataclass
 class Ply:
     uci: str
@@ -121,12 +128,14 @@ class GameRecord:
             self.result, self.termination = "*", None
         elif k == "result":
             self.result, self.termination = a[0], a[1]
-        elif k in ("penalty", "set time", "set moves", "set period", "illegal", "quickplay",
-                   "pause", "resume", "flag", "period"):
+        elif k in NOTED:
             self.notes.append((len(self.plies), " ".join([k] + a)))
 
     def pgn(self, event: str = "?", site: str = "?", date: str = "????.??.??",
-            round_: str = "?", game_id: str | None = None) -> str:
+            round_: str = "?", game_id: str | None = None, white: str | None = None,
+            black: str | None = None) -> str:
+        """The game as PGN; white and black, when given, name the players instead of the
+        names the board sent (the round's pairing)."""
         board = chess.Board(self.fen, chess960=self.chess960 is not None)
         g = chess.pgn.Game()
         g.setup(board)
@@ -137,8 +146,8 @@ class GameRecord:
         g.headers["Site"] = site
         g.headers["Date"] = date
         g.headers["Round"] = round_
-        g.headers["White"] = self.white
-        g.headers["Black"] = self.black
+        g.headers["White"] = self.white if white is None else white
+        g.headers["Black"] = self.black if black is None else black
         g.headers["Result"] = self.result
         if game_id:
             g.headers["GameId"] = game_id

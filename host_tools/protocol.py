@@ -18,6 +18,11 @@ from urllib.parse import unquote
 PROTOCOL_VERSION = 1
 MAX_LINE = 4096
 TWO_WORD_KINDS = ("set",)  # "set time", "set moves", "set period"
+# The sequenced events a board sends (docs/protocol.md; the firmware's eventlog.WORDS: a
+# test holds the two together).
+EVENT_KINDS = ("game", "move", "clk", "takeback", "start", "flag", "period", "penalty", "set time",
+               "set moves", "set period", "pause", "resume", "quickplay", "illegal", "result")
+CLOCK_STATES = ("running", "paused", "stopped")  # the clock line's fourth word
 
 
 @dataclass

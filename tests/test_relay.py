@@ -69,6 +69,8 @@ class FakeBoard:
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 text = line.decode().strip()
+                if not text:
+                    continue  # close()'s wake-up
                 self.received.append(text)
                 if text == "hello":
                     self.send(f"hello proto={self.proto} fw=0.1.0 board={self.serial} game=1 seq={len(self.events)}")
@@ -79,7 +81,14 @@ class FakeBoard:
                     self.send(f"ok resend 1:{len(self.events)}")
 
     def close(self):
+        """The cable out: the pty's master end closes (the board's reader thread is woken
+        first: a descriptor closed under a blocked read stays open until the read returns)."""
         self._stop = True
+        try:
+            os.write(self.slave, b"\n")
+        except OSError:
+            pass
+        time.sleep(0.05)
         os.close(self.master)
 
 
@@ -485,3 +494,34 @@ def test_a_board_that_restarted_tells_the_arbiter():
     assert "White's clock is paused" in s.problem and "73.0 s" in s.problem
     s.handle(parse_line("recovered game=3 seq=41 ply=21 interrupted=-"))
     assert "paused" not in s.problem
+
+
+def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkeypatch):
+    # Windows: no file descriptor to watch, no add_reader. The same relay with a reader
+    # thread per port: the game arrives, commands go out, an unplug is seen.
+    from host_tools.relay import lines
+
+    monkeypatch.setattr(lines.SerialLine, "threaded", True)
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
+              "@1:3 move 1 e2e4 e4", "@1:4 clk 1 301000"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1 in s and s[1].record and s[1].record.last_seq == 4)
+            assert all(line._watched is None for line in relay.lines.lines.values())
+            fake.add("@1:5 move 2 e7e5 e5")
+            assert await _until(lambda: s[1].record.last_seq == 5)
+            assert s[1].send("pause")
+            assert await _until(lambda: "pause" in fake.received)
+            fake.close()
+            assert await _until(lambda: s[1].state == "INACTIVE")
+            return [p.san for p in s[1].record.plies]
+        finally:
+            await relay.stop()
+
+    assert run(body()) == ["e4", "e5"]

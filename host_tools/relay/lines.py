@@ -1,17 +1,22 @@
-"""Serial lines to boards, opened with pyserial and read by the relay's asyncio loop: each
-open port's file descriptor is watched by the loop (no thread per board, so 200 boards
-cost 200 descriptors, not 200 threads fighting for the interpreter). A line that fails (a
-USB unplug) is closed and opened again when its path answers again; the paths given (or
-glob patterns) are looked at every second, and with discover=True so are the Picos
-plugged in later, found by their USB vendor id."""
+"""Serial lines to boards, opened with pyserial. Where the event loop can watch a port's
+file descriptor (Linux and macOS: the selector loop), it does: no thread per board, so
+200 boards cost 200 descriptors, not 200 threads fighting for the interpreter. Where it
+cannot (Windows, whose ports have no descriptor and whose Proactor loop has no
+add_reader), each port gets a reader thread that hands what it read to the loop. Either
+way the relay sees the same calls, in the event loop. A line that fails (a USB unplug) is
+closed and opened again when its path answers again; the paths given (or glob patterns)
+are looked at every second, and with discover=True so are the Picos plugged in later,
+found by their USB vendor id."""
 from __future__ import annotations
 
 import glob
+import threading
 
 import serial
 from serial.tools import list_ports
 
 PICO_VID = 0x2E8A  # Raspberry Pi (MicroPython on a Pico enumerates with it)
+THREAD_READ_TIMEOUT_S = 0.1  # a reader thread's wait for bytes: how soon it sees a close
 
 
 def find_picos() -> list[str]:
@@ -22,12 +27,15 @@ class SerialLine:
     """One board's line: on_data(line, bytes), on_open(line), on_close(line), all called
     in the event loop."""
 
+    threaded = None  # None: a reader thread only where the loop cannot watch the port
+
     def __init__(self, loop, path: str, on_data, on_open, on_close, retry_s: float = 0.5):
         self.loop = loop
         self.path = path
         self.on_data, self.on_open, self.on_close = on_data, on_open, on_close
         self.retry_s = retry_s
         self._port = None
+        self._watched = None  # the descriptor the loop watches, if it does
         self._stopped = False
         self._timer = None
         self._try_open()
@@ -42,8 +50,23 @@ class SerialLine:
             self._timer = self.loop.call_later(self.retry_s, self._try_open)
             return
         self._port = port
-        self.loop.add_reader(port.fileno(), self._readable)
+        if not self._watch(port):
+            port.timeout = THREAD_READ_TIMEOUT_S
+            threading.Thread(target=self._read_thread, args=(port,), name=f"serial {self.path}",
+                             daemon=True).start()
         self.on_open(self)
+
+    def _watch(self, port) -> bool:
+        """Have the event loop watch the port; False where it cannot."""
+        if self.threaded:
+            return False
+        try:
+            fd = port.fileno()
+            self.loop.add_reader(fd, self._readable)
+        except (NotImplementedError, AttributeError, OSError, ValueError, serial.SerialException):
+            return False
+        self._watched = fd
+        return True
 
     def _readable(self) -> None:
         port = self._port
@@ -58,14 +81,37 @@ class SerialLine:
             return
         self.on_data(self, data)
 
+    def _read_thread(self, port) -> None:
+        """The reader of a port the loop cannot watch: blocking reads (with a timeout, so
+        that a close is seen), each piece handed to the loop."""
+        while self._port is port:
+            try:
+                data = port.read(max(1, port.in_waiting))
+            except (serial.SerialException, OSError, TypeError, AttributeError):
+                if self._port is port:
+                    self.loop.call_soon_threadsafe(self._close_port, port)
+                return
+            if data:
+                self.loop.call_soon_threadsafe(self._deliver, port, data)
+
+    def _deliver(self, port, data: bytes) -> None:
+        if self._port is port:  # not from a port closed since
+            self.on_data(self, data)
+
+    def _close_port(self, port) -> None:
+        if self._port is port:
+            self._close()
+
     def _close(self) -> None:
         port, self._port = self._port, None
         if port is None:
             return
-        try:
-            self.loop.remove_reader(port.fileno())
-        except (ValueError, OSError):
-            pass
+        if self._watched is not None:
+            try:
+                self.loop.remove_reader(self._watched)
+            except (ValueError, OSError):
+                pass
+            self._watched = None
         try:
             port.close()
         except Exception:

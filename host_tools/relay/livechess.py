@@ -25,19 +25,11 @@ import chess
 from aiohttp import WSMsgType, web
 
 from host_tools.protocol import encode
+from host_tools.relay.guards import ascii_headers, origin_allowed
 
 MAX_MESSAGE = 64 * 1024  # a LiveChess call is a few hundred bytes; more closes the socket
 DEFAULT_ORIGINS = ("https://lichess.org", "http://localhost", "http://127.0.0.1",
                    "https://localhost", "https://127.0.0.1")
-
-
-def origin_allowed(origin: str | None, allowed) -> bool:
-    if origin is None:
-        return True  # not a browser: curl, LiveChess clients, scripts
-    for a in allowed:
-        if origin == a or (origin.startswith(a + ":") and origin[len(a) + 1:].isdigit()):
-            return True
-    return False
 
 
 class _Subscription:
@@ -169,8 +161,6 @@ class LiveChessApi:
 
 
 def make_livechess_app(relay) -> web.Application:
-    from host_tools.relay.web import ascii_headers
-
     app = web.Application(client_max_size=64 * 1024, middlewares=[ascii_headers])
     app.router.add_get("/api/v1.0", relay.livechess.handle)
     return app

@@ -2,16 +2,18 @@
 lichess, per-board PGNs, a websocket feed, and an API whose state-changing calls need the
 relay's token (`Authorization: Bearer <token>`). Local by default (127.0.0.1); requests
 are size-limited, and no path in a request reaches a file outside the static folder or
-the output folder."""
+the output folder. The relay is given (host_tools/relay/app.py); this module uses its
+public methods only."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from host_tools.relay.round import RoundError, RoundInfo, parse_json
+from host_tools.relay.guards import ascii_headers, json_body, require_token
+from host_tools.relay.livechess import make_livechess_app
+from host_tools.relay.round import RoundError, RoundInfo
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
@@ -19,22 +21,6 @@ MAX_BODY = 64 * 1024
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config"}
 PGN_TYPE = "application/x-chess-pgn"
-
-
-def _authorised(relay, request) -> bool:
-    got = request.headers.get("Authorization", "")
-    return got.startswith("Bearer ") and secrets.compare_digest(
-        got[7:].encode("utf-8", "surrogateescape"), relay.token.encode())
-
-
-@web.middleware
-async def ascii_headers(request, handler):
-    """Header values this relay reads are ASCII; anything else is refused here, whole (it
-    would otherwise trip aiohttp's own error pages into a server error)."""
-    for value in request.headers.values():
-        if not value.isascii():
-            raise web.HTTPBadRequest(text="header values must be ASCII")
-    return await handler(request)
 
 
 def _board(relay, request):
@@ -46,14 +32,6 @@ def _board(relay, request):
     if s is None:
         raise web.HTTPNotFound(text="no such board")
     return s
-
-
-async def _json(request):
-    """The request's JSON body; 400 with the reason for anything else (deep nesting too)."""
-    try:
-        return parse_json(await request.text(), "the request")
-    except (RoundError, UnicodeDecodeError) as e:
-        raise web.HTTPBadRequest(text=str(e))
 
 
 def make_app(relay) -> web.Application:
@@ -83,8 +61,7 @@ def make_app(relay) -> web.Application:
     async def ws(request):
         sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)  # the page sends nothing
         await sock.prepare(request)
-        q: asyncio.Queue = asyncio.Queue()
-        relay.listeners.add(q)
+        q = relay.listen()
         try:
             await sock.send_json({"type": "state", **relay.state_json()})
 
@@ -98,30 +75,23 @@ def make_app(relay) -> web.Application:
                     break
             task.cancel()
         finally:
-            relay.listeners.discard(q)
+            relay.unlisten(q)
         return sock
 
     @routes.post("/api/round")
     async def set_round(request):
-        if not _authorised(relay, request):
-            raise web.HTTPUnauthorized(text="a token is needed")
+        require_token(relay.token, request)
         try:
-            relay.round = RoundInfo.from_json(await _json(request))
+            relay.set_round(RoundInfo.from_json(await json_body(request)))
         except RoundError as e:
             raise web.HTTPBadRequest(text=f"bad round: {e}")
-        relay._pgns.clear()
-        for s in relay.sessions.values():
-            relay._publish(s)
-        r = relay.round
-        relay._send({"type": "round", "round": {"event": r.event, "site": r.site, "round": r.round}})
         return web.json_response({"ok": True})
 
     @routes.post(r"/api/boards/{n:\d+}/command")
     async def command(request):
-        if not _authorised(relay, request):
-            raise web.HTTPUnauthorized(text="a token is needed")
+        require_token(relay.token, request)
         s = _board(relay, request)
-        body = await _json(request)
+        body = await json_body(request)
         if not isinstance(body, dict) or not isinstance(body.get("command"), str):
             raise web.HTTPBadRequest(text='send {"command": "pause"}')
         line = body["command"].strip()
@@ -140,8 +110,6 @@ def make_app(relay) -> web.Application:
 
 
 async def start_web(relay) -> list:
-    from host_tools.relay.livechess import make_livechess_app
-
     runners = []
     for app, port in ((make_app(relay), relay.http_port), (make_livechess_app(relay), relay.livechess_port)):
         runner = web.AppRunner(app, access_log=None)

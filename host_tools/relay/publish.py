@@ -1,0 +1,125 @@
+"""Publishing: what the relay makes of a board's change, for everyone who follows. Within
+COALESCE_S of a change its PGN is made (once) and written, the page's feed told, and the
+watchers (the LiveChess API, the lichess push) called; the round PGN follows within
+ROUND_EVERY_S; the store's journals are synced in batches. A clock line alone only goes to
+the live feeds."""
+from __future__ import annotations
+
+import asyncio
+
+from host_tools.relay import views
+from host_tools.relay.session import BoardSession
+from host_tools.relay.store import Store
+
+ROUND_EVERY_S = 0.5
+COALESCE_S = 0.01  # a move and its clk arrive together: one PGN and one message for both
+SYNC_EVERY_S = 0.5  # the journal is fsynced in batches
+QUEUE_LIMIT = 1000  # messages a slow page may have waiting before it misses some
+
+
+class Publisher:
+    def __init__(self, store: Store, sessions: dict, round_info):
+        """round_info(): the round in force (it can change while the relay runs)."""
+        self.store = store
+        self.sessions = sessions
+        self.round_info = round_info
+        self.loop = None  # set when the relay starts
+        self.listeners: set[asyncio.Queue] = set()  # the page's websockets
+        self.board_watchers = []  # f(session): a board's game changed
+        self.clock_watchers = []  # f(session): a board's game or clock changed
+        self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
+        self._dirty: set[int] = set()
+        self._round_due = False
+        self._sync_due = False
+
+    # ----- PGN
+
+    def pgn(self, s: BoardSession, rec) -> str:
+        """A game of board s as PGN, with the round's tags and the players the round names."""
+        r = self.round_info()
+        names = r.boards.get(s.number, {})
+        return rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
+                       game_id=f"{r.round}-{s.number}-{s.serial[-6:]}-{rec.game}",
+                       white=names.get("white"), black=names.get("black"))
+
+    def round_pgn(self) -> str:
+        out = []
+        for n, s in sorted(self.sessions.items()):
+            if s.record is not None:
+                if n not in self._pgns:
+                    self._pgns[n] = self.pgn(s, s.record)
+                out.append(self._pgns[n])
+        return "".join(out)
+
+    def game_ended(self, s: BoardSession, game: int) -> None:
+        """Board s moved on from game: that game's PGN is kept in a file of its own."""
+        self.store.write(f"board-{s.number}-game-{game}.pgn", self.pgn(s, s.records[game]))
+
+    # ----- changes
+
+    def board_changed(self, s: BoardSession) -> None:
+        """The game of a board changed: published within COALESCE_S."""
+        if s.number not in self._dirty:
+            self._dirty.add(s.number)
+            if len(self._dirty) == 1:
+                self.loop.call_later(COALESCE_S, self._flush)
+        if not self._sync_due:
+            self._sync_due = True
+            self.loop.call_later(SYNC_EVERY_S, self._sync)
+
+    def clock_changed(self, s: BoardSession) -> None:
+        """Only the clock: the live feeds, no files."""
+        self.send({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
+        for f in self.clock_watchers:
+            f(s)
+
+    def round_changed(self) -> None:
+        """A new round (players, event): every PGN again, and the page told."""
+        self._pgns.clear()
+        for s in self.sessions.values():
+            self._publish(s)
+        self.send({"type": "round", "round": views.round_json(self.round_info())})
+
+    def send(self, msg: dict) -> None:
+        for q in list(self.listeners):
+            if q.qsize() < QUEUE_LIMIT:
+                q.put_nowait(msg)
+
+    def flush(self) -> None:
+        """Everything due now (the relay stops)."""
+        self._flush()
+        if self._round_due or self.sessions:
+            self._write_round()
+
+    # ----- the work
+
+    def _sync(self) -> None:
+        self._sync_due = False
+        self.store.sync()  # done by the store's writer thread, off the event loop
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for n in sorted(dirty):
+            s = self.sessions.get(n)
+            if s is not None:
+                self._publish(s)
+
+    def _publish(self, s: BoardSession) -> None:
+        if s.record is not None:
+            text = self.pgn(s, s.record)
+            self._pgns[s.number] = text
+            self.store.write(f"board-{s.number}.pgn", text)
+            if not self._round_due:
+                # The round PGN (every board) at most twice a second: lichess polls it
+                # every few seconds, and 200 boards must not rewrite it 200 times.
+                self._round_due = True
+                self.loop.call_later(ROUND_EVERY_S, self._write_round)
+        self.send({"type": "board", "board": views.board_json(s, self.round_info())})
+        for f in self.board_watchers:
+            f(s)
+        for f in self.clock_watchers:
+            f(s)
+
+    def _write_round(self) -> None:
+        self._round_due = False
+        self.store.write("round.pgn", self.round_pgn())
