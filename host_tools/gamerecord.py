@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import chess
-import chess.pgn
 
 from host_tools.protocol import Event, decode
 
@@ -30,13 +29,6 @@ def pgn_string(value: str) -> str:
     """A tag value as a PGN string's inside (PGN standard, 8.1.1 and 7): a backslash and
     a quote escaped, no control character (a name can never end its tag or add one)."""
     return value.translate(_CONTROL).replace("\\", "\\\\").replace('"', '\\"')
-
-
-class _Exporter(chess.pgn.StringExporter):
-    """python-chess's exporter, with tag values escaped as the PGN standard asks."""
-
-    def visit_header(self, tagname: str, tagvalue: str) -> None:
-        super().visit_header(tagname, pgn_string(tagvalue))
 
 
 # Events that are noted at the ply where they came (corrections, penalties, the clock's
@@ -83,7 +75,12 @@ class GameRecord:
         return b
 
     def board(self) -> chess.Board:
+        """The position after the plies: a copy, the caller's to change."""
         return self._position().copy()
+
+    def position(self) -> chess.Board:
+        """The same, not a copy: to be read, never changed."""
+        return self._position()
 
     def apply(self, ev: Event) -> str:
         if ev.game != self.game:
@@ -131,43 +128,83 @@ class GameRecord:
         elif k in NOTED:
             self.notes.append((len(self.plies), " ".join([k] + a)))
 
+    def _start(self) -> tuple[str | None, bool, int]:
+        """The start as PGN needs it: the FEN tag (None for the standard start), White to
+        move, the first move number. Made once a game line."""
+        key = (self.fen, self.chess960)
+        if getattr(self, "_start_key", None) != key:
+            b = chess.Board(self.fen, chess960=self.chess960 is not None)
+            fen = b.fen()
+            self._start_info = (None if fen == chess.STARTING_FEN else fen, b.turn == chess.WHITE,
+                                b.fullmove_number)
+            self._start_key = key
+        return self._start_info
+
     def pgn(self, event: str = "?", site: str = "?", date: str = "????.??.??",
             round_: str = "?", game_id: str | None = None, white: str | None = None,
             black: str | None = None) -> str:
-        """The game as PGN; white and black, when given, name the players instead of the
-        names the board sent (the round's pairing)."""
-        board = chess.Board(self.fen, chess960=self.chess960 is not None)
-        g = chess.pgn.Game()
-        g.setup(board)
-        if self.chess960 is None and self.fen == chess.STARTING_FEN:
-            for tag in ("FEN", "SetUp"):
-                g.headers.pop(tag, None)
-        g.headers["Event"] = event
-        g.headers["Site"] = site
-        g.headers["Date"] = date
-        g.headers["Round"] = round_
-        g.headers["White"] = self.white if white is None else white
-        g.headers["Black"] = self.black if black is None else black
-        g.headers["Result"] = self.result
+        """The game as PGN, as python-chess's exporter writes it (tests/test_host_protocol.py
+        holds the two together), made from the SANs already known: a relay with a
+        thousand boards makes one at every move. white and black, when given, name the
+        players instead of the names the board sent (the round's pairing)."""
+        fen, white_first, number = self._start()
+        tags = [("Event", event), ("Site", site), ("Date", date), ("Round", round_),
+                ("White", self.white if white is None else white),
+                ("Black", self.black if black is None else black), ("Result", self.result)]
+        if fen is not None:
+            tags += [("FEN", fen), ("SetUp", "1")]
+        if self.chess960 is not None:
+            tags.append(("Variant", "Chess960"))
         if game_id:
-            g.headers["GameId"] = game_id
-        g.headers["TimeControl"] = self.tc
+            tags.append(("GameId", game_id))
+        tags.append(("TimeControl", self.tc))
         if self.termination:
-            g.headers["Termination"] = PGN_TERMINATION.get(self.termination, "normal")
-        node = g
-        last = {chess.WHITE: None, chess.BLACK: None}
-        for p in self.plies:
-            mover = node.board().turn
-            node = node.add_variation(node.board().parse_uci(p.uci))
+            tags.append(("Termination", PGN_TERMINATION.get(self.termination, "normal")))
+        last = [None, None]  # White's, Black's latest clock
+        for i, p in enumerate(self.plies):
             if p.clk_ms is not None:
-                node.set_clock(p.clk_ms // 1000)
-                last[mover] = p.clk_ms
+                last[(i % 2) ^ (not white_first)] = p.clk_ms
         if self.clocks:
-            last = {chess.WHITE: self.clocks[0], chess.BLACK: self.clocks[1]}
-        for color, tag in ((chess.WHITE, "WhiteClock"), (chess.BLACK, "BlackClock")):
-            if last[color] is not None:
-                s = last[color] // 1000
-                g.headers[tag] = f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
-        if self.termination:
-            node.comment = (node.comment + " " if node.comment else "") + self.termination.replace("_", " ")
-        return g.accept(_Exporter(columns=None)) + "\n\n"
+            last = list(self.clocks)
+        for ms, tag in zip(last, ("WhiteClock", "BlackClock")):
+            if ms is not None:
+                t = ms // 1000
+                tags.append((tag, f"{t // 3600}:{t // 60 % 60:02d}:{t % 60:02d}"))
+        out = [f'[{k} "{pgn_string(v)}"]' for k, v in tags]
+        out.append("")
+        out.append(" ".join(self._movetext(white_first, number)))
+        return "\n".join(out) + "\n\n"
+
+    def _movetext(self, white_first: bool, number: int) -> list[str]:
+        words = []
+        end = self.termination.replace("_", " ") if self.termination else None
+        if end and not self.plies:
+            words.append("{ " + end + " }")
+        numbered = False  # a Black move after a comment (or first) is numbered "N..."
+        white = white_first
+        last = len(self.plies) - 1
+        for i, p in enumerate(self.plies):
+            if white:
+                words.append(f"{number}.")
+            elif not numbered:
+                words.append(f"{number}...")
+            words.append(p.san)
+            comment = []
+            if p.clk_ms is not None:
+                comment.append(_clk(p.clk_ms))
+            if end and i == last:
+                comment.append(end)
+            numbered = not comment
+            if comment:
+                words.append("{ " + " ".join(comment) + " }")
+            if not white:
+                number += 1
+            white = not white
+        words.append(self.result)
+        return words
+
+
+def _clk(ms: int) -> str:
+    """A %clk comment, whole seconds (as python-chess's set_clock writes them)."""
+    t = max(0, ms) // 1000
+    return f"[%clk {t // 3600:d}:{t // 60 % 60:02d}:{t % 60:02d}]"

@@ -152,3 +152,78 @@ def test_the_boards_clock_line_reads_on_the_host():
     assert (s.clock.white_ms, s.clock.black_ms, s.clock.running) == (int(words[1]), int(words[2]), "w")
     assert words[3] == "w" and words[4] == "running" and words[4] in CLOCK_STATES
     assert 0 < 300000 - s.clock.white_ms <= 1500  # White's clock ran since the start
+
+
+def _pgn_by_python_chess(rec, **tags):
+    """The oracle: the same game written by python-chess's own exporter."""
+    import chess
+    import chess.pgn
+
+    from host_tools.gamerecord import PGN_TERMINATION, pgn_string
+
+    class Escaping(chess.pgn.StringExporter):
+        def visit_header(self, tagname, tagvalue):
+            super().visit_header(tagname, pgn_string(tagvalue))
+
+    board = chess.Board(rec.fen, chess960=rec.chess960 is not None)
+    g = chess.pgn.Game()
+    g.setup(board)
+    for k, v in (("Event", "event"), ("Site", "site"), ("Date", "date"), ("Round", "round_")):
+        g.headers[k] = tags.get(v, {"date": "????.??.??"}.get(v, "?"))
+    g.headers["White"], g.headers["Black"], g.headers["Result"] = rec.white, rec.black, rec.result
+    if tags.get("game_id"):
+        g.headers["GameId"] = tags["game_id"]
+    g.headers["TimeControl"] = rec.tc
+    if rec.termination:
+        g.headers["Termination"] = PGN_TERMINATION.get(rec.termination, "normal")
+    node, last = g, {chess.WHITE: None, chess.BLACK: None}
+    for p in rec.plies:
+        mover = node.board().turn
+        node = node.add_variation(node.board().parse_uci(p.uci))
+        if p.clk_ms is not None:
+            node.set_clock(p.clk_ms // 1000)
+            last[mover] = p.clk_ms
+    if rec.clocks:
+        last = {chess.WHITE: rec.clocks[0], chess.BLACK: rec.clocks[1]}
+    for color, tag in ((chess.WHITE, "WhiteClock"), (chess.BLACK, "BlackClock")):
+        if last[color] is not None:
+            s = last[color] // 1000
+            g.headers[tag] = f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    if rec.termination:
+        node.comment = (node.comment + " " if node.comment else "") + rec.termination.replace("_", " ")
+    return g.accept(Escaping(columns=None)) + "\n\n"
+
+
+def test_the_pgn_is_what_python_chess_writes():
+    # The relay writes a PGN at every move of every board: GameRecord writes it from the
+    # SANs it has, and it must be exactly what python-chess's exporter makes of the game.
+    import chess
+
+    from host_tools.gamerecord import Ply
+
+    r = random.Random(9)
+    starts = [(chess.STARTING_FEN, None), ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", None),
+              ("8/8/4k3/8/8/4K3/4P3/8 b - - 12 57", None)]
+    for n in (0, 518, 959, 100):
+        b = chess.Board.from_chess960_pos(n)
+        starts.append((b.fen(), n))
+    for trial in range(300):
+        fen, n960 = r.choice(starts)
+        rec = GameRecord(1, tc=r.choice(["300+2", "-", "40/5400+30:1800+30"]), fen=fen, chess960=n960,
+                         white=r.choice(["A", 'O"Neil \\ Jr', "Élodie"]), black="B")
+        board = chess.Board(fen, chess960=n960 is not None)
+        for _ in range(r.randrange(0, 60)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            m = r.choice(moves)
+            rec.plies.append(Ply(m.uci(), board.san(m), r.choice([None, r.randrange(0, 10_000_000)])))
+            board.push(m)
+        if r.randrange(3) == 0:
+            rec.result, rec.termination = r.choice([("1-0", "resignation"), ("1/2-1/2", "agreement"),
+                                                    ("0-1", "time_forfeit"), ("1-0", "checkmate")])
+        if r.randrange(4) == 0:
+            rec.clocks = (r.randrange(0, 9_000_000), r.randrange(0, 9_000_000))
+        tags = r.choice([{}, {"event": "Club \"Open\"", "site": "Milan", "date": "2026.11.23", "round_": "3.1",
+                              "game_id": "3-1-abc-1"}])
+        assert rec.pgn(**tags) == _pgn_by_python_chess(rec, **tags), (trial, fen)

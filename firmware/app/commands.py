@@ -5,7 +5,6 @@
 from firmware.app import protocol as P
 from firmware.app import settings as S
 from firmware.clock.clock import ClockError
-from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import MatchError
 from firmware.rules import chess960 as _960
 from firmware.rules.squares import WHITE, BLACK
@@ -41,7 +40,6 @@ def _new(dev, pos, kw, now):
     number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
     if number is not None:
         _960.back_rank(number)  # checks 0..959 before anything changes
-    parse_tc(control)
     dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now)
     if number is not None:
         dev.rec.set_next_start(dev.game.fen(), True)

@@ -5,6 +5,7 @@
 from firmware.app import protocol as P
 from firmware.app.eventlog import MOVE, CLK, TAKEBACK, ILLEGAL, RESULT, TERMINATIONS
 from firmware.app.journal import JournalError
+from firmware.clock.clock import ClockState
 from firmware.rules.outcome import Outcome
 from firmware.rules.squares import WHITE, BLACK
 
@@ -65,7 +66,7 @@ def replay(log, r, setup, feed_watchdog, now):
 def interrupted_ms(r, clock):
     """How long the interrupted turn had run (at least): the last commit's, or the last
     checkpoint's after it."""
-    ran = r.state[15]  # ClockState.turn_ms: the journal keeps the state as 16 numbers
+    ran = ClockState(*r.state).turn_ms  # the journal keeps the state as its 16 numbers
     if r.tick is not None and r.tick[0] == clock.running:
         ran = max(ran, r.tick[1])
     return ran

@@ -10,13 +10,17 @@ found by their USB vendor id."""
 from __future__ import annotations
 
 import glob
+import os
 import threading
+import time
 
 import serial
 from serial.tools import list_ports
 
 PICO_VID = 0x2E8A  # Raspberry Pi (MicroPython on a Pico enumerates with it)
 THREAD_READ_TIMEOUT_S = 0.1  # a reader thread's wait for bytes: how soon it sees a close
+READ_SIZE = 4096
+WRITE_TIMEOUT_S = 1.0
 
 
 def find_picos() -> list[str]:
@@ -69,14 +73,17 @@ class SerialLine:
         return True
 
     def _readable(self) -> None:
-        port = self._port
-        if port is None:
+        # The descriptor itself, not pyserial's read: that one waits in select(), which
+        # takes no descriptor above 1023, and a hall of boards has more (bench/relay_scale.py).
+        if self._port is None:
             return
         try:
-            data = port.read(max(1, port.in_waiting))
-            if not data:
-                raise serial.SerialException("line closed")
-        except (serial.SerialException, OSError, TypeError):
+            data = os.read(self._watched, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the other end went away (a USB unplug)
             self._close()
             return
         self.on_data(self, data)
@@ -128,12 +135,28 @@ class SerialLine:
         port = self._port
         if port is None:
             return False
+        data = (text + "\n").encode()
         try:
-            port.write((text + "\n").encode())
+            if self._watched is None:
+                port.write(data)
+            else:
+                self._write_fd(data)
             return True
         except (serial.SerialException, OSError):
             self.loop.call_soon(self._close)
             return False
+
+    def _write_fd(self, data: bytes) -> None:
+        """All of data to the watched descriptor (non-blocking, as pyserial opened it); a
+        line that stays full for WRITE_TIMEOUT_S is a board that no longer reads: OSError."""
+        end = time.monotonic() + WRITE_TIMEOUT_S
+        while data:
+            try:
+                data = data[os.write(self._watched, data):]
+            except BlockingIOError:
+                if time.monotonic() > end:
+                    raise OSError("the board does not read its line")
+                time.sleep(0.001)
 
     def stop(self) -> None:
         self._stopped = True

@@ -29,7 +29,7 @@ def time_used(rec) -> list[int | None]:
     increment the press added (None where a move has no clock time)."""
     base, inc = _base_and_increment(rec.tc)
     prev = {chess.WHITE: base, chess.BLACK: base}
-    first = chess.Board(rec.fen).turn
+    first = chess.WHITE if rec.fen.split()[1:2] != ["b"] else chess.BLACK
     used = []
     for i, p in enumerate(rec.plies):
         color = first if i % 2 == 0 else not first
@@ -49,7 +49,7 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     if rec is None:
         return out
     try:
-        board = rec.board()
+        board = rec.position()  # read only: no copy of a long game at every move
     except ValueError:
         board = chess.Board()
     last = board.peek() if board.move_stack else None
