@@ -212,20 +212,10 @@ def bench(n, seconds, port):
           f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB", flush=True)
 
 
-def _more_files():
-    """A thousand boards are two thousand pty descriptors here and a thousand in the relay."""
-    try:
-        import resource
-    except ImportError:
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-
-
 def main():
-    _more_files()
+    from host_tools.relay.lines import raise_open_files_limit
+
+    raise_open_files_limit()  # a thousand boards are two thousand pty descriptors here
     if sys.argv[1:2] == ["--replayers"]:
         return replayers(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -25,7 +25,7 @@ from host_tools.gamerecord import GameRecord, pgn_string
 from host_tools.protocol import decode
 from host_tools.relay.round import RoundError, RoundInfo
 from host_tools.sim import SimulatedBoard
-from tests.test_relay import LEGAL, START, FakeBoard, _relay, _trace, _until, run
+from tests.test_relay import LEGAL, START, _relay, _trace, _until, fake_board_on_a_relay, run
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = {"Authorization": "Bearer secret-token"}
@@ -112,19 +112,13 @@ def _random_json(r, depth=0):
 
 
 def test_fuzzing_livechess_calls_never_forges_a_board_line(tmp_path):
-    (tmp_path / "boards").mkdir()
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
               "@1:3 move 1 e2e4 e4"]
     r = random.Random(2026)
 
     async def body():
-        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
-        relay = _relay(tmp_path)
-        await relay.start()
         answers = []
-        try:
-            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
-                                and relay.sessions[1].record.last_seq == 3)
+        async with fake_board_on_a_relay(tmp_path, events) as (fake, relay):
             http, ws = await _livechess(relay, "fake1")
             for i in range(1500):
                 param = {"id": r.choice([1, 1, 1, 2, "1", None]), "method": r.choice(["setup", "flip", _random_json(r)]),
@@ -147,9 +141,6 @@ def test_fuzzing_livechess_calls_never_forges_a_board_line(tmp_path):
             await ws.close()
             await http.close()
             await asyncio.sleep(0.5)
-        finally:
-            await relay.stop()
-            fake.close()
         return answers, fake.received
 
     answers, received = run(body())
@@ -162,21 +153,15 @@ def test_fuzzing_livechess_calls_never_forges_a_board_line(tmp_path):
 
 
 def test_the_relay_answers_bad_json_with_400(tmp_path):
-    (tmp_path / "boards").mkdir()
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"]
     deep = b"[" * 30000 + b"]" * 30000  # within the 64 KB a request may have
     deep_obj = b'{"command": ' + b"[" * 20000 + b"]" * 20000 + b"}"
 
     async def body():
-        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
-        relay = _relay(tmp_path, token="secret-token")
         logged = []
-        relay.log = logged.append
-        await relay.start()
-        base = relay.urls()["page"]
         out = {}
-        try:
-            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].send)
+        async with fake_board_on_a_relay(tmp_path, events, token="secret-token", log=logged.append) as (fake, relay):
+            base = relay.urls()["page"]
             async with aiohttp.ClientSession() as http:
                 for name, path, data in (
                         ("boards 5", "api/round", b'{"boards": 5}'),
@@ -195,9 +180,6 @@ def test_the_relay_answers_bad_json_with_400(tmp_path):
                     resp = await http.post(base + path, data=data, headers=GOOD)
                     out[name] = (resp.status, await resp.text())
                 out["pgn"] = await (await http.get(base + "round.pgn")).text()
-        finally:
-            await relay.stop()
-            fake.close()
         return out, fake.received, logged
 
     out, received, logged = run(body())
@@ -227,21 +209,15 @@ def _tags(pgn_text):
 
 
 def test_names_cannot_forge_a_pgn_tag(tmp_path):
-    (tmp_path / "boards").mkdir()
     # The board's own names come decoded: a control character there (from an old board,
     # or noise) becomes U+FFFD; quotes and backslashes are escaped.
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A%0A%5BResult%20%220-1%22%5D "
               "black=Back%5C%22slash", "@1:2 start", "@1:3 move 1 e2e4 e4"]
 
     async def body():
-        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
-        relay = _relay(tmp_path, token="secret-token")
-        await relay.start()
-        base = relay.urls()["page"]
         out = {}
-        try:
-            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
-                                and relay.sessions[1].record.last_seq == 3)
+        async with fake_board_on_a_relay(tmp_path, events, token="secret-token") as (fake, relay):
+            base = relay.urls()["page"]
             async with aiohttp.ClientSession() as http:
                 out["board names"] = await (await http.get(base + "round.pgn")).text()
                 for bad in ("A\n[Result \"0-1\"]", "B\x00", "C\r", "D\u2028", "E\x85"):
@@ -255,9 +231,6 @@ def test_names_cannot_forge_a_pgn_tag(tmp_path):
                 await asyncio.sleep(0.7)  # the round PGN is written at most twice a second
                 out["round names"] = await (await http.get(base + "round.pgn")).text()
                 out["file"] = (tmp_path / "out" / "round.pgn").read_text()
-        finally:
-            await relay.stop()
-            fake.close()
         return out
 
     out = run(body())

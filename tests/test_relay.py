@@ -3,6 +3,7 @@ the websocket feed; the DGT LiveChess API driven with the messages LiveChess cli
 tokens, origins, paths and sizes; boards that misbehave next to boards that do not; and
 nothing lost across a relay restart and an unplugged cable."""
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -83,6 +84,8 @@ class FakeBoard:
     def close(self):
         """The cable out: the pty's master end closes (the board's reader thread is woken
         first: a descriptor closed under a blocked read stays open until the read returns)."""
+        if self._stop:
+            return
         self._stop = True
         try:
             os.write(self.slave, b"\n")
@@ -106,8 +109,26 @@ async def _until(pred, timeout=30):
 
 
 def _relay(tmp_path, **kw):
+    kw.setdefault("log", lambda s: None)
     return Relay(tmp_path / "out", [str(tmp_path / "boards" / "*")], discover=False, http_port=0,
-                 livechess_port=0, log=lambda s: None, **kw)
+                 livechess_port=0, **kw)
+
+
+@contextlib.asynccontextmanager
+async def fake_board_on_a_relay(tmp_path, events, name="f1", **kw):
+    """A FakeBoard that has sent events, on a started relay (kw: the relay's options):
+    yields (fake, relay) once the relay holds every event, and stops both after."""
+    (tmp_path / "boards").mkdir(exist_ok=True)
+    fake = FakeBoard(str(tmp_path / "boards" / name), events=events)
+    relay = _relay(tmp_path, **kw)
+    await relay.start()
+    try:
+        s = relay.sessions
+        assert await _until(lambda: 1 in s and s[1].record and s[1].record.last_seq == len(events))
+        yield fake, relay
+    finally:
+        await relay.stop()
+        fake.close()
 
 
 def test_two_boards_to_pgn_files_url_state_and_feed(tmp_path):
@@ -502,17 +523,12 @@ def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkey
     from host_tools.relay import lines
 
     monkeypatch.setattr(lines.SerialLine, "threaded", True)
-    (tmp_path / "boards").mkdir()
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
               "@1:3 move 1 e2e4 e4", "@1:4 clk 1 301000"]
 
     async def body():
-        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
-        relay = _relay(tmp_path)
-        await relay.start()
-        try:
+        async with fake_board_on_a_relay(tmp_path, events) as (fake, relay):
             s = relay.sessions
-            assert await _until(lambda: 1 in s and s[1].record and s[1].record.last_seq == 4)
             assert all(line._watched is None for line in relay.lines.lines.values())
             fake.add("@1:5 move 2 e7e5 e5")
             assert await _until(lambda: s[1].record.last_seq == 5)
@@ -521,7 +537,5 @@ def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkey
             fake.close()
             assert await _until(lambda: s[1].state == "INACTIVE")
             return [p.san for p in s[1].record.plies]
-        finally:
-            await relay.stop()
 
     assert run(body()) == ["e4", "e5"]

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from tests.test_relay import START, FakeBoard, _relay, _until
+from tests.test_relay import START, FakeBoard, _relay, _until, fake_board_on_a_relay
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -97,18 +97,12 @@ def test_names_show_as_text_never_as_markup(tmp_path):
 
     from host_tools.protocol import encode
 
-    (tmp_path / "boards").mkdir()
     evil = "<img src=x onerror=\"document.title='pwned'\">"
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white={encode(evil)} black=Bo%22%3E%3Cb%3Ex",
               "@1:2 start", "@1:3 move 1 e2e4 e4"]
 
     async def body():
-        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
-        relay = _relay(tmp_path)
-        await relay.start()
-        try:
-            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
-                                and relay.sessions[1].record.last_seq == 3)
+        async with fake_board_on_a_relay(tmp_path, events) as (fake, relay):
             async with async_playwright() as p:
                 browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = await browser.new_page()
@@ -124,9 +118,6 @@ def test_names_show_as_text_never_as_markup(tmp_path):
                 got["form"] = await page.input_value("#settings [name=w1]")
                 got["form_b"] = await page.input_value("#settings [name=b1]")
                 await browser.close()
-        finally:
-            await relay.stop()
-            fake.close()
         return got
 
     got = asyncio.run(body())

@@ -4,7 +4,7 @@
 #                 what it sees (touched, attempts, differs): firmware/app/events.py
 #   levers     -> the recogniser (a press may complete a move) and the match (the clock)
 #   buttons    -> a held lever's question (signals), the promotion choice, the clock's menu
-#   the match  -> the game record's events, signals, the faces (_on_match)
+#   the match  -> the game record's events, signals, the faces: firmware/app/events.py
 #   host lines -> firmware/app/commands.py
 # Its parts: Record (event log, journal, write-ahead), Faces (displays and LEDs), Signals
 # (blind and deaf players), SelfTest, BoardSettings; recovery.py brings a game back from

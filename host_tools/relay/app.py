@@ -41,10 +41,10 @@ class Relay:
         self.token = token or secrets.token_urlsafe(16)
         self._log = log
         self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
-        self.boards = Boards(self.store, None, lambda: self.round, lambda text: self.log(text), speaker)
-        self.sessions = self.boards.sessions
+        self.sessions = {}  # board number -> BoardSession, kept by boards, read by the rest
         self.publisher = Publisher(self.store, self.sessions, lambda: self.round)
-        self.boards.publisher = self.publisher
+        self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
+                             lambda text: self.log(text), speaker)
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
         self.lichess = LichessPush(self, **lichess) if lichess else None

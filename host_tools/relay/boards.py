@@ -20,14 +20,15 @@ class _LineState:
 
 
 class Boards:
-    def __init__(self, store, publisher, round_info, log=print, speaker=None):
-        """round_info(): the round in force; speaker: host_tools/relay/speaker.py or None."""
+    def __init__(self, store, publisher, sessions: dict, round_info, log=print, speaker=None):
+        """sessions: the dict (number -> BoardSession) this keeps, which the publisher reads;
+        round_info(): the round in force; speaker: host_tools/relay/speaker.py or None."""
         self.store = store
         self.publisher = publisher
         self.round_info = round_info
         self.log = log
         self.speaker = speaker
-        self.sessions: dict[int, BoardSession] = {}
+        self.sessions: dict[int, BoardSession] = sessions
         self._serials: dict[str, int] = {}
         self._lines: dict[object, _LineState] = {}
 

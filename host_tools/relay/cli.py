@@ -111,22 +111,9 @@ async def run(a, until=None, on_start=None):
     return relay
 
 
-def _more_files() -> None:
-    """A hall of boards is a descriptor each: raise the soft limit as far as the system allows."""
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit to raise
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < want:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-        except (ValueError, OSError):
-            pass
-
-
 def main(argv=None):
-    _more_files()
+    from host_tools.relay.lines import raise_open_files_limit
+
+    raise_open_files_limit()
     asyncio.run(run(parse(argv)))
     return 0

@@ -23,6 +23,22 @@ READ_SIZE = 4096
 WRITE_TIMEOUT_S = 1.0
 
 
+def raise_open_files_limit() -> None:
+    """A hall of boards is a descriptor or more each: raise this process's soft limit on
+    open files as far as the system allows (nothing to do on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        except (ValueError, OSError):
+            pass
+
+
 def find_picos() -> list[str]:
     return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
 

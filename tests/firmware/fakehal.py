@@ -100,3 +100,23 @@ def run(dev, hal, ms):
     while hal.t < end:
         dev.step(hal.t)
         hal.t += hal.scan_ms
+
+
+def fresh_device(name, ms=50):
+    """A Device on a FakeHal as a new board starts: settings files of its own under /tmp
+    (chessboard-<name>-presets.json, ...), with no signal or board settings saved yet;
+    stepped for ms. Returns (device, hal)."""
+    import os
+
+    from firmware.app.device import Device
+
+    base = "/tmp/chessboard-%s-" % name
+    for kind in ("access", "config"):
+        try:
+            os.remove(base + kind + ".json")
+        except OSError:
+            pass
+    hal = FakeHal()
+    dev = Device(hal, presets_path=base + "presets.json")
+    run(dev, hal, ms)
+    return dev, hal

@@ -1,26 +1,15 @@
 # The device's side of the serial protocol: answers, errors, resends (docs/protocol.md).
 from firmware.app.device import Device
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.fakehal import FakeHal, run
+from tests.firmware.fakehal import FakeHal, fresh_device, run
 
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
 PRESETS = "/tmp/chessboard-test-device-presets.json"
-ACCESS = "/tmp/chessboard-test-device-access.json"
 CONFIG = "/tmp/chessboard-test-device-config.json"
 
 
 def _device():
-    import os
-
-    for path in (ACCESS, CONFIG):
-        try:
-            os.remove(path)  # every test starts from the default settings
-        except OSError:
-            pass
-    hal = FakeHal()
-    dev = Device(hal, presets_path=PRESETS)
-    run(dev, hal, 50)
-    return dev, hal
+    return fresh_device("test-device")  # every test starts from the default settings
 
 
 def _ask(dev, hal, text, ms=50):

@@ -3,8 +3,7 @@
 # and the device still answers properly afterwards. Runs in both interpreters.
 import gc
 
-from firmware.app.device import Device
-from tests.firmware.fakehal import FakeHal, run
+from tests.firmware.fakehal import fresh_device, run
 from tests.firmware.support import Rand
 
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
@@ -36,17 +35,7 @@ def _chunks(r, total):
 
 
 def test_a_hundred_thousand_bytes_of_garbage():
-    import os
-
-    for path in ("/tmp/chessboard-fuzz-access.json", "/tmp/chessboard-fuzz-config.json"):
-        try:
-            os.remove(path)  # from the default settings (a lucky command may change them)
-        except OSError:
-            pass
-    hal = FakeHal()
-    dev = Device(hal, presets_path="/tmp/chessboard-fuzz-presets.json",
-                 access_path="/tmp/chessboard-fuzz-access.json")
-    run(dev, hal, 50)
+    dev, hal = fresh_device("fuzz")  # the default settings (a lucky command may change them)
     hal.lines()
     fen, events = dev.game.fen(), dev.log.count
     gc.collect()

@@ -2,8 +2,7 @@
 # character and a length limit, re-encoded on output, so that no decoded byte can end,
 # split or forge a line of the board's own. Runs in both interpreters.
 from firmware.app import protocol as P
-from firmware.app.device import Device
-from tests.firmware.fakehal import FakeHal, run
+from tests.firmware.fakehal import fresh_device, run
 from tests.firmware.support import Rand, raises
 
 MICROPYTHON_HEAP = "256K"  # the whole application
@@ -29,17 +28,7 @@ def test_encode_leaves_no_byte_that_can_split_a_line():
 
 
 def _device():
-    import os
-
-    for path in ("/tmp/chessboard-values-access.json", "/tmp/chessboard-values-config.json"):
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-    hal = FakeHal()
-    dev = Device(hal, presets_path="/tmp/chessboard-values-presets.json",
-                 access_path="/tmp/chessboard-values-access.json")
-    run(dev, hal, 50)
+    dev, hal = fresh_device("values")
     hal.lines()
     return dev, hal
 
