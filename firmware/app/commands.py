@@ -2,6 +2,8 @@
 # positional words, keys it takes). A line is split (firmware/app/protocol.py), checked
 # against its row, and handled; whatever is wrong is answered `err <code> <text>` and
 # changes nothing. The handlers act on the device they are given, through its parts.
+import gc
+
 from firmware.app import protocol as P
 from firmware.app import settings as S
 from firmware.clock.clock import ClockError
@@ -175,6 +177,15 @@ def _access(dev, pos, kw, now):
         ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"])))
 
 
+def _memory(dev, pos, kw, now):
+    """The heap after a full collection (bench/chip.py; a maker's check). -1: this
+    interpreter cannot tell."""
+    gc.collect()
+    free = gc.mem_free() if hasattr(gc, "mem_free") else -1
+    used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else -1
+    return ("memory", "free=%d" % free, "used=%d" % used)
+
+
 def _config(dev, pos, kw, now):
     dev.configure(S.parse(kw))  # every value checked before any is used or saved
     dev.settings.save(kw)
@@ -188,7 +199,7 @@ TABLE = {
     "resign": (_resign, 1, ()), "draw": (_draw, 0, ()), "claim": (_claim, 1, ()),
     "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
-    "config": (_config, 0, S.KEYS),
+    "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
 }
 
 

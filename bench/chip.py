@@ -1,0 +1,110 @@
+"""The firmware on the chip (issue 21): deployed with our own `deploy` onto an emulated
+RP2040 running the real MicroPython v1.28.0 rp2 port (../shared/rp2emu), a game played on it
+with pieces and levers as people move them (host_tools/tracegen.py), and every figure read in
+emulated time (cycles at 125 MHz):
+
+- last physical change of a move -> its `move` line (median, worst);
+- the lever going down -> its `clk` line (median, worst);
+- matrix scans per second and the longest gap between two scans during the game;
+- GC pauses (count, median, longest) and whether one fell between a move and its line;
+- flash erases during the game (each stops the chip for ~45 ms with interrupts off);
+- heap free after gc.collect() at the end of the game (the `memory` command).
+
+    python bench/chip.py [--plies 300] [--seed 3] [--timing typ|max|none]
+
+The unix-port figures of the same firmware are bench/device.py's.
+"""
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from host_tools import emulator, tracegen  # noqa: E402
+
+
+def long_game(plies, seed):
+    """A standard game of at least `plies` plies (random games joined end to end are not
+    one game, so the seed moves on until one is long enough)."""
+    while True:
+        board, moves = tracegen.random_game(seed, max_plies=plies)
+        if not board.chess960 and len(moves) >= plies:
+            return seed, board, moves
+        seed += 1
+
+
+def measure(pico, lines, acts, base):
+    """Latencies from the log: (move latencies, clk latencies, moves seen)."""
+    changes = [base + t for t, a in acts if a["kind"] in ("lift", "place")]
+    presses = [base + t for t, a in acts if a["kind"] == "press" and a["btn"] in ("white", "black")]
+    move_lat, clk_lat, seen = [], [], 0
+    for ln in lines:
+        words = ln["s"].split()
+        if len(words) < 2 or not words[0].startswith("@"):
+            continue
+        t = ln["t"]
+        if words[1] == "move":
+            seen += 1
+            last = max((c for c in changes if c <= t), default=None)
+            if last is not None:
+                move_lat.append(t - last)
+        elif words[1] == "clk":
+            last = max((p for p in presses if p <= t), default=None)
+            if last is not None:
+                clk_lat.append(t - last)
+    return move_lat, clk_lat, seen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--plies", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--timing", default="typ", choices=("typ", "max", "none"))
+    ap.add_argument("--port", type=int, default=7811)
+    ap.add_argument("--keep", help="a folder for the emulator's log (default: a temporary one)")
+    a = ap.parse_args()
+    home, why = emulator.locate()
+    if home is None:
+        sys.exit(why)
+    seed, board, moves = long_game(a.plies, a.seed)
+    trace = tracegen.trace_game(board, moves, random.Random(seed))
+    acts = emulator.actions(trace)
+    cache = ROOT / "build" / "chip"
+    image = emulator.deployed_image(cache, a.port, say=lambda s: None)
+    work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="chip-bench-"))
+    with emulator.Pico(work, a.port).start(flash=image, timing=a.timing) as pico:
+        pico.line("hello")
+        pico.occupy(emulator.occupancy(trace))
+        pico.send("new")
+        t_new = pico.line(" game ", after=0)["t"]
+        base = t_new + 500
+        end = emulator.schedule(pico, acts, base)
+        pico.wait_until(end + 3000)
+        pico.send("memory")
+        mem = pico.line("memory", after=end)["s"]
+        stats = pico.stats(since=base)
+        flash = pico.stats()["flashOps"]
+        lines = pico.lines()
+    move_lat, clk_lat, seen = measure(pico, lines, acts, base)
+    gc = stats["gc"]
+    scan = stats["scan"]
+    print(f"a game of {len(moves)} plies (seed {seed}); {seen} move lines; flash timing {a.timing}")
+    print(f"{'':40} {'measured':>24}   must be")
+    if move_lat:
+        print(f"{'last change of a move -> move line':40} {'median %.0f, worst %.0f ms' % (statistics.median(move_lat), max(move_lat)):>24}   median <= 150, worst <= 300 ms")
+    if clk_lat:
+        print(f"{'lever down -> clk line':40} {'median %.0f, worst %.0f ms' % (statistics.median(clk_lat), max(clk_lat)):>24}   <= 20 ms")
+    print(f"{'scans per second':40} {scan.get('per_s', 0):>24.1f}   >= 98")
+    print(f"{'longest gap between two scans':40} {'%.0f ms' % scan.get('gap_max_ms', 0):>24}   <= 30 ms")
+    print(f"{'GC pauses':40} {'%d, median %.1f, max %.1f ms' % (gc.get('count', 0), gc.get('median_ms', 0), gc.get('max_ms', 0)):>24}   out of a move's path")
+    print(f"{'flash erases / programs (whole run)':40} {'%d / %d' % (flash['erase'], flash['program']):>24}")
+    print(f"{'heap after the game':40} {mem:>24}   free >= 60 KB")
+    print(f"emulator: {stats['t'] / 1000:.0f} s emulated in {stats['wall_s']:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
