@@ -1,8 +1,9 @@
-# Inside micropython (bench/nothing_lost.py runs it): the device's journal on littlefs v2,
-# the Pico's filesystem, mounted on a RAM flash with the Pico's geometry (4096-byte erase
-# blocks) that counts what the filesystem programs and erases. A game is played through
-# the real Device on a fake board; printed: our bytes per move, the flash's programmed
-# bytes and erased blocks per move, and the time of one journal commit.
+# Inside micropython (bench/nothing_lost.py runs it): the device's journal on its sectors
+# taken from littlefs v2 (firmware/hal/flashsectors.py), the Pico's filesystem mounted on a
+# RAM flash with the Pico's geometry (4096-byte erase blocks) that counts what is
+# programmed and erased. A game is played through the real Device on a fake board;
+# printed: our bytes per move, the flash's programmed bytes and erased blocks per move
+# (during the game: while the clock runs), and the time of one journal commit.
 import gc
 import os
 import sys
@@ -12,51 +13,21 @@ sys.path.append(".")
 
 from firmware.rules.squares import WHITE, BLACK  # noqa: E402
 
-BLOCK = 4096
-
-
-class CountingFlash:
-    def __init__(self, blocks):
-        self.data = bytearray(blocks * BLOCK)
-        self.blocks = blocks
-        self.programmed = 0
-        self.erased = 0
-
-    def readblocks(self, n, buf, off=0):
-        a = n * BLOCK + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, n, buf, off=None):
-        if off is None:  # a whole-block write: erase, then program
-            self.erased += len(buf) // BLOCK
-            off = 0
-        a = n * BLOCK + off
-        self.data[a:a + len(buf)] = buf
-        self.programmed += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:  # block count
-            return self.blocks
-        if op == 5:  # block size
-            return BLOCK
-        if op == 6:  # erase a block
-            self.erased += 1
-            a = arg * BLOCK
-            self.data[a:a + BLOCK] = b"\xff" * BLOCK
-            return 0
-        return 0
-
-
 def main():
-    flash = CountingFlash(256)  # 1 MB of the Pico's 2 MB is the filesystem
-    os.VfsLfs2.mkfs(flash)
-    os.mount(os.VfsLfs2(flash), "/flash")
+    from tests.firmware.flashfakes import NorBlockDevice
+
+    flash = NorBlockDevice(192)  # 768 KB: the part of the Pico's filesystem left free
+    os.VfsLfs2.mkfs(flash, progsize=256)
+    os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
     from tests.firmware import test_journal as T
     from firmware.app.device import Device
+    from firmware.app.journal import Journal
+    from firmware.hal.flashsectors import FlashSectors
     from tests.firmware.fakehal import FakeHal, run
 
     hal = FakeHal()
-    dev = Device(hal, presets_path="/flash/presets.json", journal_path="/flash/journal.bin")
+    journal = Journal(FlashSectors(flash, folder="/flash/journal"), "/flash/journal.games")
+    dev = Device(hal, presets_path="/flash/presets.json", journal=journal)
     run(dev, hal, 50)
     hal.send("new tc=5400+30\nstart\n")
     run(dev, hal, 100)

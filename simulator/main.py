@@ -58,8 +58,14 @@ def main(argv):
         i += 1
     hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
                  outputs=opts["--outputs"], board=opts["--board"], watchdog=opts["--watchdog"])
-    dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"],
-                 journal_path=opts["--journal"])
+    journal = None
+    if opts["--journal"]:
+        # The flash's sectors as a file (NOR flash's rules), the games counter beside it.
+        from firmware.app.journal import Journal
+        from firmware.hal.filesectors import FileSectors
+
+        journal = Journal(FileSectors(opts["--journal"]), opts["--journal"] + ".games")
+    dev = Device(hal, presets_path=opts["--presets"], board_id=opts["--board-id"], journal=journal)
     if opts["--fault"]:
         _fault(dev, opts["--fault"])
     tail = int(opts["--tail"])

@@ -37,14 +37,14 @@ DEFAULT_CONTROL = "300+2"
 
 class Device:
     def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None,
-                 journal_path=None):
-        """journal_path: where the current game is kept on flash (firmware/app/journal.py);
-        None keeps it in memory only."""
+                 journal=None):
+        """journal: where the current game is kept on flash (a Journal:
+        firmware/app/journal.py); None keeps it in memory only."""
         self.hal = hal
         self.board_id = board_id
         now = self._now = hal.now()
         self.game = Game()
-        self.record = Record(hal, journal_path, lambda m: _uci(self.game.position, m))
+        self.record = Record(hal, journal, lambda m: _uci(self.game.position, m))
         self.presets = Presets(presets_path)
         self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
         self.settings = BoardSettings(presets_path.replace("presets", "config"))
@@ -189,12 +189,16 @@ class Device:
             self.selftest.scan(occ)
         else:
             self.rec.scan(occ, now)
+            pressed = False
             for kind, a, b, t in self.hal.inputs():
                 if kind == "press":
                     self.press(a, t)
+                    pressed = True
                 else:
                     self.button(a, b, t)
             self.record.commit(now, self.clock)
+            if pressed:
+                self.record.prepare(self.clock, True)
         self.progress[0] += 1
 
     def clock_step(self, now):
@@ -218,6 +222,7 @@ class Device:
         self.faces.refresh(now, c, self.menu, self.signals.owns_led, dirty)
         self.record.commit(now, c)
         self.record.checkpoint(now, c)
+        self.record.prepare(c, False)
         self.progress[1] += 1
 
     def protocol_step(self, now):

@@ -73,8 +73,15 @@ def run():
     """The device on a Raspberry Pi Pico: main.py calls this."""
     from firmware.hal import rp2
     from firmware.app.device import Device
+    from firmware.app.journal import Journal
+    from firmware.app.protocol import encode
 
-    hal = rp2.create()
     # The current game on flash (firmware/app/journal.py): a power cut, a reset by the
     # watchdog or a crash brings the board back with it.
-    run_loop(Device(hal, board_id=hal.board_id, journal_path="journal.bin"), hal)
+    sectors, problem = rp2.journal_sectors()
+    hal = rp2.create()
+    dev = Device(hal, board_id=hal.board_id,
+                 journal=Journal(sectors, "/journal.games") if sectors else None)
+    if problem:
+        dev.write("warning " + encode(problem))
+    run_loop(dev, hal)

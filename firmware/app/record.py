@@ -6,18 +6,19 @@
 # out at once.
 from firmware.app import protocol as P
 from firmware.app.eventlog import EventLog
-from firmware.app.journal import Journal
+from firmware.app.journal import LOW
 
 CHECKPOINT_EVERY_MS = 30000  # a running turn's time to the journal (for a power cut)
 
 
 class Record:
-    def __init__(self, hal, journal_path, uci):
-        """uci(move) -> the move's UCI text in the current position (for event lines)."""
+    def __init__(self, hal, journal, uci):
+        """journal: a Journal (firmware/app/journal.py) or None (in memory only);
+        uci(move) -> the move's UCI text in the current position (for event lines)."""
         self.hal = hal
         self.uci = uci
         self.log = EventLog()
-        self.journal = Journal(journal_path) if journal_path else None
+        self.journal = journal
         self.games = self.journal.games() if self.journal else 0  # the highest number used
         self._held = None  # lines waiting for the commit
         self._committed = 0
@@ -60,7 +61,7 @@ class Record:
 
     def recovered(self, r):
         """The journal's game is back in play: written again whole at the first commit (a
-        new file renamed over the old one, so nothing is ever appended after an
+        new generation in fresh sectors, so nothing is ever programmed over an
         interrupted write, and the checkpoints go)."""
         self.games = max(self.games, r.game_id)
         self._committed = self.log.count
@@ -99,6 +100,21 @@ class Record:
         if held:
             for line in held:
                 self.hal.write((line + "\n").encode())
+
+    def prepare(self, clock, pressed):
+        """Erase a journal sector ahead of need, at a moment that costs nothing: while no
+        clock runs (one per call, until enough are ready), or right after a press (the
+        press's time is taken; the opponent has just begun to think) when a very long
+        game has nearly used up what was prepared. Never in the path of a move's line."""
+        j = self.journal
+        if j is None:
+            return
+        idle = clock.running < 0 or clock.paused or clock.stopped
+        if idle or pressed:
+            try:
+                j.prepare(None if idle else LOW)
+            except OSError as e:
+                self._journal_off(e)
 
     def checkpoint(self, now, clock):
         """The running turn's time so far, every CHECKPOINT_EVERY_MS: after a power cut

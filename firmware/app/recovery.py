@@ -75,7 +75,7 @@ def interrupted_ms(r, clock):
 def recover(record, setup, feed_watchdog, now, problems):
     """The journal's game (record: firmware/app/record.py), put back as it was at its last
     commit with setup (as in replay); its Recovered, or None: no journal, none on it, or a
-    damaged one (then problems says so, the file is kept aside, and the log is empty)."""
+    damaged one (then problems says so, and the log is empty)."""
     if record.journal is None:
         return None
     try:
@@ -86,11 +86,11 @@ def recover(record, setup, feed_watchdog, now, problems):
     except (JournalError, ValueError, IndexError, KeyError) as e:
         if not isinstance(e, JournalError):
             record.journal.keep_bad()
-        problems.append("journal damaged (%s), kept as %s; a new game" % (e, record.journal.bad_path))
+        problems.append("journal damaged (%s), %s; a new game" % (e, record.journal.bad_path))
         record.forget()
         return None
     if found.dropped:
-        problems.append("journal: %d bytes of an interrupted write or junk dropped" % found.dropped)
+        problems.append("journal: %d bytes of an interrupted write or noise dropped" % found.dropped)
     record.recovered(found)
     return found
 

@@ -116,6 +116,19 @@ def _square_chain(machine):
     return neopixel.NeoPixel(machine.Pin(P.SQUARE_LEDS), 64)
 
 
+def journal_sectors():
+    """The journal's sectors on the flash (firmware/hal/flashsectors.py), made at the
+    first start (a few seconds, before the watchdog runs); None, with the reason, if the
+    flash cannot give them."""
+    import rp2
+    from firmware.hal.flashsectors import FlashSectors
+
+    try:
+        return FlashSectors(rp2.Flash()), None
+    except OSError as e:
+        return None, "journal off: no sectors on the flash (%s)" % e
+
+
 def create():
     """The Pico's parts, from the pin map. Only here is `machine` imported."""
     import machine

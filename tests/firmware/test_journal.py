@@ -1,18 +1,23 @@
-# The device's journal on flash (firmware/app/journal.py): a power cut at any instant
-# leaves the game as it was at its last commit; damage is found, reported and kept aside.
+# The device's journal on flash (firmware/app/journal.py): a power cut leaves the game as
+# it was at its last commit; damage is found, reported, and the board starts clean;
+# sectors are erased only while no clock runs. (A power cut inside every single flash
+# operation: test_journal_cuts.py.)
 import gc
 import os
 import sys
 
 from firmware.app.device import Device
 from firmware.app.eventlog import EventLog
-from firmware.app.journal import Journal, JournalError, crc16
+from firmware.app.journal import Journal, JournalError, crc16, SECTOR, PAGE
+from firmware.hal.filesectors import FileSectors
+from tests.firmware.flashfakes import CountingSectors, FailingSectors
 from firmware.rules.squares import WHITE, BLACK, parse_square
 from firmware.board.occupancy import occupied
 from tests.firmware.fakehal import FakeHal, run, set_square
 from tests.firmware.support import raises
 
-MICROPYTHON_HEAP = "256K"  # the whole application
+MICROPYTHON_HEAP = "320K"  # the whole application, two boards in turn (a power cut), and the
+# flash fakes (the 64-bit unix port: ~190 KB on the chip; the chip itself: tests/test_chip.py)
 DIR = "/tmp/chessboard-test-journal"  # each test its own folder: they run in parallel
 
 
@@ -27,14 +32,37 @@ def _clean(test):
         os.remove(DIR + "/" + name)
 
 
-def _device(t=0, occ=None):
+COUNT = 16  # sectors: 64 KB of flash
+SMALL = 4  # sectors of a flash in memory
+
+
+def _journal():
+    return Journal(FileSectors(DIR + "/flash.bin", COUNT), DIR + "/journal.games")
+
+
+def _device(t=0, occ=None, journal=None):
     hal = FakeHal()
     hal.t = t
     if occ is not None:
         hal.occ[:] = occ
-    dev = Device(hal, presets_path=DIR + "/presets.json", journal_path=DIR + "/journal.bin")
+    dev = Device(hal, presets_path=DIR + "/presets.json", journal=journal or _journal())
     run(dev, hal, 50)
     return dev, hal
+
+
+def _patch(at, data):
+    """Change bytes of the flash image in place (a bit error, noise)."""
+    with open(DIR + "/flash.bin", "r+b") as f:
+        f.seek(at)
+        f.write(data)
+
+
+def _flip(at, n):
+    """Invert n bytes of the flash image."""
+    with open(DIR + "/flash.bin", "rb") as f:
+        f.seek(at)
+        old = f.read(n)
+    _patch(at, bytes(b ^ 0xFF for b in old))
 
 
 def _move(dev, hal, uci, think=2000):
@@ -144,71 +172,54 @@ def test_a_finished_game_comes_back_finished():
     assert dev.clock.stopped
 
 
-def test_every_cut_of_the_file_gives_a_committed_prefix():
-    _clean("every_cut_of_the_file_gives_a_committed_prefix")
-    dev, hal = _device()
-    _play(dev, hal, GAME)
-    whole = _events(dev)
-    raws = [dev.log.raw(s) for s in range(1, dev.log.count + 1)]
-    dev = hal = None
-    _cut()
-    with open(DIR + "/journal.bin", "rb") as f:
-        data = f.read()
-    last = 0
-    for cut in range(len(data), 0, -1):
-        with open(DIR + "/cut.bin", "wb") as f:
-            f.write(data[:cut])
-        log = EventLog()
-        j = Journal(DIR + "/cut.bin")
-        try:
-            r = j.load(log)
-        except JournalError:
-            # Only a file cut inside the first group (a new game's file is written whole
-            # and renamed, so a power cut cannot leave it) fails to read.
-            assert log.count <= 3 and cut < 400
-            continue
-        assert r.count == log.count >= 1
-        got = [log.line(s, str) for s in range(1, r.count + 1)]
-        assert r.count <= len(whole)
-        ref = EventLog()
-        for s in range(1, r.count + 1):
-            ref.append_raw(raws[s - 1])
-        assert got == [ref.line(s, str) for s in range(1, r.count + 1)]
-        if cut == len(data):
-            assert r.count == len(whole) and not r.dropped
-            last = r.count
-    assert last == len(whole)
+def _stream_byte(dev, n):
+    """Where the n-th byte of the current generation's stream lies in the flash image."""
+    j = dev.journal
+    k, off = divmod(n, 4080)
+    return j._sector(k) * SECTOR + 16 + off
 
 
-def test_a_damaged_journal_is_reported_kept_and_the_board_starts_clean():
-    _clean("a_damaged_journal_is_reported_kept_and_the_board_starts_clean")
+def test_a_damaged_journal_is_reported_and_the_board_starts_clean():
+    _clean("a_damaged_journal_is_reported_and_the_board_starts_clean")
     dev, hal = _device()
     _play(dev, hal, GAME[:4])
-    path = DIR + "/journal.bin"
-    with open(path, "rb") as f:
-        data = bytearray(f.read())
-    data[60] ^= 0x55  # a bit error in the middle
-    with open(path, "wb") as f:
-        f.write(data)
+    at = _stream_byte(dev, 60)
     dev = hal = None
     _cut()
+    _flip(at, 1)  # a bit error in the middle
     dev, hal = _device()
     lines = hal.lines()
     assert lines[0] == "hello proto=1 fw=0.1.0 board=sim"
-    assert lines[1].startswith("warning journal%20damaged") and "journal.bin.bad" in lines[1]
+    assert lines[1].startswith("warning journal%20damaged"), lines
     assert lines[2].startswith("@2:1 game ")  # a new number: never game 1 again
-    with open(path + ".bad", "rb") as f:
-        assert f.read() == data
     assert dev.game.ply == 0
-    # Whatever the bytes, the board starts.
-    for junk in (b"", b"CBJ1", b"CBJ1G\xff\xff", bytes(range(256)) * 3, b"CBJ1" + bytes(100)):
-        with open(path, "wb") as f:
-            f.write(junk)
+    # Whatever the flash holds, the board starts.
+    from firmware.app.journal import sector_header
+
+    x = 12345
+    data = bytearray(PAGE)
+    for fill in ("zeros", "noise", "headers"):
+        dev = hal = None
+        _cut()
+        for at in range(0, COUNT * SECTOR, PAGE):
+            for i in range(PAGE):
+                if fill == "zeros":
+                    data[i] = 0
+                else:
+                    x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+                    data[i] = (x >> 16) & 0xFF
+            if fill == "headers" and at % SECTOR == 0:  # sector headers that read, over noise
+                data[0:16] = sector_header(7, at // SECTOR % 3)
+            _patch(at, data)
         dev = hal = None
         _cut()
         dev, hal = _device()
-        assert any(l.startswith("warning journal") for l in hal.lines())
         assert dev.log.count >= 1 and dev.game.ply == 0
+        _play(dev, hal, GAME[:2])  # and the journal works again
+        dev = hal = None
+        _cut()
+        dev, hal = _device()
+        assert dev.game.ply == 2, fill
 
 
 def test_a_journal_that_replays_to_an_illegal_game_is_damage():
@@ -218,7 +229,7 @@ def test_a_journal_that_replays_to_an_illegal_game_is_damage():
     log = dev.log
     # A well-formed journal whose move is not legal in the position (a firmware bug or
     # a file from elsewhere): found by the rule checker, never played.
-    j = Journal(DIR + "/journal.bin")
+    j = dev.journal
     events = [bytearray(log.raw(s)) for s in range(1, log.count + 1)]
     ev = [e for e in events if e[0] == 1][0]  # the first move
     ev[6] = 0
@@ -245,7 +256,7 @@ def test_game_numbers_never_repeat_and_a_new_game_replaces_the_journal():
     assert dev.log.game_id == 2 and dev.control == "600+5"
     hal.send("new\n")
     run(dev, hal, 100)
-    os.remove(DIR + "/journal.bin")  # even without the journal, the count goes on
+    os.remove(DIR + "/flash.bin")  # even without the journal, the count goes on
     dev = hal = None
     _cut()
     dev, hal = _device()
@@ -263,14 +274,49 @@ def test_a_move_costs_a_few_hundred_bytes_of_flash():
 
 def test_a_flash_that_fails_does_not_stop_the_game():
     _clean("a_flash_that_fails_does_not_stop_the_game")
-    hal = FakeHal()
-    dev = Device(hal, presets_path=DIR + "/presets.json", journal_path=DIR + "/no/such/dir/j.bin")
-    run(dev, hal, 50)
+    dev, hal = _device(journal=Journal(FailingSectors(SMALL), DIR + "/journal.games"))
     lines = hal.lines()
     assert any(l.startswith("warning journal%20off") for l in lines)
     assert any(l.startswith("@1:1 game") for l in lines)
     _play(dev, hal, GAME[:2])
     assert dev.game.ply == 2
+
+
+def test_sectors_are_erased_while_no_clock_runs_and_never_in_a_game():
+    # Every erase before the clock starts (or, for a game longer than what was prepared,
+    # right after a press); none in the path between a move and its line.
+    _clean("erases")
+    flash = CountingSectors(DIR + "/flash.bin", COUNT)
+    j = Journal(flash, DIR + "/journal.games", ahead=2)
+    dev, hal = _device(journal=j)
+    start = bytes(hal.occ)
+    run(dev, hal, 1000)
+    assert j.ready() == 2
+    hal.send("start\n")
+    run(dev, hal, 50)
+    n = len(flash.log)
+    _play(dev, hal, GAME)
+    assert "e" not in flash.log[n:] and j.unprepared == 0
+    # A game that outruns the prepared sector: one more is erased right after a press
+    # (its clk line already sent), never when the stream needs it.
+    hal.occ[:] = start
+    hal.send("new\n")
+    run(dev, hal, 1000)
+    j.ahead = 1
+    hal.send("start\n")
+    run(dev, hal, 50)
+    hal.faces = []
+    flash.log = []
+    erases = j.erases
+    _play(dev, hal, LONG)
+    assert j.erases > erases and j.unprepared == 0, (j.erases, erases)
+    assert dev.game.ply == len(LONG)
+
+
+# 44 plies, none of them castling, en passant or a promotion (python-chess checked)
+LONG = ("h2h4 g7g5 h1h2 f7f6 f2f4 g5g4 c2c3 c7c6 b2b3 b7b6 d2d4 c8a6 f4f5 d8c8 c1h6 e8f7 "
+        "e2e3 c8e8 d1g4 d7d5 g4f4 a6b5 f4g5 f8h6 a2a3 a7a5 h2h1 b5d3 e1d2 e8d7 d2d1 e7e6 "
+        "h1h2 d7a7 d1e1 d3f5 c3c4 f5e4 g1e2 b8d7 g5g8 f7g8 a1a2 g8f8").split()
 
 
 def test_clock_state_round_trip():
@@ -298,13 +344,12 @@ def test_a_torn_write_is_dropped_and_the_journal_written_again_whole():
     _play(dev, hal, GAME[:4])
     before = _events(dev)
     occ = bytes(hal.occ)
+    dev.journal._append(b"E\x14\x00" + bytes(7), True)  # a record the power cut interrupted
     dev = hal = None
     _cut()
-    with open(DIR + "/journal.bin", "ab") as f:
-        f.write(b"E\x14\x00" + bytes(7))  # a record the power cut interrupted
     dev, hal = _device(occ=occ)
     lines = hal.lines()
-    assert any("interrupted%20write%20or%20junk%20dropped" in l for l in lines)
+    assert any("interrupted%20write%20or%20noise%20dropped" in l for l in lines), lines
     assert _events(dev)[:len(before)] == before
     _play(dev, hal, GAME[4:6])
     after = _events(dev)
@@ -316,42 +361,59 @@ def test_a_torn_write_is_dropped_and_the_journal_written_again_whole():
     assert _events(dev)[:len(after)] == after
 
 
-def test_junk_after_the_last_record_keeps_the_game():
-    # Zeros, erased flash (0xFF) or noise after the last whole record: the game comes
-    # back as at its last commit, with a warning, and the journal is written again whole.
-    _clean("junk_tail")
+def _noise(n):
+    noise = bytearray(n)
+    x = 12345
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        noise[i] = (x >> 16) & 0xFF
+    return noise
+
+
+def _noise_after_the_last_record(test, junk):
+    # Zeros or noise after the last whole record: the game comes back as at its last
+    # commit, with a warning, and the journal is written again whole.
+    _clean(test)
     dev, hal = _device()
     _play(dev, hal, GAME[:6])
     before = _events(dev)
     occ = bytes(hal.occ)
+    dev.journal._append(junk, True)
     dev = hal = None
     _cut()
-    path = DIR + "/journal.bin"
-    with open(path, "rb") as f:
-        good = f.read()
-    noise = bytearray(3000)
-    x = 12345
-    for i in range(len(noise)):
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        noise[i] = (x >> 16) & 0xFF
-    for junk in (bytes(16), bytes(4096), b"\xff" * 4096, b"\xff" * 3, memoryview(noise)[:700],
-                 noise, b"E" + bytes(noise[:40])):
-        with open(path, "wb") as f:
-            f.write(good)  # two writes: no one large block in a fragmented heap
-            f.write(junk)
-        dev, hal = _device(occ=occ)
-        lines = hal.lines()
-        assert not any("damaged" in l for l in lines), (junk[:8], lines)
-        assert any(("%d%%20bytes%%20of%%20an%%20interrupted%%20write%%20or%%20junk" % len(junk)) in l
-                   for l in lines), lines
-        assert _events(dev)[:len(before)] == before and dev.game.ply == 6
-        dev = hal = None
-        _cut()
-    # Junk in the middle, with whole records after it, is damage: kept aside, a new game.
-    bad = bytearray(good)
-    bad[len(good) // 2:len(good) // 2 + 8] = b"\xff" * 8
-    with open(path, "wb") as f:
-        f.write(bad)
+    dev, hal = _device(occ=occ)
+    lines = hal.lines()
+    assert not any("damaged" in l for l in lines), (junk[:8], lines)
+    assert any(("%d%%20bytes%%20of%%20an%%20interrupted%%20write%%20or%%20noise" % len(junk)) in l
+               for l in lines), lines
+    assert _events(dev)[:len(before)] == before and dev.game.ply == 6
+
+
+def test_zeros_after_the_last_record_keep_the_game():
+    _noise_after_the_last_record("zeros_tail", bytes(16))
+    _noise_after_the_last_record("zeros_tail", bytes(600))
+
+
+def test_noise_after_the_last_record_keeps_the_game():
+    _noise_after_the_last_record("noise_tail", b"\xfe")
+    _noise_after_the_last_record("noise_tail", _noise(300))
+
+
+def test_a_long_noise_after_the_last_record_keeps_the_game():
+    _noise_after_the_last_record("long_noise_tail", _noise(700))
+    _noise_after_the_last_record("long_noise_tail", b"E" + _noise(40))
+
+
+def test_noise_in_the_middle_is_damage():
+    # Noise with whole records after it: damage, a new game.
+    _clean("junk_middle")
+    dev, hal = _device()
+    _play(dev, hal, GAME[:6])
+    occ = bytes(hal.occ)
+    at = _stream_byte(dev, 200)
+    dev = hal = None
+    _cut()
+    _flip(at, 8)
     dev, hal = _device(occ=occ)
     assert any(l.startswith("warning journal%20damaged") for l in hal.lines())
     assert dev.game.ply == 0
