@@ -5,8 +5,16 @@ Puts the firmware on a Raspberry Pi Pico running MicroPython: precompiles it wit
 mpy-cross, copies it with mpremote (one line per file as it goes), reads every file back
 as a SHA-256 computed on the board and compares it with the local one, then resets the
 board so that main.py starts the application. Any difference stops the deploy with the
-files that differ. The mpremote calls go through `runner`, so that the plan and the checks
-are tested without a board.
+files that differ.
+
+A board that runs the application does not give mpremote its prompt (Ctrl-C is a data
+byte to it): deploy first sends it the `repl` command over the serial line, and the board
+restarts into MicroPython's prompt (refused while a clock runs: pause it first). If a
+board answers neither, hold its menu button while plugging it in: it then starts at the
+prompt. Every mpremote call has a time limit, with a message that says what to do.
+
+The mpremote calls go through `runner`, the serial line through `knock`, so that the plan
+and the checks are tested without a board.
 """
 from __future__ import annotations
 
@@ -15,6 +23,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from host_tools import build
@@ -51,18 +60,76 @@ for p in {paths!r}:
 """
 
 
-def mpremote(args: list[str]) -> tuple[int, str]:
-    r = subprocess.run([sys.executable, "-m", "mpremote"] + args, capture_output=True, text=True)
+TIMEOUT_S = 120  # one mpremote call (a copy of the largest file takes a few seconds)
+PROBE_S = 20  # the first call: a board that runs the application never answers it
+SETTLE_S = 4.0  # after `repl`: the board resets and its USB comes back
+NO_PROMPT = ("no answer at MicroPython's prompt: if the board runs the application and "
+             "did not take the repl command, hold its menu button while plugging it in, "
+             "then deploy again")
+
+
+def mpremote(args: list[str], timeout: float = TIMEOUT_S) -> tuple[int, str]:
+    try:
+        r = subprocess.run([sys.executable, "-m", "mpremote"] + args, capture_output=True,
+                           text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, f"mpremote gave no answer in {timeout:.0f} s"
     return r.returncode, r.stdout + r.stderr
 
 
-def deploy(port: str = "auto", reset: bool = True, runner=mpremote, say=print) -> None:
+def find_port() -> str | None:
+    """The first Raspberry Pi Pico (USB vendor 2E8A) among the serial ports."""
+    from serial.tools import list_ports
+
+    for p in list_ports.comports():
+        if p.vid == 0x2E8A:
+            return p.device
+    return None
+
+
+def knock(port: str, wait_s: float = 3.0) -> str:
+    """Send the application the `repl` command; what came back within wait_s."""
+    import serial
+
+    got = b""
+    try:
+        with serial.Serial(port, 115200, timeout=0.2) as s:
+            s.write(b"\r\nrepl\r\n")
+            s.flush()
+            end = time.monotonic() + wait_s
+            while time.monotonic() < end and b"ok repl" not in got and b"err " not in got:
+                got += s.read(256)
+    except (OSError, serial.SerialException) as e:
+        return f"(no serial port: {e})"
+    return got.decode(errors="replace")
+
+
+def leave_application(port: str, knock=knock, say=print) -> None:
+    """If the board runs the application, it restarts into MicroPython's prompt."""
+    if port == "auto":
+        port = find_port() or port
+        if port == "auto":
+            return  # no Pico found by its USB id: mpremote looks for itself
+    answer = knock(port)
+    if "err not-now" in answer:
+        raise RuntimeError("the board's clock is running: pause it (or finish the game) "
+                           "and deploy again")
+    if "ok repl" in answer:
+        say("the application restarts into MicroPython's prompt")
+        time.sleep(SETTLE_S)  # the reset, and USB back
+
+
+def deploy(port: str = "auto", reset: bool = True, runner=mpremote, say=print,
+           knock=knock) -> None:
     plan = files()
     conn = ["connect", port]
     dirs = sorted({str(Path(remote).parent) for _, remote in plan if "/" in remote},
                   key=lambda d: d.count("/"))
     say(f"deploying {len(plan)} files to {port}")
-    rc, out = runner(conn + ["exec", "import sys; print(sys.implementation.name)"])
+    leave_application(port, knock, say)
+    rc, out = runner(conn + ["exec", "import sys; print(sys.implementation.name)"], timeout=PROBE_S)
+    if rc == 124:
+        raise RuntimeError(f"{out.strip()} on {port}: {NO_PROMPT}")
     if rc or "micropython" not in out:
         raise RuntimeError(f"no MicroPython board answered on {port}: {out.strip()}")
     # Old sources must go: a stale .py next to a new .mpy would be imported instead.
@@ -72,7 +139,8 @@ def deploy(port: str = "auto", reset: bool = True, runner=mpremote, say=print) -
     for i, (local, remote) in enumerate(plan, 1):
         rc, out = runner(conn + ["cp", str(local), ":" + remote])
         if rc:
-            raise RuntimeError(f"copying {remote} failed: {out.strip()}")
+            raise RuntimeError(f"copying {remote} failed: {out.strip()}"
+                               + (f" ({NO_PROMPT})" if rc == 124 else ""))
         say(f"[{i}/{len(plan)}] {remote}")
     rc, out = runner(conn + ["exec", HASH_SCRIPT.format(paths=[r for _, r in plan])])
     if rc:

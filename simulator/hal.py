@@ -157,6 +157,11 @@ class SimHal:
             with open(self._watchdog, "w") as f:
                 f.write("%d\n" % self.now())
 
+    def restart_to_repl(self):
+        # The simulated board has no prompt to give: it stops, as the Pico leaves the
+        # application.
+        raise SystemExit(0)
+
     def close(self):
         if self._out:
             self._out.close()

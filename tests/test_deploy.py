@@ -3,6 +3,8 @@ is given (no Pico here): every file lands, the hashes are compared, a corrupt co
 caught, and package.json lists exactly the firmware."""
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ class FakeBoard:
         self.corrupt = corrupt
         self.reset = False
 
-    def __call__(self, args):
+    def __call__(self, args, timeout=None):
         self.calls.append(args)
         assert args[:2] == ["connect", "auto"]
         cmd = args[2]
@@ -71,8 +73,61 @@ def test_package_json_lists_the_firmware():
 
 
 def test_no_board_no_deploy():
-    def nothing(args):
+    def nothing(args, timeout=None):
         return 1, "failed to access /dev/ttyACM0"
 
     with pytest.raises(RuntimeError, match="no MicroPython board"):
         deploy.deploy(runner=nothing, say=lambda s: None)
+
+
+def test_a_board_running_the_application_is_asked_for_its_prompt(monkeypatch):
+    monkeypatch.setattr(deploy, "SETTLE_S", 0)
+    knocked = []
+
+    def app(port):  # what the application answers the repl command (firmware/app/commands.py)
+        knocked.append(port)
+        return "ok repl\n"
+
+    board = FakeBoard()
+    said = []
+    deploy.deploy("/dev/ttyACM7", runner=_on(board, "/dev/ttyACM7"), say=said.append, knock=app)
+    assert knocked == ["/dev/ttyACM7"]
+    assert "the application restarts into MicroPython's prompt" in said
+    assert board.reset
+
+
+def test_a_running_clock_stops_the_deploy(monkeypatch):
+    board = FakeBoard()
+    with pytest.raises(RuntimeError, match="clock is running: pause it"):
+        deploy.deploy("/dev/ttyACM7", runner=_on(board, "/dev/ttyACM7"), say=lambda s: None,
+                      knock=lambda port: "err not-now a%20clock%20is%20running\n")
+    assert board.calls == []  # nothing was touched
+
+
+def test_a_board_that_never_answers_gets_a_clear_message():
+    def silent(args, timeout=None):
+        return 124, f"mpremote gave no answer in {timeout:.0f} s"
+
+    with pytest.raises(RuntimeError, match="no answer in 20 s.*hold its menu button"):
+        deploy.deploy("/dev/ttyACM7", runner=silent, say=lambda s: None, knock=lambda port: "")
+
+
+def test_mpremote_calls_have_a_time_limit(monkeypatch):
+    seen = {}
+
+    def run(cmd, **kw):
+        seen.update(kw)
+        raise subprocess.TimeoutExpired(cmd, kw["timeout"])
+
+    monkeypatch.setattr(deploy.subprocess, "run", run)
+    assert deploy.mpremote(["connect", "auto", "ls"], timeout=7) == (124, "mpremote gave no answer in 7 s")
+    assert seen["timeout"] == 7
+    deploy.mpremote(["ls"])
+    assert seen["timeout"] == deploy.TIMEOUT_S
+
+
+def _on(board, port):
+    def run(args, timeout=None):
+        return board(["connect", "auto"] + args[2:], timeout) if args[:2] == ["connect", port] else (1, "wrong port")
+
+    return run

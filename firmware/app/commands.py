@@ -186,6 +186,17 @@ def _memory(dev, pos, kw, now):
     return ("memory", "free=%d" % free, "used=%d" % used)
 
 
+def _repl(dev, pos, kw, now):
+    """For `deploy`: the board restarts into MicroPython's prompt, without the application
+    (and so without its watchdog), until the next reset. Not while a clock runs."""
+    c = dev.clock
+    if c.running >= 0 and not c.paused and not c.stopped:
+        raise P.NotNow("a clock is running: pause it first")
+    dev.write("ok repl")
+    dev.record.commit(now, c)  # the game stays on flash, as after a power cut
+    dev.hal.restart_to_repl()
+
+
 def _config(dev, pos, kw, now):
     dev.configure(S.parse(kw))  # every value checked before any is used or saved
     dev.settings.save(kw)
@@ -200,6 +211,7 @@ TABLE = {
     "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
+    "repl": (_repl, 0, ()),
 }
 
 

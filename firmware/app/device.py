@@ -61,6 +61,7 @@ class Device:
         self.auto_penalties = False
         self.freeze = None  # None: as the control says (C.02)
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
+        self.quiet_moment = False  # a press was just answered (firmware/app/main.py)
         self._occ = bytearray(8)
         self._clock_at = now
         self._power_at = now - POWER_EVERY_MS
@@ -199,6 +200,7 @@ class Device:
             self.record.commit(now, self.clock)
             if pressed:
                 self.record.prepare(self.clock, True)
+                self.quiet_moment = True  # the press is answered: a moment for the GC
         self.progress[0] += 1
 
     def clock_step(self, now):

@@ -1,11 +1,17 @@
 # The device's main loop: asyncio tasks around the Device's parts, so that scanning and
 # the clock keep their rate while the rule checker works (its work for the next move runs
 # in small idle steps), and the hardware watchdog is fed only while the scan, clock and
-# protocol tasks all make progress: a task that hangs resets the board.
+# protocol tasks all make progress: a task that hangs resets the board. Each task keeps
+# its period from a deadline (its work does not stretch it); the garbage collector runs
+# right after a press has been answered, when the opponent has only begun to think, so
+# that a collection never stands between a move and its line.
 import asyncio
+import gc
 import sys
 
 import micropython
+
+from firmware.ticks import ticks_add, ticks_diff
 
 SCAN_MS = 10
 CLOCK_MS = 20
@@ -13,10 +19,34 @@ PROTOCOL_MS = 10
 WATCHDOG_MS = 500
 
 
-async def _every(ms, fn, hal):
+async def _every(ms, fn, hal, after=None):
+    due = hal.now()
     while True:
         fn(hal.now())
-        await asyncio.sleep_ms(ms)
+        if after is not None:
+            after()
+        due = ticks_add(due, ms)
+        wait = ticks_diff(due, hal.now())
+        if wait < 0:  # late (a long step): on at once, and the period counts from now
+            due = hal.now()
+            wait = 0
+        await asyncio.sleep_ms(wait)
+
+
+def _collector(dev):
+    # After the scan that answered a press, one more scan first: the collection then
+    # stands alone between two scans (the press's own work came before).
+    due = [False]
+
+    def collect():
+        if due[0]:
+            due[0] = False
+            gc.collect()
+        elif dev.quiet_moment:
+            dev.quiet_moment = False
+            due[0] = True
+
+    return collect
 
 
 async def _idle(dev):
@@ -52,7 +82,7 @@ def _handler(dev):
 
 async def _main(dev, hal):
     asyncio.get_event_loop().set_exception_handler(_handler(dev))
-    asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal))
+    asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal, _collector(dev)))
     asyncio.create_task(_every(CLOCK_MS, dev.clock_step, hal))
     asyncio.create_task(_every(PROTOCOL_MS, dev.protocol_step, hal))
     asyncio.create_task(_idle(dev))
@@ -76,6 +106,12 @@ def run():
     from firmware.app.journal import Journal
     from firmware.app.protocol import encode
 
+    why = rp2.maintenance()
+    if why is not None:
+        # Left at MicroPython's prompt, watchdog off, for mpremote (deploy): the next
+        # reset starts the application again.
+        print("chessboard: not started (%s); MicroPython's prompt until the next reset" % why)
+        return
     # The current game on flash (firmware/app/journal.py): a power cut, a reset by the
     # watchdog or a crash brings the board back with it.
     sectors, problem = rp2.journal_sectors()

@@ -57,6 +57,15 @@ _TAKEBACK = const(3)
 _NEW_GAME = const(4)
 
 AUTO = None  # orientation decided from the first move
+# Measured on the chip (bench/chip.py): with these, a move's line is out ~140 ms after the
+# last change; a slid piece rests < 70 ms on a square it passes (tracegen's slides), so it
+# never stands long enough there to count.
+SETTLE_MS = 80
+DEBOUNCE_MS = 20
+# A take-back or a new game (the board back at an earlier position, or at the start)
+# waits longer: putting pieces back passes through earlier positions of the game, and
+# nothing hurries it.
+BACK_MS = 250
 PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)  # the order the menu buttons cycle through
 
 
@@ -198,12 +207,13 @@ def _is_capture_key(k):
 
 
 class MoveRecognizer:
-    def __init__(self, game, sink=None, settle_ms=120, debounce_ms=25,
+    def __init__(self, game, sink=None, settle_ms=SETTLE_MS, debounce_ms=DEBOUNCE_MS,
                  hold_ms=1000, differs_ms=1500, orientation=AUTO, diff=ticks_diff):
         self.game = game
         self.sink = sink if sink is not None else GameSink(game)
         self.settle_ms = settle_ms
         self.debounce_ms = debounce_ms
+        self.back_ms = BACK_MS
         self.hold_ms = hold_ms
         self.differs_ms = differs_ms
         self.orientation = orientation  # None (auto), False (normal), True (turned 180)
@@ -245,9 +255,14 @@ class MoveRecognizer:
     # ----- the position changed: prepare for the next move
 
     def _changed(self, now):
+        # Only the new position's occupancy now: the table of its legal moves (the costly
+        # part) is built in the next idle step, or when the board first changes, so that
+        # the line of the move just made goes out first (_ensure).
         pos = self.game.position
         cur = self._cur
-        cur.build(pos)
+        pos.occupancy(cur.occ)
+        cur.valid = False
+        cur.n = 0
         ply = self.game.ply
         h = self._hist
         while ply >> 6 >= len(h):
@@ -260,9 +275,17 @@ class MoveRecognizer:
             chunk[o + r] = cur.occ[r]
             s += cur.occ[r] * (r + 1)
         self._hsum[ply >> 6][ply & 63] = s
-        self._sans = [None] * cur.n  # small: sized to this position, never a large block
+        self._sans = []
         self._san_next = 0
         self._clear_lifts()
+
+    def _ensure(self):
+        """The table of the position's legal moves, built if it is not yet."""
+        cur = self._cur
+        if not cur.valid:
+            cur.build(self.game.position)
+            self._sans = [None] * cur.n  # small: sized to this position, never a large block
+            self._san_next = 0
 
     def _clear_lifts(self):
         for r in range(8):
@@ -276,8 +299,11 @@ class MoveRecognizer:
     def idle(self):
         """Work done while the player thinks: the SAN of one more legal move. Returns True
         while there is more to do. The device calls it when the loop has time."""
-        i = self._san_next
         cur = self._cur
+        if not cur.valid:
+            self._ensure()
+            return True
+        i = self._san_next
         if i >= cur.n:
             return False
         if self._sans[i] is None:
@@ -304,6 +330,7 @@ class MoveRecognizer:
         self._tick(now)
 
     def _take(self, now):
+        self._ensure()
         raw = self._raw
         b = self._board
         self._before[:] = b
@@ -521,8 +548,11 @@ class MoveRecognizer:
         self._note_lifts()
         key = self._delta(cur.occ)
         was = self.status
+        if key != 0:
+            self._ensure()
         if key == 0:
-            if cur.swap >= 0 and self._swap_lifted(cur):
+            # (Right after a move no square is lifted: the table may wait.)
+            if cur.valid and cur.swap >= 0 and self._swap_lifted(cur):
                 self._candidate(_MOVE, cur.swap, 1, self.settle_ms)
                 return
             if self._told:
@@ -552,10 +582,10 @@ class MoveRecognizer:
         # move each; in Chess960 castling keeps the start's occupancy mid-game).
         p = self._earlier_position()
         if self._board == START and self.game.ply and p < self.game.ply - 2:
-            self._candidate(_NEW_GAME, 0, 0, self.settle_ms)
+            self._candidate(_NEW_GAME, 0, 0, self.back_ms)
             return
         if p >= 0:
-            self._candidate(_TAKEBACK, p, 0, self.settle_ms)
+            self._candidate(_TAKEBACK, p, 0, self.back_ms)
             return
         ill = self._illegal_attempt(key)
         if ill:

@@ -13,6 +13,7 @@ from firmware.hal.squareleds import SquareLeds
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
 
+REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once)
 LOW_BATTERY_MV = 3500  # 3 x AA under ~1.17 V each, or a Li-ion cell near empty
 _SIDES = {"white": WHITE, "black": BLACK}
 
@@ -105,6 +106,15 @@ class Rp2Hal:
         if self.wdt is not None:
             self.wdt.feed()
 
+    def restart_to_repl(self):
+        """Restart into MicroPython's prompt without the application (the `repl`
+        command): a flag file the next start reads and removes, then a reset."""
+        import machine
+
+        with open(REPL_FLAG, "w") as f:
+            f.write("repl\n")
+        machine.reset()
+
 
 def _square_chain(machine):
     # The optional WS2812 chain (hardware/README.md); without one, writing to the pin is
@@ -114,6 +124,24 @@ def _square_chain(machine):
     except ImportError:
         return None
     return neopixel.NeoPixel(machine.Pin(P.SQUARE_LEDS), 64)
+
+
+def maintenance():
+    """Why the application must not start, or None: the `repl` command asked for the
+    prompt (once), or the menu button is held down at power-up (a board whose
+    application cannot be reached from the host)."""
+    import os
+    import machine
+
+    try:
+        os.remove(REPL_FLAG)
+        return "the repl command"
+    except OSError:
+        pass
+    menu = machine.Pin(P.BUTTON_MENU, machine.Pin.IN, machine.Pin.PULL_UP)
+    if not menu.value():
+        return "the menu button held at power-up"
+    return None
 
 
 def journal_sectors():

@@ -78,6 +78,9 @@ class FakeHal:
     def feed_watchdog(self):
         self.fed += 1
 
+    def restart_to_repl(self):
+        self.restarted_to_repl = True
+
     # ----- test helpers
 
     def send(self, text):

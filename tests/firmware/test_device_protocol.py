@@ -1,4 +1,5 @@
 # The device's side of the serial protocol: answers, errors, resends (docs/protocol.md).
+from firmware.board.recognizer import SETTLE_MS
 from firmware.app.device import Device
 from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import FakeHal, fresh_device, run
@@ -55,7 +56,7 @@ def test_errors_name_the_problem_and_change_nothing():
         got = _ask(dev, hal, text)
         assert len(got) == 1 and got[0].startswith(want), (text, got)
     assert (dev.log.game_id, dev.log.count, dev.game.fen(), dev.control) == before
-    assert dev.rec.settle_ms == 120 and not dev.auto_penalties
+    assert dev.rec.settle_ms == SETTLE_MS and not dev.auto_penalties
 
 
 def test_new_game_start_pause_corrections_and_result():
@@ -245,4 +246,4 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     dev3 = Device(hal3, presets_path=PRESETS)
     run(dev3, hal3, 50)
     assert any(l.startswith("warning settings%20unreadable") for l in hal3.lines())
-    assert dev3.rec.settle_ms == 120 and not dev3.auto_penalties
+    assert dev3.rec.settle_ms == SETTLE_MS and not dev3.auto_penalties

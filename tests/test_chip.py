@@ -1,0 +1,147 @@
+"""The firmware on the chip: deployed with our own `deploy` onto an emulated Raspberry Pi
+Pico that runs the real MicroPython v1.28.0 rp2 port (../shared/rp2emu, wired like
+hardware/), played with pieces and levers through its control channel as people play
+(host_tools/tracegen.py), and its lines checked: captures, castling, a promotion, a flag,
+a power cut, the way back in for a redeploy. Skipped, with the reason, where the emulator
+or node is missing (a user's machine). Figures: bench/chip.py."""
+import os
+import random
+from pathlib import Path
+
+import chess
+import pytest
+
+from host_tools import build, emulator, tracegen
+
+HOME, WHY = emulator.locate()
+pytestmark = pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico")
+
+CACHE = build.ROOT / "build" / "chip"
+BASE_PORT = 7900
+
+
+def _port():
+    # One emulator per xdist worker, each on its own control port.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return BASE_PORT + 2 * int(worker[2:] or 0)
+
+
+@pytest.fixture(scope="session")
+def image(tmp_path_factory):
+    # Made once per firmware (several workers may race: each makes it under its own
+    # name and the first rename wins, all identical).
+    return emulator.deployed_image(CACHE, _port() + 1, say=lambda s: None)
+
+
+@pytest.fixture
+def pico(image, tmp_path):
+    with emulator.Pico(tmp_path / "emu", _port()).start(flash=image) as p:
+        p.line("hello")
+        yield p
+
+
+def _events(p, game, after=0):
+    """The board's event lines of a game, by kind: [(seq, kind, words)]."""
+    out = []
+    for ln in p.lines():
+        w = ln["s"].split()
+        if ln["t"] >= after and w and w[0].startswith("@%d:" % game):
+            out.append((int(w[0].split(":")[1]), w[1], w[2:]))
+    return out
+
+
+def _new_game(p, fen=None, tc=None):
+    board = chess.Board(fen) if fen else chess.Board()
+    occ = "".join("1" if board.piece_at(sq) else "0" for sq in chess.SQUARES)
+    p.occupy(occ)
+    t = p.now()
+    words = ["new"] + ([f"tc={tc}"] if tc else []) + ([f"fen={fen.replace(' ', '%20')}"] if fen else [])
+    p.send(" ".join(words))
+    game = int(p.line("ok new", after=t)["s"].split()[2])
+    return board, game
+
+
+def _play(p, board, moves, seed, start_at=None):
+    """The moves played by hand (lifts, placements, slides, bounce, presses), from
+    start_at (emulated ms); returns the time the last action happens."""
+    trace = tracegen.trace_game(board, moves, random.Random(seed))
+    base = start_at if start_at is not None else p.now() + 300
+    return emulator.schedule(p, emulator.actions(trace), base)
+
+
+def test_a_game_with_captures_and_castling_on_the_chip(pico):
+    board, game = _new_game(pico)
+    sans = "e4 d5 exd5 Qxd5 Nf3 Bg4 Be2 Nc6 O-O O-O-O Nc3 Qxf3 Bxf3 Bxf3 Qxf3 Rxd2".split()
+    moves = []
+    b = board.copy()
+    for s in sans:
+        moves.append(b.parse_san(s))
+        b.push(moves[-1])
+    pico.send("start")  # White's clock runs: every move is completed with a press
+    end = _play(pico, board, moves, seed=1)
+    pico.wait_until(end + 2000)
+    ev = _events(pico, game)
+    got = [(w[1], w[2]) for _, k, w in ev if k == "move"]
+    b = board.copy()
+    want = []
+    for m in moves:
+        want.append((m.uci(), b.san(m)))
+        b.push(m)
+    assert got == want
+    clks = [int(w[0]) for _, k, w in ev if k == "clk"]
+    assert clks == list(range(1, len(moves) + 1))
+    assert [s for s, _, _ in ev] == list(range(1, len(ev) + 1))  # no gap, no repeat
+
+
+def test_a_promotion_and_a_flag_on_the_chip(pico):
+    board, game = _new_game(pico, fen="7k/1P6/8/8/8/8/6K1/8 w - - 0 1", tc="8+0")
+    pico.send("start")
+    end = _play(pico, board, [chess.Move.from_uci("b7b8q")], seed=2)
+    # Black does not move: his 8 seconds run out.
+    flag = pico.line("flag b", after=end)
+    ev = _events(pico, game)
+    assert ("move", ["1", "b7b8q", "b8=Q+"]) in [(k, w) for _, k, w in ev]
+    assert ev[-1][1] == "result" and ev[-1][2] == ["1-0", "time_forfeit"]
+    assert flag["t"] - end < 8000 + 500
+
+
+def test_a_power_cut_on_the_chip_loses_nothing(pico):
+    board, game = _new_game(pico)
+    pico.send("start")
+    moves = [chess.Move.from_uci(u) for u in ("e2e4", "c7c5", "g1f3", "d7d6", "d2d4")]
+    end = _play(pico, board, moves, seed=3)
+    pico.line("move 5 d2d4", after=0)
+    before = [ln["s"] for ln in pico.lines() if ln["s"].startswith(f"@{game}:")]
+    t = pico.now()
+    pico.reset()  # the power goes and comes back
+    hello = pico.line("hello", after=t)["s"]
+    assert f"game={game}" in hello
+    rec = pico.line("recovered", after=t)["s"]
+    assert f"game={game}" in rec and "ply=5" in rec
+    pico.send(f"resend {game}:1")
+    done = pico.line(f"ok resend {game}:", after=t)
+    again = [ln["s"] for ln in pico.lines() if ln["t"] > t and ln["t"] <= done["t"]
+             and ln["s"].startswith(f"@{game}:")]
+    # Every event the host saw comes back identical; after them only the recovery's own.
+    assert again[:len(before)] == before
+
+
+def test_the_board_gives_its_prompt_for_a_redeploy(pico):
+    from host_tools import deploy
+
+    pico.send("start")
+    t = pico.now()
+    pico.send("repl")  # refused while a clock runs
+    assert "not-now" in pico.line("err", after=t)["s"]
+    pico.send("pause")
+    t = pico.now()
+    pico.send("repl")
+    pico.line("ok repl", after=t)
+    pico.line("not started", after=t)  # MicroPython's prompt, the application not run
+    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "import sys; print(sys.implementation.name)"],
+                              timeout=120)
+    assert rc == 0 and "micropython" in out, out
+    # The next reset starts the application again.
+    t = pico.now()
+    pico.reset()
+    assert "hello" in pico.line("hello", after=t)["s"]
