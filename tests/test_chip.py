@@ -99,6 +99,7 @@ def test_a_promotion_and_a_flag_on_the_chip(pico):
     end = _play(pico, board, [chess.Move.from_uci("b7b8q")], seed=2)
     # Black does not move: his 8 seconds run out.
     flag = pico.line("flag b", after=end)
+    pico.line("result", after=flag["t"])
     ev = _events(pico, game)
     assert ("move", ["1", "b7b8q", "b8=Q+"]) in [(k, w) for _, k, w in ev]
     assert ev[-1][1] == "result" and ev[-1][2] == ["1-0", "time_forfeit"]
@@ -118,9 +119,11 @@ def test_a_power_cut_on_the_chip_loses_nothing(pico):
     assert f"game={game}" in hello
     rec = pico.line("recovered", after=t)["s"]
     assert f"game={game}" in rec and "ply=5" in rec
+    pico.wait(300)
+    asked = pico.now()
     pico.send(f"resend {game}:1")
-    done = pico.line(f"ok resend {game}:", after=t)
-    again = [ln["s"] for ln in pico.lines() if ln["t"] > t and ln["t"] <= done["t"]
+    done = pico.line(f"ok resend {game}:", after=asked)
+    again = [ln["s"] for ln in pico.lines() if asked < ln["t"] <= done["t"]
              and ln["s"].startswith(f"@{game}:")]
     # Every event the host saw comes back identical; after them only the recovery's own.
     assert again[:len(before)] == before
