@@ -6,6 +6,7 @@
 #                   the trace; scans counted each second
 import gc
 import sys
+from array import array
 from time import ticks_us, ticks_diff
 
 sys.path.append(".")
@@ -15,18 +16,23 @@ from simulator.hal import SimHal  # noqa: E402
 
 
 class Watch:
-    """An output that notes when move lines are written, and how long into the step."""
+    """An output that notes each move line: the virtual ms since the last board change
+    before its step, and the CPU us from the start of the step. Preallocated arrays: a
+    list grown over a long game needs ever larger blocks of a fragmented heap."""
 
-    def __init__(self, hal):
+    def __init__(self, hal, most=2000):
         self.hal = hal
-        self.moves = []
+        self.n = 0
+        self.delay = array("i", bytes(4 * most))
+        self.to_line = array("i", bytes(4 * most))
         self.step_start = 0
-        self.to_line = []
+        self.last_change = 0
 
     def write(self, data):
-        if b" move " in data:
-            self.moves.append(self.hal.now())
-            self.to_line.append(ticks_diff(ticks_us(), self.step_start))
+        if b" move " in data and self.n < len(self.delay):
+            self.delay[self.n] = self.hal.now() - self.last_change
+            self.to_line[self.n] = ticks_diff(ticks_us(), self.step_start)
+            self.n += 1
 
 
 def latency(trace):
@@ -35,40 +41,33 @@ def latency(trace):
     hal.write = watch.write
     hal.read = lambda: None
     dev = Device(hal, presets_path="/tmp/chessboard-bench-presets.json")
-    last_change = []
     prev = bytearray(hal.occ)
     peak = 0
-    step_us = []
-    n = 0
     while True:
         now = hal.now()
-        before = len(watch.moves)
+        before = watch.n
         watch.step_start = ticks_us()
         dev.step(now)
-        if len(watch.moves) != before:
-            step_us.append(watch.to_line[-1])
         if hal.occ != prev:
             prev[:] = hal.occ
-            last_change.append(now)
-        n += 1
-        if len(watch.moves) != before:
+            watch.last_change = now
+        if watch.n != before:
             gc.collect()  # the live heap, not garbage waiting for a collection
             a = gc.mem_alloc()
             if a > peak:
                 peak = a
-        if hal.trace_done and now > (last_change[-1] if last_change else 0) + 3000:
+        if hal.trace_done and now > watch.last_change + 3000:
             break
         hal.advance(hal.scan_ms)
-    # Each move line is preceded by the last board change before it.
-    delays = []
-    for t in watch.moves:
-        last = max(c for c in last_change if c <= t)
-        delays.append(t - last)
-    delays.sort()
-    step_us.sort()
-    print("moves %d settle_ms %d" % (len(watch.moves), dev.rec.settle_ms))
-    print("delay_ms median %d worst %d" % (delays[len(delays) // 2], delays[-1]))
-    print("step_us median %d worst %d" % (step_us[len(step_us) // 2], step_us[-1]))
+    n = watch.n
+    settle = dev.rec.settle_ms
+    dev = hal = None
+    gc.collect()
+    delays = sorted(watch.delay[:n])
+    step_us = sorted(watch.to_line[:n])
+    print("moves %d settle_ms %d" % (n, settle))
+    print("delay_ms median %d worst %d" % (delays[n // 2], delays[-1]))
+    print("step_us median %d worst %d" % (step_us[n // 2], step_us[-1]))
     print("peak_heap_bytes %d" % peak)
 
 
@@ -90,7 +89,7 @@ def rate(trace, secs):
             last = now
 
     async def go():
-        asyncio.create_task(app._every(app.SCAN_MS, dev.scan_step, hal))
+        asyncio.create_task(app._every(app.SCAN_MS, dev.scan_step, hal, app._collector(dev)))
         asyncio.create_task(app._every(app.CLOCK_MS, dev.clock_step, hal))
         asyncio.create_task(app._every(app.PROTOCOL_MS, dev.protocol_step, hal))
         asyncio.create_task(app._idle(dev))

@@ -21,6 +21,7 @@ from pathlib import Path
 from host_tools import build
 
 START = "1" * 16 + "0" * 32 + "1" * 16  # the occupancy of the starting position, a1..h8
+SHARED = build.ROOT / "build" / "chip" / "rp2emu"  # rp2040js and the UF2, installed once
 
 
 def locate() -> tuple[Path | None, str]:
@@ -74,13 +75,27 @@ class Pico:
     # ----- life
 
     def setup(self) -> None:
-        """The UF2, the bootrom and rp2040js (npm) in the work folder, once."""
-        self.work.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, RP2EMU_DIR=str(self.work))
-        r = subprocess.run(["bash", str(self.home / "setup.sh")], env=env, capture_output=True,
-                           text=True, timeout=600)
+        """The UF2, the bootrom and rp2040js (npm), installed once in a shared folder
+        (build/chip/rp2emu) and linked into this Pico's work folder."""
+        shared = SHARED
+        shared.mkdir(parents=True, exist_ok=True)
+        with open(shared.parent / "setup.lock", "w") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except ImportError:
+                pass
+            env = dict(os.environ, RP2EMU_DIR=str(shared))
+            r = subprocess.run(["bash", str(self.home / "setup.sh")], env=env, capture_output=True,
+                               text=True, timeout=900)
         if r.returncode:
             raise EmulatorError(f"rp2emu setup failed: {r.stdout}{r.stderr}")
+        self.work.mkdir(parents=True, exist_ok=True)
+        for name in ("firmware.uf2", "bootrom.mjs", "package.json", "node_modules"):
+            link = self.work / name
+            if not link.exists():
+                link.symlink_to(shared / name)
 
     def start(self, flash: Path | None = None, timing: str = "typ", max_speed: float = 0,
               extra: tuple = ()) -> "Pico":
