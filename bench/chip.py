@@ -110,7 +110,7 @@ def main():
         pico.occupy(emulator.occupancy(trace))
         pico.send("new")
         t_new = pico.line(" game ", after=0)["t"]
-        base = t_new + 500
+        base = t_new + 3000  # a board waits for its round: the journal prepares meanwhile
         pico.wait_until(base - 100)
         flash0 = dict(pico.stats()["flashOps"])
         end = emulator.schedule(pico, acts, base)

@@ -94,12 +94,14 @@ class Match:
 
     # ----- what happens on the board and the clock
 
-    def make_move(self, m, now):
+    def make_move(self, m, now, checked=False):
         """A legal move of the side to move was made on the board. It is recorded at once;
-        it is completed by the mover's press, or now if it ends the game (6.2.1.1)."""
+        it is completed by the mover's press, or now if it ends the game (6.2.1.1).
+        checked: m comes from this position's legal moves (the recogniser's table), so it
+        is not generated again."""
         if self.outcome is not None:
             raise MatchError("the game is over (%s)" % self.outcome.result())
-        side, ply = self._record(m)
+        side, ply = self._record(m, checked)
         self._emit("move", ply, m)
         end = self.game.outcome()
         if end is not None:
@@ -107,10 +109,13 @@ class Match:
             self._finish(end, now)
             self._set_clock_after(ply, self.clock.time_left(side, now))
 
-    def _record(self, m):
+    def _record(self, m, checked=False):
         """Play m and note it waits for its mover's press; (mover, 0-based ply)."""
         side = self.game.turn
-        self.game.push(m)
+        if checked:
+            self.game.push_legal(m)
+        else:
+            self.game.push(m)
         ply = self.game.ply - 1
         self._set_clock_after(ply, 0)
         self._awaiting[side >> 4] += 1

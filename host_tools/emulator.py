@@ -118,7 +118,7 @@ class Pico:
         self.tty = os.readlink(link)
         for _ in range(100):
             try:
-                self._sock = socket.create_connection(("127.0.0.1", self.port), timeout=600)
+                self._sock = socket.create_connection(("127.0.0.1", self.port), timeout=7200)
                 break
             except OSError:
                 time.sleep(0.1)

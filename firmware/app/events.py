@@ -51,11 +51,13 @@ class GameEvents(GameSink):
         ply = self.game.ply + 1
         u = self.record.uci(m)
         self.faces.last_move(parse_square(u[:2]), parse_square(u[2:4]))
-        # The line goes out first: the game-end state of the new position comes after.
+        # The line goes out first, committed at once (the write-ahead rule): playing the
+        # move and the game-end state of the new position come after it.
         self.record.event(MOVE, 0, ply, m, san)
+        self.record.commit(now, match.clock)
         self._moving = True  # an outcome decided by this move is logged after it
         try:
-            match.make_move(m, now)
+            match.make_move(m, now, True)
         finally:
             self._moving = False
         if match.outcome is not None:

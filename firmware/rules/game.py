@@ -58,6 +58,11 @@ class Game:
             raise IllegalMoveError("illegal move %r in %s" % (m, self.position.fen()))
         self._push(m)
 
+    def push_legal(self, m):
+        """Play m, known to be one of gen_legal's moves of this position (the move
+        recogniser's table holds them): the move is not generated again."""
+        self._push(m)
+
     def _push(self, m):
         pos = self.position
         pos.make(m)
