@@ -63,6 +63,7 @@ class Device:
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
         self.quiet_moment = False  # a press was just answered (firmware/app/main.py)
         self._occ = bytearray(8)
+        self._take = getattr(hal, "take_scan", None)  # a HAL that scans on time
         self._clock_at = now
         self._power_at = now - POWER_EVERY_MS
         self.configure(self.settings.load())
@@ -185,23 +186,47 @@ class Device:
 
     def scan_step(self, now):
         self._now = now
-        occ = self.hal.scan(self._occ)
-        if self.selftest.running:
-            self.selftest.scan(occ)
+        testing = self.selftest.running
+        inputs = () if testing else self.hal.inputs()
+        k = 0
+        pressed = False
+        if self._take is None:  # the HAL scans when asked
+            self._board(self.hal.scan(self._occ), now)
         else:
-            self.rec.scan(occ, now)
-            pressed = False
-            for kind, a, b, t in self.hal.inputs():
-                if kind == "press":
-                    self.press(a, t)
-                    pressed = True
-                else:
-                    self.button(a, b, t)
+            # Scanned on time by the HAL (firmware/hal/scanner.py): each scan at its own
+            # tick, and each press or button between the scans it came between.
+            while True:
+                t = self._take(self._occ)
+                if t is None:
+                    break
+                while k < len(inputs) and self.hal.diff(inputs[k][3], t) < 0:
+                    pressed = self._input(inputs[k]) or pressed
+                    k += 1
+                self._board(self._occ, t)
+        while k < len(inputs):
+            pressed = self._input(inputs[k]) or pressed
+            k += 1
+        if not testing:
             self.record.commit(now, self.clock)
             if pressed:
                 self.record.prepare(self.clock, True)
-                self.quiet_moment = True  # the press is answered: a moment for the GC
         self.progress[0] += 1
+
+    def _input(self, ev):
+        """A press or a button from the HAL; whether it was a clock press."""
+        kind, a, b, t = ev
+        if kind == "press":
+            self.press(a, t)
+            self.quiet_moment = True  # answered with this step: a moment for the GC
+            return True
+        self.button(a, b, t)
+        return False
+
+    def _board(self, occ, t):
+        if self.selftest.running:
+            self.selftest.scan(occ)
+        else:
+            self.rec.scan(occ, t)
 
     def clock_step(self, now):
         self._now = now

@@ -9,6 +9,7 @@ from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
+from firmware.hal.scanner import TimedScanner
 from firmware.hal.squareleds import SquareLeds
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
@@ -27,6 +28,8 @@ class Rp2Hal:
         self.now = ticks_ms
         self.diff = ticks_diff
         self.matrix = MatrixScanner(address_pins, read_columns, settle)
+        self.scanner = TimedScanner(self.matrix, ticks_ms)
+        self.take_scan = self.scanner.take  # create() starts the timer that fills it
         self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
         self.faces = (None, None)
         if i2c is not None:
@@ -186,6 +189,9 @@ def create():
                  vsys=machine.ADC(P.VSYS_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
                  wdt=machine.WDT(timeout=8000), squares=_square_chain(machine),
                  board_id="".join("%02x" % b for b in machine.unique_id()))
+    # The matrix every 10 ms from a timer (firmware/hal/scanner.py), not from the loop.
+    hal.scan_timer = machine.Timer(period=Rp2Hal.scan_ms, mode=machine.Timer.PERIODIC,
+                                   callback=hal.scanner.tick)
     bank = hal.buttons
     ticks = time.ticks_ms
     for i, pin in enumerate(buttons):

@@ -247,3 +247,51 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     run(dev3, hal3, 50)
     assert any(l.startswith("warning settings%20unreadable") for l in hal3.lines())
     assert dev3.rec.settle_ms == SETTLE_MS and not dev3.auto_penalties
+
+
+def test_scans_taken_late_meet_the_press_at_its_own_time():
+    # A HAL that scans on time (firmware/hal/scanner.py): a step that comes late finds
+    # several scans and a press waiting; the press is handled between the scans it came
+    # between, so a move placed before the press is completed by it.
+    from firmware.app.device import Device
+    from tests.firmware.fakehal import FakeHal, run, set_square
+    from firmware.rules.squares import WHITE
+
+    class TimedHal(FakeHal):
+        def __init__(self):
+            FakeHal.__init__(self)
+            self.pending = []
+
+        def take_scan(self, out):
+            if not self.pending:
+                return None
+            t, occ = self.pending.pop(0)
+            out[:] = occ
+            return t
+
+    hal = TimedHal()
+    dev = Device(hal, presets_path="/tmp/chessboard-test-timed-presets.json")
+    hal.pending.append((0, bytes(hal.occ)))
+    run(dev, hal, 50)
+    hal.send("start\n")
+    run(dev, hal, 50)
+    board = bytearray(hal.occ)
+    t = hal.t
+    set_square(board, "e2", False)
+    hal.pending.append((t + 10, bytes(board)))
+    hal.pending.append((t + 40, bytes(board)))
+    set_square(board, "e4", True)
+    for k in range(5):
+        hal.pending.append((t + 70 + 10 * k, bytes(board)))
+    hal.queue.append(("press", WHITE, None, t + 95))  # after e4 was placed, mid-settle
+    # The opponent's hand already on the board after the press (scans after it).
+    set_square(board, "e7", False)
+    for k in range(3):
+        hal.pending.append((t + 130 + 10 * k, bytes(board)))
+    hal.t = t + 160
+    dev.scan_step(hal.t)
+    lines = hal.lines()
+    moves = [l for l in lines if " move " in l]
+    assert moves and moves[0].endswith("move 1 e2e4 e4"), lines
+    assert any(" clk 1 " in l for l in lines), lines
+    assert not any(l.startswith("illegal-press") for l in lines), lines

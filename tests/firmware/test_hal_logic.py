@@ -215,3 +215,36 @@ def test_square_leds_snake_order_and_writes_only_on_change():
     kinds[12] = 0
     kinds[28] = 3
     assert leds.show(kinds) and strip.px[S.index(12)] == S.OFF and strip.px[S.index(28)] == S.HINT
+
+
+def test_the_timed_scanner_keeps_every_scan_with_its_tick_in_order():
+    from firmware.hal.scanner import TimedScanner, RING
+
+    model = MatrixModel([(0, 4)])
+    t = [0]
+    s = TimedScanner(MatrixScanner(model.pins, model.read), lambda: t[0])
+    out = bytearray(8)
+    assert s.take(out) is None
+    for k in range(3):  # three timer ticks while the loop is busy
+        t[0] = 10 * k
+        if k == 1:
+            model.closed.add((1, 1))
+        s.tick()
+    got = []
+    while True:
+        tick = s.take(out)
+        if tick is None:
+            break
+        got.append((tick, out[1]))
+    assert got == [(0, 0), (10, 1 << 1), (20, 1 << 1)]
+    # A loop a whole ring behind: the oldest give way, the newest are all there, in order.
+    for k in range(RING + 5):
+        t[0] = 100 + k
+        s.tick()
+    ticks = []
+    while True:
+        tick = s.take(out)
+        if tick is None:
+            break
+        ticks.append(tick)
+    assert ticks == list(range(100 + RING + 5 - (RING - 1), 100 + RING + 5)) and s.dropped == 6
