@@ -135,7 +135,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     pico.send("start")
     t = pico.now()
     pico.send("repl")  # refused while a clock runs
-    assert "not-now" in pico.line("err", after=t)["s"]
+    assert pico.line("err not-now", after=t)["s"].startswith("err not-now")
     pico.send("pause")
     t = pico.now()
     pico.send("repl")
