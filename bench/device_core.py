@@ -89,7 +89,7 @@ def rate(trace, secs):
             last = now
 
     async def go():
-        asyncio.create_task(app._every(app.SCAN_MS, dev.scan_step, hal, app._collector(dev)))
+        asyncio.create_task(app._every(app.SCAN_MS, dev.scan_step, hal, app._collector(dev, hal)))
         asyncio.create_task(app._every(app.CLOCK_MS, dev.clock_step, hal))
         asyncio.create_task(app._every(app.PROTOCOL_MS, dev.protocol_step, hal))
         asyncio.create_task(app._idle(dev))

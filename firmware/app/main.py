@@ -33,15 +33,21 @@ async def _every(ms, fn, hal, after=None):
         await asyncio.sleep_ms(wait)
 
 
-def _collector(dev):
+def _collector(dev, hal):
     # After the scan that answered a press, one more scan first: the collection then
-    # stands alone between two scans (the press's own work came before).
+    # stands alone between two scans (the press's own work came before). A HAL that
+    # scans from a timer (firmware/hal/scanner.py) is let make its next scan first, so
+    # that the collection (~25 ms on the chip, the timer held back) starts right after it.
     due = [False]
+    scanner = getattr(hal, "scanner", None)
 
     def collect():
         if due[0]:
             due[0] = False
-            gc.collect()
+            if scanner is not None:
+                scanner.after_next_scan(gc.collect)
+            else:
+                gc.collect()
         elif dev.quiet_moment:
             dev.quiet_moment = False
             due[0] = True
@@ -82,7 +88,7 @@ def _handler(dev):
 
 async def _main(dev, hal):
     asyncio.get_event_loop().set_exception_handler(_handler(dev))
-    asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal, _collector(dev)))
+    asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal, _collector(dev, hal)))
     asyncio.create_task(_every(CLOCK_MS, dev.clock_step, hal))
     asyncio.create_task(_every(PROTOCOL_MS, dev.protocol_step, hal))
     asyncio.create_task(_idle(dev))

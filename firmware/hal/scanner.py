@@ -21,6 +21,7 @@ class TimedScanner:
         self._head = 0  # next slot tick() fills
         self._tail = 0  # next slot take() reads
         self.dropped = 0
+        self.count = 0  # scans made
 
     def tick(self, _timer=None):
         """From the timer: one scan into the ring."""
@@ -32,6 +33,15 @@ class TimedScanner:
             self._tail = (self._tail + 1) % RING
             self.dropped += 1
         self._head = nxt
+        self.count += 1
+
+    def after_next_scan(self, fn, spins=200000):
+        """Call fn right after the next scan (a garbage collection, which holds the timer
+        back, then fits between two scans). Gives up waiting after spins turns."""
+        n = self.count
+        while self.count == n and spins:
+            spins -= 1
+        fn()
 
     def take(self, out):
         """The oldest scan not yet taken copied into out, and its tick; None if none."""

@@ -248,3 +248,32 @@ def test_the_timed_scanner_keeps_every_scan_with_its_tick_in_order():
             break
         ticks.append(tick)
     assert ticks == list(range(100 + RING + 5 - (RING - 1), 100 + RING + 5)) and s.dropped == 6
+
+
+def test_a_collection_waits_for_the_next_scan():
+    # The garbage collector is started right after a scan (the timer waits while it runs).
+    from firmware.hal.scanner import TimedScanner
+
+    model = MatrixModel([])
+    calls = [0]
+
+    class Waiting(TimedScanner):
+        # The timer's interrupt comes while the loop waits: on its 50th look at the count.
+        @property
+        def count(self):
+            calls[0] += 1
+            if calls[0] == 50:
+                self.tick()
+            return self._count
+
+        @count.setter
+        def count(self, v):
+            self._count = v
+
+    w = Waiting(MatrixScanner(model.pins, model.read), lambda: 0)
+    seen = []
+    w.after_next_scan(lambda: seen.append(w._count))
+    assert seen == [1] and calls[0] >= 50
+    seen.clear()
+    w.after_next_scan(lambda: seen.append("gave up"), spins=10)  # no timer: it goes on
+    assert seen == ["gave up"]
