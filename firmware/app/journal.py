@@ -116,10 +116,6 @@ def unints(payload):
     return struct.unpack("<%di" % (len(payload) // 4), payload)
 
 
-def _size(f):
-    return f.seek(0, 2)
-
-
 def _record_after(f, start):
     """Whether a whole record (a known kind, a length that fits, a good checksum) starts
     anywhere in the file from byte start on. Read in a window of its own: the rest of the
@@ -308,11 +304,7 @@ class Journal:
             self._count_ready()
             return None
         gens = sorted(found, reverse=True)
-        # The new generation starts after the newest one, whatever is read back.
-        newest = found[gens[0]]
-        self.gen = gens[0]
-        self._first = newest.get(0, min(newest.values()))
-        self._used = len(newest)
+        self._after_newest(found)  # the next generation starts after it, whatever reads
         error = None
         for i, g in enumerate(gens[:2]):
             parts = found[g]
@@ -466,11 +458,14 @@ class Journal:
         """Where the ring stands, for a journal begun without load()."""
         found = self._scan()
         if found:
-            g = max(found)
-            self.gen = g
-            self._first = found[g].get(0, min(found[g].values()))
-            self._used = len(found[g])
+            self._after_newest(found)
         self._count_ready()
+
+    def _after_newest(self, found):
+        g = max(found)
+        self.gen = g
+        self._first = found[g].get(0, min(found[g].values()))
+        self._used = len(found[g])
 
     def commit(self, events, count, state):
         """Append events (20-byte records) and the commit covering the first count events
