@@ -148,3 +148,11 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     t = pico.now()
     pico.reset()
     assert "hello" in pico.line("hello", after=t)["s"]
+    # A board that answers nothing: the menu button held while it powers up.
+    pico.act([{"dt": 0, "kind": "press", "btn": "menu"}])
+    t = pico.now()
+    pico.reset()
+    assert "menu button" in pico.line("not started", after=t)["s"]
+    pico.act([{"dt": 0, "kind": "release", "btn": "menu"}])
+    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "print(1 + 1)"], timeout=120)
+    assert rc == 0 and "2" in out, out
