@@ -217,6 +217,16 @@ def test_square_leds_snake_order_and_writes_only_on_change():
     assert leds.show(kinds) and strip.px[S.index(12)] == S.OFF and strip.px[S.index(28)] == S.HINT
 
 
+def _drain(scanner, out, what):
+    """what(tick) of every scan the scanner holds, oldest first (the board is in out)."""
+    got = []
+    while True:
+        tick = scanner.take(out)
+        if tick is None:
+            return got
+        got.append(what(tick))
+
+
 def test_the_timed_scanner_keeps_every_scan_with_its_tick_in_order():
     from firmware.hal.scanner import TimedScanner, RING
 
@@ -230,23 +240,12 @@ def test_the_timed_scanner_keeps_every_scan_with_its_tick_in_order():
         if k == 1:
             model.closed.add((1, 1))
         s.tick()
-    got = []
-    while True:
-        tick = s.take(out)
-        if tick is None:
-            break
-        got.append((tick, out[1]))
-    assert got == [(0, 0), (10, 1 << 1), (20, 1 << 1)]
+    assert _drain(s, out, lambda t: (t, out[1])) == [(0, 0), (10, 1 << 1), (20, 1 << 1)]
     # A loop a whole ring behind: the oldest give way, the newest are all there, in order.
     for k in range(RING + 5):
         t[0] = 100 + k
         s.tick()
-    ticks = []
-    while True:
-        tick = s.take(out)
-        if tick is None:
-            break
-        ticks.append(tick)
+    ticks = _drain(s, out, lambda t: t)
     assert ticks == list(range(100 + RING + 5 - (RING - 1), 100 + RING + 5)) and s.dropped == 6
 
 
