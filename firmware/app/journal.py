@@ -342,9 +342,6 @@ class Journal:
             raise error
         return r
 
-    def keep_bad(self):
-        """A damaged journal stays where it is until its sectors are reused."""
-
     def _read(self, f, log):
         if f.read(4) != MAGIC:
             raise JournalError("not a journal (bad magic)")

@@ -84,8 +84,6 @@ def recover(record, setup, feed_watchdog, now, problems):
             return None
         replay(record.log, found, setup, feed_watchdog, now)
     except (JournalError, ValueError, IndexError, KeyError) as e:
-        if not isinstance(e, JournalError):
-            record.journal.keep_bad()
         problems.append("journal damaged (%s), %s; a new game" % (e, record.journal.bad_path))
         record.forget()
         return None
