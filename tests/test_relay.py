@@ -214,44 +214,63 @@ def test_livechess_api_with_the_messages_clients_send(tmp_path):
             assert e.status == 403
         try:
             async with aiohttp.ClientSession() as http:
-                ws = await http.ws_connect(url, headers={"Origin": "https://lichess.org"})
+                listed = await (await http.get(url.replace("ws://", "http://") + "/eboards")).json()
+                ws = await http.ws_connect(url, headers={"Origin": "https://www.chess.com"})
                 await ws.send_str(json.dumps({"id": 1, "call": "eboards"}))
                 eboards = await ws.receive_json()
                 await ws.send_str(json.dumps({"id": 2, "call": "subscribe", "param": {
                     "feed": "eboardevent", "id": 1, "param": {"serialnr": "fake1"}}}))
                 sub = await ws.receive_json()
-                feed1 = await ws.receive_json()
+                feed1 = await ws.receive_json(timeout=10)  # the board as it stands
                 fake.add("@1:5 move 2 e7e5 e5")
                 feed2 = await ws.receive_json(timeout=10)
                 await ws.send_str(json.dumps({"id": 3, "call": "call", "param": {
                     "id": 1, "method": "setup", "param": {"fen": "4k3/8/8/8/8/8/8/4K3"}}}))
-                setup = await ws.receive_json()
+                setup = [await ws.receive_json(), await ws.receive_json()]
                 await ws.send_str(json.dumps({"id": 4, "call": "call", "param": {
                     "id": 1, "method": "flip", "param": {"flip": True}}}))
                 flip = await ws.receive_json()
+                while flip.get("response") == "feed":
+                    flip = await ws.receive_json()
                 await ws.send_str("not json")
                 junk = await ws.receive_json()
+                await ws.send_str(json.dumps({"id": 6, "call": "subscribe", "param": {
+                    "feed": "eboardevent", "id": 2, "param": {"serialnr": "nope"}}}))
+                unknown = await ws.receive_json()
+                await ws.send_str(json.dumps({"id": 7, "call": "unsubscribe", "param": {"id": 1}}))
+                unsub = await ws.receive_json()
                 await ws.close()
             assert await _until(lambda: any(r.startswith("config") for r in fake.received))
         finally:
             await relay.stop()
             fake.close()
-        return eboards, sub, feed1, feed2, setup, flip, junk, fake.received
+        return listed, eboards, sub, feed1, feed2, setup, flip, junk, unknown, unsub, fake.received
 
-    eboards, sub, feed1, feed2, setup, flip, junk, received = run(body())
+    listed, eboards, sub, feed1, feed2, setup, flip, junk, unknown, unsub, received = run(body())
     assert eboards["response"] == "call" and eboards["id"] == 1
     e = eboards["param"][0]
+    assert listed == eboards["param"]
     assert e["serialnr"] == "fake1" and e["state"] == "ACTIVE" and e["flipped"] is False
     assert e["board"] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
     assert set(e) >= {"serialnr", "source", "state", "battery", "comment", "board", "flipped", "clock"}
     assert sub == {"response": "call", "id": 2, "param": None}
     assert feed1["response"] == "feed" and feed1["id"] == 1 and feed1["param"]["san"] == ["e4"]
+    assert feed1["param"]["start"] == chess.STARTING_FEN and feed1["param"]["match"] is True
     assert feed1["param"]["clock"]["white"] == 301 and feed1["param"]["clock"]["run"] is False
-    assert feed2["param"]["san"] == ["e5"] and feed2["param"]["board"].startswith("rnbqkbnr/pppp1ppp")
-    assert setup == {"response": "call", "id": 3, "param": True}
+    # Every move since the start, not the newest alone (the client counts them).
+    assert feed2["param"]["san"] == ["e4", "e5"] and feed2["param"]["board"].startswith("rnbqkbnr/pppp1ppp")
+    answer = [m for m in setup if m["response"] == "call"][0]
+    after = [m for m in setup if m["response"] == "feed"][0]
+    assert answer == {"response": "call", "id": 3, "param": True}
+    # A position that is not in the board's game: nothing to count from yet.
+    assert after["param"]["start"] == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    assert after["param"]["san"] == [] and after["param"]["match"] is False
     assert flip == {"response": "call", "id": 4, "param": True}
-    assert junk["response"] == "error"
-    assert "new fen=4k3/8/8/8/8/8/8/4K3%20w%20-%20-%200%201" in received
+    assert junk["response"] == "error" and junk["param"]["message"]
+    assert unknown["response"] == "error" and "nope" in unknown["param"]["message"]
+    assert unsub == {"response": "call", "id": 7, "param": True}
+    # setup never starts a game on the board or touches its clock.
+    assert not [r for r in received if r.split()[0] in ("new", "start", "pause", "resume", "set")]
     assert "config orientation=turned" in received
 
 

@@ -1,35 +1,49 @@
-"""The DGT LiveChess local API (websocket, default ws://127.0.0.1:1982/api/v1.0), with the
-message shapes LiveChess clients such as lichess' DGT board page send and expect:
+"""The DGT LiveChess local API (websocket ws://127.0.0.1:1982/api/v1.0, and the HTTP
+GET /api/v1.0/eboards), as its clients use it - lichess's DGT page (lila ui/dgt) and
+chess.com's DGT mode:
 
   {"id":1,"call":"eboards"} -> {"response":"call","id":1,"param":[{"serialnr":..,
       "source":..,"state":"ACTIVE","battery":null,"comment":null,"board":<FEN board>,
       "flipped":false,"clock":null}]}
   {"id":2,"call":"subscribe","param":{"feed":"eboardevent","id":1,"param":{"serialnr":..}}}
-      -> {"response":"call","id":2,"param":null}, then feed messages
-      {"response":"feed","id":1,"param":{"serialnr":..,"flipped":..,"board":..,
-       "san":[new moves],"clock":{"white":s,"black":s,"run":true|false|null,"time":ms}},
-       "time":ms}
-  {"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":..}}}: a new game
-      from that position on the subscribed board; method "flip" with {"flip":true}.
+      -> {"response":"call","id":2,"param":null}, then feed messages, now and at each change
+      {"response":"feed","id":1,"time":ms,"param":{"serialnr":..,"flipped":..,"board":..,
+       "start":<FEN>,"san":[every move since start],"match":true|false,
+       "clock":{"white":s,"black":s,"run":true|false|null,"time":ms}}}
+  {"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":..}}}: the
+      reconstruction of that board starts from this position from now on (a client sends
+      it each time it attaches to a game). The board's own game and clock are not
+      touched: if the position is one of the board's game, `san` holds the moves made
+      since it; if not, `san` is empty and `match` false until the board's game reaches it.
+  {"id":4,"call":"call","param":{"id":1,"method":"flip","param":{"flip":true}}}
+  {"id":5,"call":"unsubscribe","param":{"id":1}} -> {"response":"call","id":5,"param":true}
+  anything wrong -> {"response":"error","id":..,"param":{"message":<why>}}
+
+A client computes the new moves as the length of `san` minus the length it saw last, and
+ignores a list it has already seen: so `san` is always the whole list since `start`.
 
 LiveChess clients send no token, so the API protects itself as a local websocket service
-should: a request whose Origin is not on the allow-list (lichess and local pages by
-default) is refused, so that an arbitrary web page in the same browser cannot drive the
-board."""
+should: a request whose Origin is not on the allow-list (lichess, chess.com and local
+pages by default) is refused, so that an arbitrary web page in the same browser cannot
+drive the board."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
 import chess
 from aiohttp import WSMsgType, web
 
-from host_tools.protocol import encode
 from host_tools.relay.guards import ascii_headers, origin_allowed
 
+# A new subscription gets the board as it stands after this long, unless a feed went to
+# it before: lichess's page sends setup right after subscribing, and a feed from the
+# reconstruction before its setup would look to it like moves it has to play.
+FIRST_FEED_S = 1.0
 MAX_MESSAGE = 64 * 1024  # a LiveChess call is a few hundred bytes; more closes the socket
-DEFAULT_ORIGINS = ("https://lichess.org", "http://localhost", "http://127.0.0.1",
-                   "https://localhost", "https://127.0.0.1")
+DEFAULT_ORIGINS = ("https://lichess.org", "https://www.chess.com", "https://chess.com",
+                   "http://localhost", "http://127.0.0.1", "https://localhost", "https://127.0.0.1")
 
 
 class _Subscription:
@@ -37,7 +51,7 @@ class _Subscription:
         self.sock = sock
         self.id = feed_id
         self.serial = serial
-        self.sent = 0  # moves already sent
+        self.fed = False  # a feed message went to it
 
 
 class LiveChessApi:
@@ -45,6 +59,7 @@ class LiveChessApi:
         self.relay = relay
         self.origins = tuple(origins) if origins else DEFAULT_ORIGINS
         self.subs: list[_Subscription] = []
+        self.setups: dict[str, str] = {}  # serial -> the FEN its reconstruction starts from
 
     def _session(self, serial):
         for s in self.relay.sessions.values():
@@ -68,20 +83,54 @@ class LiveChessApi:
         return {"white": s.clock.white_ms // 1000, "black": s.clock.black_ms // 1000, "run": run,
                 "time": int(s.clock.at * 1000)}
 
+    def reconstruction(self, s) -> tuple[str, list[str], bool]:
+        """(start FEN, SAN of every move since it, whether the board's game is there)."""
+        rec = s.record
+        if rec is None:
+            start = self.setups.get(s.serial, chess.STARTING_FEN)
+            return start, [], start.split()[0] == chess.STARTING_BOARD_FEN
+        b = chess.Board(rec.fen, chess960=rec.chess960 is not None)
+        setup = self.setups.get(s.serial)
+        if setup is None:
+            return b.fen(), [p.san for p in rec.plies], True
+        want = _key(setup)
+        base = 0 if _key(b.fen()) == want else None
+        for i, p in enumerate(rec.plies):
+            try:
+                b.push_uci(p.uci)
+            except ValueError:
+                break
+            if _key(b.fen()) == want:
+                base = i + 1  # the latest time the game stood there
+        if base is None:
+            return setup, [], False
+        return setup, [p.san for p in rec.plies[base:]], True
+
     def _feed(self, sub, s) -> dict:
-        sans = [p.san for p in s.record.plies] if s.record else []
-        if sub.sent > len(sans):  # a take-back: the board field says where the game is
-            sub.sent = len(sans)
-        new = sans[sub.sent:]
-        sub.sent = len(sans)
+        start, sans, match = self.reconstruction(s)
         return {"response": "feed", "id": sub.id, "time": int(time.time() * 1000),
                 "param": {"serialnr": s.serial, "flipped": s.flipped, "board": self._board(s),
-                          "san": new, "clock": self._clock(s)}}
+                          "start": start, "san": sans, "match": match, "clock": self._clock(s)}}
 
     def changed(self, s) -> None:
         for sub in list(self.subs):
             if sub.serial == s.serial and not sub.sock.closed:
-                self.relay.loop.create_task(sub.sock.send_json(self._feed(sub, s)))
+                sub.fed = True
+                self.relay.loop.create_task(self._send(sub, self._feed(sub, s)))
+
+    @staticmethod
+    async def _send(sub, message) -> None:
+        try:
+            await sub.sock.send_json(message)
+        except ConnectionError:
+            pass  # the client has gone: its subscription goes with its socket
+
+    async def _first_feed(self, sub) -> None:
+        await asyncio.sleep(FIRST_FEED_S)
+        s = self._session(sub.serial)
+        if sub in self.subs and not sub.fed and s is not None and not sub.sock.closed:
+            sub.fed = True
+            await self._send(sub, self._feed(sub, s))
 
     async def handle(self, request):
         if not origin_allowed(request.headers.get("Origin"), self.origins):
@@ -93,12 +142,11 @@ class LiveChessApi:
             async for msg in sock:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                n = len(mine)
+                before = list(mine)
                 await sock.send_json(self._call(sock, msg.data, mine))
-                if len(mine) > n:  # a new subscription: where its board stands now
-                    s = self._session(mine[-1].serial)
-                    if s is not None:
-                        await sock.send_json(self._feed(mine[-1], s))
+                for sub in mine:
+                    if sub not in before:  # a new subscription: where its board stands
+                        self.relay.loop.create_task(self._first_feed(sub))
         finally:
             for sub in mine:
                 if sub in self.subs:
@@ -111,7 +159,9 @@ class LiveChessApi:
             rid = req.get("id")
             call = req["call"]
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            return {"response": "error", "id": None, "param": "not a LiveChess call"}
+            return _error(None, "not a LiveChess call")
+        if not isinstance(rid, (int, str, type(None))) or isinstance(rid, bool):
+            return _error(None, "a call's id is a number or a string")
         if call == "eboards":
             return {"response": "call", "id": rid,
                     "param": [self.eboard(s) for _, s in sorted(self.relay.sessions.items())]}
@@ -120,47 +170,82 @@ class LiveChessApi:
                 p = req["param"]
                 feed, fid, serial = p["feed"], int(p["id"]), str(p["param"]["serialnr"])
             except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-                return {"response": "error", "id": rid, "param": "bad subscribe"}
+                return _error(rid, "subscribe needs {feed, id, param: {serialnr}}")
             if feed != "eboardevent":
-                return {"response": "error", "id": rid, "param": f"no feed {feed}"}
+                return _error(rid, "no feed %r (eboardevent is)" % feed)
+            if self._session(serial) is None:
+                return _error(rid, "no eboard %r" % serial)
+            for old in [x for x in mine if x.id == fid]:  # the same feed id again: replaced
+                mine.remove(old)
+                if old in self.subs:
+                    self.subs.remove(old)
             sub = _Subscription(sock, fid, serial)
             self.subs.append(sub)
             mine.append(sub)
             return {"response": "call", "id": rid, "param": None}
+        if call == "unsubscribe":
+            try:
+                fid = int(req["param"]["id"])
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+                return _error(rid, "unsubscribe needs {id}")
+            gone = [x for x in mine if x.id == fid]
+            for x in gone:
+                mine.remove(x)
+                if x in self.subs:
+                    self.subs.remove(x)
+            return {"response": "call", "id": rid, "param": bool(gone)}
         if call == "call":
             try:
                 p = req["param"]
                 fid, method, arg = int(p["id"]), p["method"], p.get("param") or {}
             except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-                return {"response": "error", "id": rid, "param": "bad call"}
+                return _error(rid, "call needs {id, method, param}")
             sub = next((x for x in mine if x.id == fid), None)
             s = self._session(sub.serial) if sub else None
             if s is None:
-                return {"response": "error", "id": rid, "param": "no such eboard"}
+                return _error(rid, "no subscription %r to an eboard" % p.get("id"))
             if method == "setup":
                 fen = arg.get("fen") if isinstance(arg, dict) else None
                 if not isinstance(fen, str) or len(fen) > 100:
-                    return {"response": "error", "id": rid, "param": "setup needs a fen"}
+                    return _error(rid, "setup needs a fen")
                 if len(fen.split()) == 1:
                     fen += " w - - 0 1"
                 try:
-                    chess.Board(fen)  # the board refuses a bad FEN too; this says why
+                    fen = chess.Board(fen).fen()
                 except ValueError as e:
-                    return {"response": "error", "id": rid, "param": f"bad fen: {e}"}
-                ok = bool(s.send) and s.send("new fen=" + encode(fen))
-                sub.sent = 0
-                return {"response": "call", "id": rid, "param": ok}
+                    return _error(rid, f"bad fen: {e}")
+                # Where the reconstruction starts; the board's game and clock go on.
+                self.setups[s.serial] = fen
+                self.changed(s)
+                return {"response": "call", "id": rid, "param": True}
             if method == "flip":
                 if not isinstance(arg, dict) or not isinstance(arg.get("flip"), bool):
-                    return {"response": "error", "id": rid, "param": 'flip needs {"flip": true|false}'}
+                    return _error(rid, 'flip needs {"flip": true|false}')
                 s.flipped = arg["flip"]
                 ok = bool(s.send) and s.send("config orientation=" + ("turned" if s.flipped else "normal"))
                 return {"response": "call", "id": rid, "param": ok}
-            return {"response": "error", "id": rid, "param": f"no method {method}"}
-        return {"response": "error", "id": rid, "param": f"no call {call}"}
+            return _error(rid, "no method %r" % (method,))
+        return _error(rid, "no call %r" % (call,))
+
+    async def eboards_http(self, request):
+        """GET /api/v1.0/eboards: the same list as the eboards call."""
+        if request.headers.get("Origin") and not origin_allowed(request.headers.get("Origin"), self.origins):
+            raise web.HTTPForbidden(text="origin not allowed")
+        return web.json_response([self.eboard(s) for _, s in sorted(self.relay.sessions.items())])
+
+
+def _error(rid, message: str) -> dict:
+    return {"response": "error", "id": rid, "param": {"message": message}}
+
+
+def _key(fen: str) -> str:
+    """A position as the reconstruction compares it: the pieces and the side to move."""
+    parts = fen.split()
+    return parts[0] + " " + (parts[1] if len(parts) > 1 else "w")
 
 
 def make_livechess_app(relay) -> web.Application:
     app = web.Application(client_max_size=64 * 1024, middlewares=[ascii_headers])
     app.router.add_get("/api/v1.0", relay.livechess.handle)
+    app.router.add_get("/api/v1.0/eboards", relay.livechess.eboards_http)
     return app
