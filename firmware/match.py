@@ -16,7 +16,8 @@
 # Events go to emit(kind, a, b) - the clock given to the match is made with the same emit,
 # so that its own ("press", "flag", "period", ...) go out the same way - and
 # "move" (ply, move), "illegal_press" (side, count), "illegal_move" (side, count),
-# "penalty" (side, ms), "claim" (side, True|False), "outcome" (Outcome, None).
+# "penalty" (side, ms), "claim" (side, True|False), "completed" (side, 0-based ply: a
+# move completed by ending the game), "outcome" (Outcome, None).
 from array import array
 
 from firmware.clock.timecontrol import STANDARD
@@ -47,6 +48,8 @@ class Match:
         self.auto_penalties = auto_penalties
         self.end_on_flag = end_on_flag
         self.outcome = None
+        self.unsettled = False  # a move was played and settle() has not yet looked at it
+        self._played_at = 0
         self.illegal = [0, 0]  # completed illegal moves of each side (7.5.5)
         self._awaiting = [0, 0]  # moves each side made and has not yet completed by a press
         # The mover's clock right after the press that completed each ply (PGN %clk), in
@@ -99,15 +102,40 @@ class Match:
         it is completed by the mover's press, or now if it ends the game (6.2.1.1).
         checked: m comes from this position's legal moves (the recogniser's table), so it
         is not generated again."""
+        self.play(m, now, checked)
+        self.settle()
+
+    def play(self, m, now, checked=False):
+        """make_move without deciding yet whether the move ended the game: settle() does
+        that. In between, the mover's press may be answered (the device sends its clock
+        time first: a move completed by its press keeps the press's time, increment
+        included, even when settle() then finds that it ended the game)."""
         if self.outcome is not None:
             raise MatchError("the game is over (%s)" % self.outcome.result())
         side, ply = self._record(m, checked)
         self._emit("move", ply, m)
+        self.unsettled = True
+        self._played_at = now
+
+    def settle(self):
+        """Whether the last move played ended the game (mate, stalemate, dead position,
+        fivefold, 75 moves): if so, the game ends at the tick it was made. A move not yet
+        completed by a press is completed by its ending (6.2.1.1), with the mover's time
+        then ("completed", side, ply) before the "outcome"."""
+        if not self.unsettled:
+            return
+        self.unsettled = False
         end = self.game.outcome()
-        if end is not None:
+        if end is None:
+            return
+        now = self._played_at
+        side = _other(self.game.turn)
+        if self._awaiting[side >> 4]:
             self._awaiting[side >> 4] = 0
-            self._finish(end, now)
+            ply = self.game.ply - 1
             self._set_clock_after(ply, self.clock.time_left(side, now))
+            self._emit("completed", side, ply)
+        self._finish(end, now)
 
     def _record(self, m, checked=False):
         """Play m and note it waits for its mover's press; (mover, 0-based ply)."""
@@ -143,6 +171,7 @@ class Match:
 
     def take_back(self, now):
         """The last move is taken back (a correction on the board or by the arbiter)."""
+        self.settle()
         if not self.game.ply:
             raise MatchError("no move to take back")
         m = self.game.pop()
@@ -151,8 +180,17 @@ class Match:
             self._awaiting[side >> 4] -= 1
         return m
 
+    def press_is_without_move(self, side):
+        """Whether a press of side's clock now would be one without a move (7.5.3): his
+        clock runs and he has made no move since his last press."""
+        c = self.clock
+        i = side >> 4
+        return (self.outcome is None and c.started and not c.paused and c.running == i
+                and not self._awaiting[i])
+
     def press(self, side, now):
-        """side pressed his clock. Returns True if a move was completed."""
+        """side pressed his clock. Returns True if a move was completed. A move just
+        play()ed is completed by it before settle() looks at it (see play)."""
         if self.outcome is not None:
             return False
         clock = self.clock
@@ -188,6 +226,7 @@ class Match:
 
     def check(self, now):
         """Poll the clock; a flag in the last control ends the game (6.9)."""
+        self.settle()
         if self.outcome is not None:
             return
         if self.clock.check(now) or any(self.clock.dead):
@@ -204,6 +243,7 @@ class Match:
     def illegal_move(self, side, now):
         """A completed illegal move of side (7.5.1-7.5.4), once the position before it is
         back on the board: the first gives the opponent 2 (1) minutes, the second loses."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         i = side >> 4
@@ -220,6 +260,7 @@ class Match:
         """side claims a draw (9.2 threefold, 9.3 fifty moves), checked at once. A correct
         claim draws; an incorrect one gives the opponent 2 (1) minutes (9.5.3), by the
         device itself with auto_penalties, else by the arbiter's incorrect_claim."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         g = self.game
@@ -245,6 +286,7 @@ class Match:
         """III.4: side (to move, under 2 minutes) asked for 5 s increments, which is a draw
         offer; it was refused and the arbiter agrees: 5 s a move for both from now on and
         2 minutes more for the opponent."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         self.clock.quickplay_finish()
@@ -253,12 +295,14 @@ class Match:
 
     def resign(self, side, now):
         """5.1.2: side resigns: a loss, or a draw if the opponent cannot mate."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         self._loss_unless_no_mate(side, o.RESIGNATION, now)
 
     def agree_draw(self, now):
         """5.2.3: a draw by agreement, once both players have made a move."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         if self.game.ply < 2:
@@ -267,6 +311,7 @@ class Match:
 
     def arbiter_result(self, winner, now):
         """The arbiter declares the result (winner WHITE, BLACK, or None for a draw)."""
+        self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
         self._finish(o.Outcome(o.ARBITER, winner), now)

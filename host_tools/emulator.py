@@ -234,6 +234,9 @@ class Pico:
             s.flush()
 
 
+KEEP_IMAGES = 3
+
+
 def deployed_image(cache: Path, port: int, say=print) -> Path:
     """A whole-flash image of a Pico with this firmware deployed by `deploy`, made once per
     firmware (kept under cache, named by the firmware's digest)."""
@@ -249,6 +252,9 @@ def deployed_image(cache: Path, port: int, say=print) -> Path:
             pass
         if not image.exists():
             _deploy_image(image, cache / f"deploying-{port}", port, say)
+            # Older firmwares' images go (2 MB each), but for the newest few.
+            for old in sorted(cache.glob("pico-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
+                old.unlink(missing_ok=True)
     return image
 
 
@@ -292,7 +298,7 @@ def actions(trace: str, hold_ms: int = 90) -> list[tuple[int, dict]]:
         elif kind == "press":
             out.append((t, {"kind": "press", "btn": parts[2]}))
             out.append((t + hold_ms, {"kind": "release", "btn": parts[2]}))
-        elif kind == "button":
+        elif kind in ("button", "lever"):
             out.append((t, {"kind": "press" if parts[3] == "down" else "release", "btn": parts[2]}))
     out.sort(key=lambda x: x[0])
     return out

@@ -87,6 +87,34 @@ def test_legals_mate_with_the_result(tmp_path):
     assert '[Result "1-0"]' in pgn and '[Termination "normal"]' in pgn and "Nd5#" in pgn
 
 
+def test_a_mate_pressed_at_once_is_answered_first_then_the_result(tmp_path):
+    # Fool's mate; Black presses 30 ms after putting the queen down, before the move
+    # settles: the press completes it. Its clk is the press's (increment included) and
+    # comes right after the move line, before the result.
+    text = """0 occ ffff00000000ffff
+525 occ ffff00000000dfff
+713 occ ffff00000020dfff
+736 press white
+1784 occ ffef00000020dfff
+1897 occ ffef00100020dfff
+2076 press black
+3406 occ ffef001000209fff
+3607 occ ffef001040209fff
+3859 press white
+4489 occ f7ef001040209fff
+4784 occ f7ef0010c0209fff
+4814 press black
+"""
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2")
+    assert [p.san for p in rec.plies] == ["f3", "e5", "g4", "Qh4#"]
+    assert (rec.result, rec.termination) == ("0-1", "checkmate")
+    events = [(m.kind, m.args) for m in msgs if hasattr(m, "seq")]
+    i = events.index(("move", ["4", "d8h4", "Qh4#"]))
+    # Black thought 2076 - 736 and 4814 - 3859 ms, with 2 s increments.
+    assert events[i + 1] == ("clk", ["4", str(300000 - 1340 + 2000 - 955 + 2000)])
+    assert events[i + 2][0] == "result"
+
+
 def test_promotion_to_a_knight(tmp_path):
     fen = "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"
     board = chess.Board(fen)

@@ -11,7 +11,8 @@ from firmware.app.eventlog import (
 from firmware.app.signals import letter
 from firmware.board.recognizer import GameSink
 from firmware.rules import chess960 as _960
-from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, parse_square, square_name
+from firmware.rules.position import move_from, move_to
+from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
 
 # The match's events that are events of the game record: (kind, logged with side and value).
 _LOGGED = {"start": (START, False), "period": (PERIOD, True), "flag": (FLAG, True),
@@ -39,7 +40,7 @@ class GameEvents(GameSink):
         self.now = now
         self.match = None  # the current game's Match (set by the device with each game)
         self.clock_dirty = True  # the clock line and faces are due at once
-        self._moving = False
+        self._last_move = 0  # the last move made, for the square LEDs
 
     # ----- the recogniser's sink (firmware/board/recognizer.py): what happens on the board
 
@@ -48,22 +49,22 @@ class GameEvents(GameSink):
         if match.outcome is not None:
             self.record.write("attempt %s after the result" % self.record.uci(m))
             return
-        ply = self.game.ply + 1
-        u = self.record.uci(m)
-        self.faces.last_move(parse_square(u[:2]), parse_square(u[2:4]))
-        # The line goes out first, committed at once (the write-ahead rule): playing the
-        # move and the game-end state of the new position come after it.
-        self.record.event(MOVE, 0, ply, m, san)
+        # Only logged and played here: its line goes out, committed, before anything is
+        # worked out about the new position (settle), and when the move was completed by
+        # a press, the press's clk goes out with it first (pressed).
+        self.record.event(MOVE, 0, self.game.ply + 1, m, san)
+        match.play(m, now, True)
+        self._last_move = m
+
+    def settle(self, now):
+        """After the step that made a move: its line (and a press's clk) out, then whether
+        it ended the game, and the last move on the square LEDs."""
+        match = self.match
+        if not match.unsettled:
+            return
         self.record.commit(now, match.clock)
-        self._moving = True  # an outcome decided by this move is logged after it
-        try:
-            match.make_move(m, now, True)
-        finally:
-            self._moving = False
-        if match.outcome is not None:
-            # The move ended the game: completed without a press (6.2.1.1).
-            self.record.event(CLK, 0, ply, match.clock_after(ply - 1))
-            self._result(match.outcome)
+        match.settle()
+        self.faces.last_move(move_from(self._last_move), move_to(self._last_move))
 
     def take_back(self, ply, now):
         while self.game.ply > ply:
@@ -102,11 +103,14 @@ class GameEvents(GameSink):
     # ----- a press of a clock lever, once the match has taken it
 
     def pressed(self, side, t):
-        """side's press completed a move: its clock time into the record, and the signals."""
+        """side's press completed a move: its clock time into the record and out to the
+        host at once (with the move, when the press completed it), then the rest."""
         match = self.match
         g = self.game
         ply = g.ply - (1 if g.turn != side else 2)
         self.record.event(CLK, side, ply + 1, match.clock_after(ply))
+        self.record.commit(t, match.clock)
+        self.settle(t)
         if match.outcome is None:
             self.signals.event(side, "move_done", t)
             self.signals.event(_other(side), "opponent_moved", t)
@@ -134,7 +138,9 @@ class GameEvents(GameSink):
         elif kind == "claim":
             self.record.write("claim %s %s" % (letter(a), "correct" if b else "incorrect"))
             self.signals.event(None, "draw", now)
-        elif kind == "outcome" and not self._moving:
+        elif kind == "completed":  # by ending the game (6.2.1.1), not by a press
+            self.record.event(CLK, 0, b + 1, self.match.clock_after(b))
+        elif kind == "outcome":
             self._result(a)
         if kind in _CLOCK_CHANGES:
             self.clock_dirty = True

@@ -1,7 +1,8 @@
 # The device's main loop: asyncio tasks around the Device's parts, so that scanning and
 # the clock keep their rate while the rule checker works (its work for the next move runs
 # in small idle steps), and the hardware watchdog is fed only while the scan, clock and
-# protocol tasks all make progress: a task that hangs resets the board. Each task keeps
+# protocol tasks all make progress: a task that hangs resets the board. A press wakes
+# the loop from its interrupt and is answered before the next scan is due. Each task keeps
 # its period from a deadline (its work does not stretch it); the garbage collector runs
 # right after a press has been answered, when the opponent has only begun to think, so
 # that a collection never stands between a move and its line.
@@ -55,6 +56,14 @@ def _collector(dev, hal):
     return collect
 
 
+async def _presses(dev, hal, flag):
+    # A lever's interrupt sets the flag: the press is answered as soon as the task under
+    # way yields, not at the next scan step (its time was taken in the interrupt).
+    while True:
+        await flag.wait()
+        dev.scan_step(hal.now())
+
+
 async def _idle(dev):
     while True:
         more = dev.idle_step()
@@ -89,6 +98,10 @@ def _handler(dev):
 async def _main(dev, hal):
     asyncio.get_event_loop().set_exception_handler(_handler(dev))
     asyncio.create_task(_every(SCAN_MS, dev.scan_step, hal, _collector(dev, hal)))
+    if hasattr(hal, "on_press"):
+        flag = asyncio.ThreadSafeFlag()
+        hal.on_press(flag.set)
+        asyncio.create_task(_presses(dev, hal, flag))
     asyncio.create_task(_every(CLOCK_MS, dev.clock_step, hal))
     asyncio.create_task(_every(PROTOCOL_MS, dev.protocol_step, hal))
     asyncio.create_task(_idle(dev))

@@ -113,6 +113,8 @@ class GameSink:
         """The board is the game's position again."""
 
 
+_ZEROS = bytes(64)  # clears the lift records in one copy
+
 class _Table:
     """The legal moves of one position with the occupancy change each one makes."""
 
@@ -256,8 +258,9 @@ class MoveRecognizer:
 
     def _changed(self, now):
         # Only the new position's occupancy now: the table of its legal moves (the costly
-        # part) is built in the next idle step, or when the board first changes, so that
-        # the line of the move just made goes out first (_ensure).
+        # part) is built in an idle step once the mover has pressed his clock, or when the
+        # board first changes, so that the line of the move just made and the press's
+        # answer go out first (_ensure, idle).
         pos = self.game.position
         cur = self._cur
         pos.occupancy(cur.occ)
@@ -291,9 +294,8 @@ class MoveRecognizer:
         for r in range(8):
             self._lifted[r] = 0
         if self._lifts:
-            for i in range(64):
-                self._order[i] = 0
-                self._refill[i] = 0
+            self._order[:] = _ZEROS
+            self._refill[:] = _ZEROS
             self._lifts = 0
 
     def idle(self):
@@ -301,6 +303,11 @@ class MoveRecognizer:
         while there is more to do. The device calls it when the loop has time."""
         cur = self._cur
         if not cur.valid:
+            if self._revisable:
+                # The mover's press is due any moment: it is answered first, and the
+                # table (the longest step of all) is built after it, or when the board
+                # changes.
+                return False
             self._ensure()
             return True
         i = self._san_next

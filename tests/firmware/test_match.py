@@ -48,6 +48,50 @@ def test_a_move_that_ends_the_game_stops_the_clock_without_a_press():
     raises(MatchError, m.make_move, 1, t.now())
 
 
+def test_a_mating_move_completed_by_its_press_keeps_the_press_time():
+    # The device answers the press before it looks for the game's end (play, press,
+    # settle): the mover's clock is the press's, increment included, as for any move.
+    m, t, rec = setup("300+2")
+    m.press(BLACK, t.now())
+    for u in ("f2f3", "e7e5", "g2g4"):
+        move(m, t, u, 2 * S)
+    t.advance(5 * S)
+    m.play(m.game.parse_uci("d8h4"), t.now())
+    assert m.unsettled and m.outcome is None
+    assert m.press(BLACK, t.now())
+    m.settle()
+    assert m.outcome == o.Outcome(o.CHECKMATE, BLACK) and m.clock.stopped
+    assert m.clock_after(3) == 297 * S  # 300 - 2 + 2 - 5 + 2
+    assert not [e for e in rec.events if e[0] == "completed"]
+    t.advance(60 * S)
+    assert m.clock.time_left(WHITE, t.now()) == 300 * S  # stopped at the press: White lost nothing
+
+
+def test_a_move_that_ends_the_game_unpressed_is_completed_before_the_outcome():
+    m, t, rec = setup("300+2")
+    m.press(BLACK, t.now())
+    for u in ("f2f3", "e7e5", "g2g4"):
+        move(m, t, u, 2 * S)
+    t.advance(5 * S)
+    m.play(m.game.parse_uci("d8h4"), t.now())
+    t.advance(30)  # settled a little later: the game still ended when the move was made
+    m.settle()
+    kinds = rec.kinds()
+    assert kinds.index("completed") < kinds.index("outcome")
+    assert rec.events[kinds.index("completed")][1:] == (BLACK, 3)
+    assert m.clock_after(3) == 295 * S
+
+
+def test_every_decision_settles_the_last_move_first():
+    m, t, rec = setup("300+2")
+    m.press(BLACK, t.now())
+    for u in ("f2f3", "e7e5", "g2g4"):
+        move(m, t, u, 2 * S)
+    m.play(m.game.parse_uci("d8h4"), t.now())
+    raises(MatchError, m.resign, WHITE, t.now())  # the game had already ended by mate
+    assert m.outcome == o.Outcome(o.CHECKMATE, BLACK)
+
+
 def test_flag_loses_but_draws_if_the_opponent_cannot_mate():
     m, t, rec = setup("60", fen="4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     m.press(BLACK, t.now())
