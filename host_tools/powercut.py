@@ -79,7 +79,7 @@ def make_game(folder: Path, seed: int = 7, plies: int = 80) -> Game:
     out, err = p.communicate(f"new tc={CONTROL}\nstart\n".encode(), timeout=600)
     seconds = time.monotonic() - t0
     if p.returncode:
-        raise RuntimeError(f"the firmware stopped: {err.decode()[-2000:]}")
+        raise RuntimeError(f"the firmware stopped ({p.returncode}): {out.decode()[-800:]} {err.decode()[-2000:]}")
     events = [m.line for m in _lines(out) if isinstance(m, Event) and m.game == 2]
     return Game(trace, events, seconds)
 

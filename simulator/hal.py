@@ -3,19 +3,19 @@
 # the micropython process's stdin/stdout, and outputs (display, LEDs) recorded as lines in
 # a file that tests read. Time is real (optionally sped up) or virtual: in virtual time the
 # simulator advances the clock itself by one scan period a step, as fast as it can.
-from time import ticks_ms, ticks_diff
-
-from micropython import const
+from firmware.ticks import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
-from simulator.trace import parse_line
-from firmware.hal.buttons import LONG_MS
+from simulator.trace import TAP_MS, parse_line
+from firmware.hal.buttons import ButtonBank, device_inputs
+from firmware.hal.pinmap import BUTTONS
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE, BLACK
 
 # A gap longer than this between two looks at the real clock is the host not running the
 # simulator (a busy machine, a stopped process), not time on the board: see now().
-_STALL_MS = const(100)
+_STALL_MS = 100
+_SIDES = {"white": WHITE, "black": BLACK}
 
 
 class SimHal:
@@ -32,8 +32,13 @@ class SimHal:
         self.occ = bytearray(START)
         self._trace = open(trace) if trace else None
         self._next = None
-        self._queue = []
-        self._held = {}
+        # The levers and buttons as the Pico's pins and interrupts give them to the same
+        # ButtonBank (firmware/hal/buttons.py): presses, holds and releases alike.
+        self._names = [n for n, _ in BUTTONS]
+        self._down = bytearray(len(self._names))
+        self.buttons = ButtonBank(self._names, lambda i: self._down[i], self.diff)
+        self._ups = []  # (t, name): the release of a tapped lever, due
+        self._events = []
         self._out = open(outputs, "w") if outputs else None
         self.usb = UsbSerial(size=64)
         self.trace_done = trace is None
@@ -96,17 +101,27 @@ class SimHal:
                     with open(self._board, "w") as f:
                         f.write(bytes(arg).hex())
             elif kind == "press":
-                self._queue.append(("press", WHITE if arg == "white" else BLACK, None, t))
+                self._set(arg, True, t)
+                self._ups.append((t + TAP_MS, arg))
             else:
-                name, down = arg
-                if down:
-                    self._held[name] = t
-                    self._queue.append(("button", name, True, t))
-                elif name in self._held and t - self._held.pop(name) >= LONG_MS:
-                    # Held: as the rp2 HAL's buttons report it, a long press on release.
-                    self._queue.append(("button", name + "-long", True, t))
+                self._set(arg[0], arg[1], t)
             self._next = None
             self._load()
+
+    def _set(self, name, down, t):
+        i = self._names.index(name)
+        if down and not self._down[i]:
+            self._down[i] = 1
+            self.buttons.irq(i, t)  # what the pin's interrupt does
+        elif not down:
+            self._down[i] = 0
+
+    def _release_taps(self, now):
+        if self._ups:
+            due = [u for u in self._ups if u[0] <= now]
+            for u in due:
+                self._ups.remove(u)
+                self._set(u[1], False, u[0])
 
     def scan(self, out):
         self._pump()
@@ -114,11 +129,16 @@ class SimHal:
         return out
 
     def inputs(self):
-        if not self._queue:
-            return ()
-        q = self._queue
-        self._queue = []
-        return q
+        self._pump()
+        now = self.now()
+        if self._ups:
+            self._release_taps(now)
+        ev = self.buttons.events(now, self._events)
+        if not ev:
+            return ()  # nothing allocated in a step without a lever or a button
+        out = device_inputs(ev, _SIDES, [])
+        del ev[:]
+        return out
 
     # ----- USB serial: stdin and stdout
 

@@ -2,12 +2,17 @@
 # them; the format may be extended, never changed):
 #   # comment
 #   <t_ms> occ <16 hex digits>     occupancy; bit i is square i, a1 = 0, b1 = 1, ..., h8 = 63
-#   <t_ms> press white|black       a clock button pressed by that player
+#   <t_ms> press white|black       a clock lever pressed by that player (down, and up
+#                                  TAP_MS later: a tap)
+#   <t_ms> lever white|black down|up   a clock lever going down or coming up (a hold is a
+#                                  down, a wait and an up)
 #   <t_ms> button <name> down|up   another button: plus, minus, ok, menu
 # t_ms are milliseconds from the start of the trace, never decreasing.
 from firmware.board.occupancy import from_hex
 
 BUTTONS = ("plus", "minus", "ok", "menu")
+LEVERS = ("white", "black")
+TAP_MS = 90  # how long a tapped lever stays down
 
 
 class TraceError(ValueError):
@@ -16,7 +21,7 @@ class TraceError(ValueError):
 
 def parse_line(line, occ=None):
     """One line -> None (blank, comment) or (t_ms, kind, arg): ("occ", 8 bytes),
-    ("press", "white"|"black"), ("button", (name, down))."""
+    ("press", "white"|"black"), ("button", (name, down)) for a lever too."""
     s = line.strip()
     if not s or s[0] == "#":
         return None
@@ -35,4 +40,6 @@ def parse_line(line, occ=None):
         return t, kind, parts[2]
     if kind == "button" and len(parts) == 4 and parts[2] in BUTTONS and parts[3] in ("down", "up"):
         return t, kind, (parts[2], parts[3] == "down")
+    if kind == "lever" and len(parts) == 4 and parts[2] in LEVERS and parts[3] in ("down", "up"):
+        return t, "button", (parts[2], parts[3] == "down")
     raise TraceError("bad trace line: %r" % (line,))

@@ -62,6 +62,7 @@ class Device:
         self.freeze = None  # None: as the control says (C.02)
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
         self.quiet_moment = False  # a press was just answered (firmware/app/main.py)
+        self._lever_down = [None, None]  # a lever down on its own turn with no move: its tick
         self._occ = bytearray(8)
         self._take = getattr(hal, "take_scan", None)  # a HAL that scans on time
         self._clock_at = now
@@ -146,11 +147,32 @@ class Device:
     # ----- inputs
 
     def press(self, side, t):
-        """A clock lever, at the tick its interrupt took (art. 6.2.1: the press completes
-        the move): first the recogniser (which may recognise the move now), then the clock."""
+        """A clock lever going down, at the tick its interrupt took (art. 6.2.1: the press
+        completes the move): first the recogniser (which may recognise the move now), then
+        the clock. On his own turn with no move made, the lever may be a hold - a blind
+        player asking for his time (appendix D) - so it is judged only when it comes up
+        before it is one (release): then it is a press without a move (7.5.3), at this
+        tick. A hold after a move: its going down completed the move, and the hold asks."""
         self.rec.press(side, t)
+        if self.match.press_is_without_move(side):
+            self._lever_down[side >> 4] = t
+            return
+        self._press(side, t)
+
+    def release(self, side, t):
+        """A lever came up before it was held: a press without a move is judged now."""
+        i = side >> 4
+        down = self._lever_down[i]
+        if down is None:
+            return
+        self._lever_down[i] = None
+        if self.match.press_is_without_move(side):
+            self._press(side, down)
+
+    def _press(self, side, t):
         if self.match.press(side, t):
-            self.events.pressed(side, t)
+            self.events.pressed(side, t)  # answered at once: the clk line goes out
+        self.events.settle(t)
         self.clock_line(t)
         self.faces.dirty = True  # the display and LEDs follow at the next clock step
 
@@ -161,6 +183,7 @@ class Device:
             return
         if name in ("white-long", "black-long"):
             side = WHITE if name == "white-long" else BLACK
+            self._lever_down[side >> 4] = None  # a hold: a question, not a press
             self.write("ask %s %s" % (letter(side), self.signals.ask(side, t, self.clock, self.game)))
             return
         if self.rec.promotion_pending():
@@ -219,6 +242,9 @@ class Device:
             self.press(a, t)
             self.quiet_moment = True  # answered with this step: a moment for the GC
             return True
+        if kind == "release":
+            self.release(a, t)
+            return False
         self.button(a, b, t)
         return False
 
@@ -227,6 +253,7 @@ class Device:
             self.selftest.scan(occ)
         else:
             self.rec.scan(occ, t)
+            self.events.settle(t)  # a move made: its line out, then the game's end
 
     def clock_step(self, now):
         self._now = now

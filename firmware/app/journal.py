@@ -55,6 +55,7 @@ EVENT = 0x45  # "E"
 COMMIT = 0x43  # "C"
 TICK = 0x54  # "T"
 _MAX = 600  # the longest payload (a game line is at most a protocol line)
+WINDOW = 2 * (_MAX + 5)  # the window _record_after reads in
 _EVENT_BYTES = 20
 SECTOR = const(4096)
 PAGE = const(256)
@@ -116,12 +117,12 @@ def unints(payload):
     return struct.unpack("<%di" % (len(payload) // 4), payload)
 
 
-def _record_after(f, start):
+def _record_after(f, start, buf):
     """Whether a whole record (a known kind, a length that fits, a good checksum) starts
     anywhere in the file from byte start on. Read in a window of its own: the rest of the
     file may be large (erased flash), and the scan only runs on a journal that did not
-    read to its end."""
-    buf = bytearray(2 * (_MAX + 5))
+    read to its end. buf: WINDOW bytes, made before the game was read (by then the heap
+    may be too fragmented to give them, and a MemoryError here would lose the game)."""
     f.seek(start)
     n = f.readinto(buf)
     eof = n < len(buf)
@@ -348,6 +349,7 @@ class Journal:
         r = Recovered()
         head = bytearray(3)
         body = bytearray(_MAX + 2)
+        window = bytearray(WINDOW)  # for _record_after, while the heap is still whole
         seen_game = False
         at = 4
         while True:
@@ -364,7 +366,7 @@ class Journal:
                     break  # the end: erased flash
                 # Not a whole record: a write the power cut interrupted, or noise after the
                 # last record, unless a whole record follows somewhere (then it is damage).
-                if _record_after(f, at + 1):
+                if _record_after(f, at + 1, window):
                     raise JournalError("an unreadable record at byte %d" % at)
                 r.dropped = _dropped(f, at)
                 break

@@ -2,8 +2,10 @@
 # press completes the move, so its time must not wait for the loop). The interrupt handler
 # only stores (button, tick) in a preallocated ring. events() then decides, outside the
 # interrupt: a falling edge is a press only when the button had settled up; a release
-# counts once the button has read up for DEBOUNCE_MS (the bounce of a release is no press);
-# a button held LONG_MS gives a long press.
+# counts once the button has read up for DEBOUNCE_MS (the bounce of a release is no press),
+# and a button let go before it was held says so ("up"); a button held LONG_MS gives a
+# long press ("long", while it is still held). device_inputs() turns these into the
+# device's inputs, the same for the Pico's HAL and the simulator's.
 from array import array
 
 DEBOUNCE_MS = 40
@@ -31,6 +33,7 @@ class ButtonBank:
         self._up_seen = array("i", bytes(4 * n))  # first tick seen up while still DOWN
         self._up_pending = bytearray(n)
         self._fresh = bytearray(b"\x01" * n)  # up since power-on: no release to wait out
+        self.on_down = None  # called from the interrupt after each edge is stored
 
     def irq(self, i, tick):
         """From the pin interrupt: button i went down at tick. Allocates nothing."""
@@ -41,6 +44,9 @@ class ButtonBank:
         self._ring_b[h] = i
         self._ring_t[h] = tick
         self._head = nxt
+        wake = self.on_down
+        if wake is not None:
+            wake()
 
     def events(self, now, out):
         """Append (name, "down" or "long", tick) to out; returns out."""
@@ -68,7 +74,28 @@ class ButtonBank:
                 self._up_pending[i] = 1
                 self._up_seen[i] = now
             elif self.diff(now, self._up_seen[i]) >= DEBOUNCE_MS:
+                if st == _DOWN:
+                    out.append((self.names[i], "up", self._up_seen[i]))
                 self._state[i] = _UP
                 self._changed[i] = now
                 self._up_pending[i] = 0
         return out
+
+
+def device_inputs(events, sides, out):
+    """ButtonBank events as the device's inputs (firmware/app/device.py), appended to out:
+    a clock lever (sides: name -> side) going down is ("press", side, None, tick), held it
+    is ("button", "<name>-long", True, tick), let go before that ("release", side, None,
+    tick); another button is ("button", name, True, tick) and, held, "<name>-long"."""
+    for name, kind, tick in events:
+        side = sides.get(name)
+        if side is not None:
+            if kind == "down":
+                out.append(("press", side, None, tick))
+            elif kind == "long":
+                out.append(("button", name + "-long", True, tick))
+            else:
+                out.append(("release", side, None, tick))
+        elif kind != "up":
+            out.append(("button", name if kind == "down" else name + "-long", True, tick))
+    return out

@@ -6,7 +6,7 @@
 # 5 us settle, one register read), at most ~0.6 ms in MicroPython, so 100 scans a second
 # take at most ~6% of the CPU.
 from firmware.hal import pinmap as P
-from firmware.hal.buttons import ButtonBank
+from firmware.hal.buttons import ButtonBank, device_inputs
 from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
 from firmware.hal.scanner import TimedScanner
@@ -31,6 +31,7 @@ class Rp2Hal:
         self.scanner = TimedScanner(self.matrix, ticks_ms)
         self.take_scan = self.scanner.take  # create() starts the timer that fills it
         self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
+        self._events = []
         self.faces = (None, None)
         if i2c is not None:
             try:
@@ -55,17 +56,18 @@ class Rp2Hal:
         return self.matrix.scan(out)
 
     def inputs(self):
-        ev = self.buttons.events(self.now(), [])
-        out = []
-        for name, kind, tick in ev:
-            if name in _SIDES:
-                if kind == "down":
-                    out.append(("press", _SIDES[name], None, tick))
-                else:
-                    out.append(("button", name + "-long", True, tick))
-            else:
-                out.append(("button", name if kind == "down" else name + "-long", True, tick))
+        ev = self.buttons.events(self.now(), self._events)
+        if not ev:
+            return ()  # nothing allocated in a step without a lever or a button
+        out = device_inputs(ev, _SIDES, [])
+        del ev[:]
         return out
+
+    def on_press(self, fn):
+        """fn() is called from the pin interrupt each time a lever or button goes down
+        (the loop answers a press at once: firmware/app/main.py). It must allocate
+        nothing: asyncio.ThreadSafeFlag's set."""
+        self.buttons.on_down = fn
 
     # ----- outputs
 

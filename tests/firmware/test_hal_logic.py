@@ -101,6 +101,18 @@ def test_a_press_keeps_the_tick_of_its_interrupt_and_bounces_are_dropped():
     assert b.bank.events(2001, []) == [("white", "down", 2000)]
 
 
+def test_each_edge_stored_wakes_the_loop_from_the_interrupt():
+    b = Buttons()
+    woken = []
+    b.bank.on_down = lambda: woken.append(1)
+    b.press(0, 1005, bounces=(1, 3))
+    assert len(woken) == 3  # every edge stored; events() then keeps the press alone
+    assert b.bank.events(1020, []) == [("white", "down", 1005)]
+    for k in range(40):  # a ring full of bounces stores (and wakes) no more
+        b.bank.irq(1, 2000 + k)
+    assert len(woken) == 3 + 15
+
+
 def test_long_press():
     b = Buttons()
     b.press(1, 100)
