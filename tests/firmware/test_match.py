@@ -48,15 +48,22 @@ def test_a_move_that_ends_the_game_stops_the_clock_without_a_press():
     raises(MatchError, m.make_move, 1, t.now())
 
 
-def test_a_mating_move_completed_by_its_press_keeps_the_press_time():
-    # The device answers the press before it looks for the game's end (play, press,
-    # settle): the mover's clock is the press's, increment included, as for any move.
+def _fools_mate_played(think):
+    """The clock started by Black, three moves each taking 2 s with their presses, then
+    Black thinks `think` ms and plays the mate (not yet settled)."""
     m, t, rec = setup("300+2")
     m.press(BLACK, t.now())
     for u in ("f2f3", "e7e5", "g2g4"):
         move(m, t, u, 2 * S)
-    t.advance(5 * S)
+    t.advance(think)
     m.play(m.game.parse_uci("d8h4"), t.now())
+    return m, t, rec
+
+
+def test_a_mating_move_completed_by_its_press_keeps_the_press_time():
+    # The device answers the press before it looks for the game's end (play, press,
+    # settle): the mover's clock is the press's, increment included, as for any move.
+    m, t, rec = _fools_mate_played(think=5 * S)
     assert m.unsettled and m.outcome is None
     assert m.press(BLACK, t.now())
     m.settle()
@@ -68,12 +75,7 @@ def test_a_mating_move_completed_by_its_press_keeps_the_press_time():
 
 
 def test_a_move_that_ends_the_game_unpressed_is_completed_before_the_outcome():
-    m, t, rec = setup("300+2")
-    m.press(BLACK, t.now())
-    for u in ("f2f3", "e7e5", "g2g4"):
-        move(m, t, u, 2 * S)
-    t.advance(5 * S)
-    m.play(m.game.parse_uci("d8h4"), t.now())
+    m, t, rec = _fools_mate_played(think=5 * S)
     t.advance(30)  # settled a little later: the game still ended when the move was made
     m.settle()
     kinds = rec.kinds()
@@ -83,11 +85,7 @@ def test_a_move_that_ends_the_game_unpressed_is_completed_before_the_outcome():
 
 
 def test_every_decision_settles_the_last_move_first():
-    m, t, rec = setup("300+2")
-    m.press(BLACK, t.now())
-    for u in ("f2f3", "e7e5", "g2g4"):
-        move(m, t, u, 2 * S)
-    m.play(m.game.parse_uci("d8h4"), t.now())
+    m, t, rec = _fools_mate_played(think=0)
     raises(MatchError, m.resign, WHITE, t.now())  # the game had already ended by mate
     assert m.outcome == o.Outcome(o.CHECKMATE, BLACK)
 
