@@ -7,15 +7,14 @@ from firmware.ticks import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
 from simulator.trace import TAP_MS, parse_line
-from firmware.hal.buttons import ButtonBank, device_inputs
+from firmware.hal.buttons import ButtonBank
 from firmware.hal.pinmap import BUTTONS
 from firmware.hal.usbserial import UsbSerial
-from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.squares import WHITE
 
 # A gap longer than this between two looks at the real clock is the host not running the
 # simulator (a busy machine, a stopped process), not time on the board: see now().
 _STALL_MS = 100
-_SIDES = {"white": WHITE, "black": BLACK}
 
 
 class SimHal:
@@ -38,7 +37,6 @@ class SimHal:
         self._down = bytearray(len(self._names))
         self.buttons = ButtonBank(self._names, lambda i: self._down[i], self.diff)
         self._ups = []  # (t, name): the release of a tapped lever, due
-        self._events = []
         self._out = open(outputs, "w") if outputs else None
         self.usb = UsbSerial(size=64)
         self.trace_done = trace is None
@@ -133,12 +131,7 @@ class SimHal:
         now = self.now()
         if self._ups:
             self._release_taps(now)
-        ev = self.buttons.events(now, self._events)
-        if not ev:
-            return ()  # nothing allocated in a step without a lever or a button
-        out = device_inputs(ev, _SIDES, [])
-        del ev[:]
-        return out
+        return self.buttons.inputs(now)
 
     # ----- USB serial: stdin and stdout
 

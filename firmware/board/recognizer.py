@@ -115,6 +115,7 @@ class GameSink:
 
 _ZEROS = bytes(64)  # clears the lift records in one copy
 
+
 class _Table:
     """The legal moves of one position with the occupancy change each one makes."""
 

@@ -8,9 +8,12 @@
 # device's inputs, the same for the Pico's HAL and the simulator's.
 from array import array
 
+from firmware.rules.squares import WHITE, BLACK
+
 DEBOUNCE_MS = 40
 LONG_MS = 800
 _RING = 16
+LEVERS = {"white": WHITE, "black": BLACK}  # the clock levers among the buttons
 _UP = 0
 _DOWN = 1
 _LONG = 2
@@ -34,6 +37,7 @@ class ButtonBank:
         self._up_pending = bytearray(n)
         self._fresh = bytearray(b"\x01" * n)  # up since power-on: no release to wait out
         self.on_down = None  # called from the interrupt after each edge is stored
+        self._events = []  # events() fills it for inputs(), which empties it
 
     def irq(self, i, tick):
         """From the pin interrupt: button i went down at tick. Allocates nothing."""
@@ -49,7 +53,7 @@ class ButtonBank:
             wake()
 
     def events(self, now, out):
-        """Append (name, "down" or "long", tick) to out; returns out."""
+        """Append (name, "down", "long" or "up", tick) to out; returns out."""
         while self._tail != self._head:
             t = self._tail
             i = self._ring_b[t]
@@ -79,6 +83,16 @@ class ButtonBank:
                 self._state[i] = _UP
                 self._changed[i] = now
                 self._up_pending[i] = 0
+        return out
+
+    def inputs(self, now):
+        """The device's inputs since the last call (device_inputs), () if there are none:
+        nothing is allocated in a step without a lever or a button."""
+        ev = self.events(now, self._events)
+        if not ev:
+            return ()
+        out = device_inputs(ev, LEVERS, [])
+        del ev[:]
         return out
 
 

@@ -6,17 +6,16 @@
 # 5 us settle, one register read), at most ~0.6 ms in MicroPython, so 100 scans a second
 # take at most ~6% of the CPU.
 from firmware.hal import pinmap as P
-from firmware.hal.buttons import ButtonBank, device_inputs
+from firmware.hal.buttons import ButtonBank
 from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
 from firmware.hal.scanner import TimedScanner
 from firmware.hal.squareleds import SquareLeds
 from firmware.hal.usbserial import UsbSerial
-from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.squares import WHITE
 
 REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once)
 LOW_BATTERY_MV = 3500  # 3 x AA under ~1.17 V each, or a Li-ion cell near empty
-_SIDES = {"white": WHITE, "black": BLACK}
 
 
 class Rp2Hal:
@@ -31,7 +30,6 @@ class Rp2Hal:
         self.scanner = TimedScanner(self.matrix, ticks_ms)
         self.take_scan = self.scanner.take  # create() starts the timer that fills it
         self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
-        self._events = []
         self.faces = (None, None)
         if i2c is not None:
             try:
@@ -56,12 +54,7 @@ class Rp2Hal:
         return self.matrix.scan(out)
 
     def inputs(self):
-        ev = self.buttons.events(self.now(), self._events)
-        if not ev:
-            return ()  # nothing allocated in a step without a lever or a button
-        out = device_inputs(ev, _SIDES, [])
-        del ev[:]
-        return out
+        return self.buttons.inputs(self.now())
 
     def on_press(self, fn):
         """fn() is called from the pin interrupt each time a lever or button goes down
