@@ -493,8 +493,7 @@ class Journal:
             start = at - at % PAGE
             if self._page_at != self._pos - (at - start):
                 self._page_at = self._pos - (at - start)
-                for j in range(PAGE):
-                    page[j] = 0xFF
+                page[:] = _FF  # a copy, not a loop: this is in the press's path
                 if start == 0:
                     page[0:HEAD] = sector_header(self.gen, k)
             take = min(n - i, PAGE - (at - start))
