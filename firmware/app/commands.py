@@ -10,6 +10,7 @@ from firmware.clock.clock import ClockError
 from firmware.match import MatchError
 from firmware.rules import chess960 as _960
 from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.uci import parse_uci, uci
 
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
 ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds")
@@ -197,6 +198,20 @@ def _repl(dev, pos, kw, now):
     dev.hal.restart_to_repl()
 
 
+def _expect(dev, pos, kw, now):
+    """expect UCI: the move of the player who is not at the board (an engine, an
+    opponent online), shown for the player at the board to carry out; only it is taken,
+    and it is completed when it stands on the board. expect -: no longer."""
+    if pos[0] == "-":
+        dev.expect(0, now)
+        return ("expect", "-")
+    if dev.match.outcome is not None:
+        raise P.NotNow("the game is over")
+    m = parse_uci(dev.game.position, pos[0])  # an illegal or malformed move changes nothing
+    dev.expect(m, now)
+    return ("expect", uci(dev.game.position, m))
+
+
 def _config(dev, pos, kw, now):
     dev.configure(S.parse(kw))  # every value checked before any is used or saved
     dev.settings.save(kw)
@@ -211,7 +226,7 @@ TABLE = {
     "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
-    "repl": (_repl, 0, ()),
+    "repl": (_repl, 0, ()), "expect": (_expect, 1, ()),
 }
 
 

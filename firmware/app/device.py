@@ -28,6 +28,7 @@ from firmware.match import Match
 from firmware.rules import chess960 as _960
 from firmware.rules.game import Game
 from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import uci as _uci
 
 FIRMWARE = "0.1.0"
@@ -154,6 +155,7 @@ class Device:
         before it is one (release): then it is a press without a move (7.5.3), at this
         tick. A hold after a move: its going down completed the move, and the hold asks."""
         self.rec.press(side, t)
+        self.rec.expected_made = False  # (the press completes it)
         if self.match.press_is_without_move(side):
             self._lever_down[side >> 4] = t
             return
@@ -175,6 +177,17 @@ class Device:
         self.events.settle(t)
         self.clock_line(t)
         self.faces.dirty = True  # the display and LEDs follow at the next clock step
+
+    def expect(self, m, t):
+        """The host's move m (0: none): shown on the square LEDs and felt by the player
+        at the board, who carries it out; only it is taken (the recogniser's expect)."""
+        self.rec.expect(m)
+        if m:
+            self.faces.expected(move_from(m), move_to(m))
+            player = WHITE if self.game.turn == BLACK else BLACK
+            self.signals.event(player, "opponent_moved", t)
+        else:
+            self.faces.expected(None, None)
 
     def button(self, name, down, t):
         """A button: a held lever asks for a number (signals), then the promotion choice
@@ -253,7 +266,13 @@ class Device:
             self.selftest.scan(occ)
         else:
             self.rec.scan(occ, t)
-            self.events.settle(t)  # a move made: its line out, then the game's end
+            if self.rec.expected_made:
+                # The host's move (expect) carried out on the board: completed at once,
+                # as if its player had pressed his clock.
+                self.rec.expected_made = False
+                self.press(WHITE if self.game.turn == BLACK else BLACK, t)
+            else:
+                self.events.settle(t)  # a move made: its line out, then the game's end
 
     def clock_step(self, now):
         self._now = now

@@ -1,12 +1,14 @@
 # What the board shows: the two clock faces (times, the menu, the low-battery sign), the
 # side LEDs (the running side; a deaf player's LED is lent to his signals while they play)
 # and the optional chain of square LEDs (the last move, or while the board differs from
-# the game, the squares to put right).
+# the game, the squares to put right; the move of a player who is not at the board - an
+# engine, an opponent online - for the player at the board to carry out).
 from firmware.clock import display
 from firmware.rules.squares import WHITE, BLACK
 
 DISPLAY_EVERY_MS = 100
-LAST_FROM, LAST_TO, FIX = 1, 2, 3  # what a square LED shows (firmware/hal/squareleds.py)
+# What a square LED shows (firmware/hal/squareleds.py).
+LAST_FROM, LAST_TO, FIX, EXPECT_FROM, EXPECT_TO = 1, 2, 3, 4, 5
 
 
 class Faces:
@@ -20,6 +22,7 @@ class Faces:
         self._lit = bytearray(64)
         self._last = None
         self._hint = None
+        self._expect = None
 
     def led(self, side, on):
         if self._leds[side] != on:
@@ -52,6 +55,12 @@ class Faces:
     def last_move(self, frm, to):
         """The last move's squares (None, None: none, after a take-back)."""
         self._last = (frm, to) if frm is not None else None
+        self._expect = None  # a move made or taken back: what was expected is no more
+        self._squares()
+
+    def expected(self, frm, to):
+        """The move to carry out on the board (None, None: none)."""
+        self._expect = (frm, to) if frm is not None else None
         self._squares()
 
     def squares_to_fix(self, squares):
@@ -62,6 +71,7 @@ class Faces:
     def clear_squares(self):
         self._last = None
         self._hint = None
+        self._expect = None
         self._squares()
 
     def _squares(self):
@@ -71,6 +81,9 @@ class Faces:
         if self._hint:
             for sq in self._hint:
                 lit[sq] = FIX
+        elif self._expect is not None:
+            lit[self._expect[0]] = EXPECT_FROM
+            lit[self._expect[1]] = EXPECT_TO
         elif self._last is not None:
             lit[self._last[0]] = LAST_FROM
             lit[self._last[1]] = LAST_TO

@@ -252,6 +252,8 @@ class MoveRecognizer:
         self._differs_told = False
         self._told = False  # "differs" or "illegal" was reported and not yet put right
         self._revisable = False  # the last move was recognised here and not yet pressed
+        self.expected = 0  # the move the host shows and waits for (expect): no other is taken
+        self.expected_made = False  # it was made: the device completes it for its side
         self._changed(0)
         self._board[:] = self._cur.occ
 
@@ -394,6 +396,20 @@ class MoveRecognizer:
             self.sink.illegal_completed(side, self._illegal)
         if self.game.turn != side:
             self._revisable = False  # his move is completed: no more revising it
+
+    def expect(self, m):
+        """Only m, a legal move of the side to move (0: any move), is taken as the next
+        move: the move of a player who is not at the board (an engine, an opponent
+        online), which the player at the board carries out. Any other move the board shows
+        is an attempt, reported as an illegal one is. The expectation ends when the
+        position changes (a move, a take-back, a new game)."""
+        self.expected = m
+        self.expected_made = False
+        if m:
+            pt = (m >> 14) & 7
+            if pt:
+                self.promotion = PROMOTIONS.index(pt)
+        self._classify(self._since)
 
     def promotion_pending(self):
         return self.status == CANDIDATE and self._cand_count == 4
@@ -560,7 +576,8 @@ class MoveRecognizer:
             self._ensure()
         if key == 0:
             # (Right after a move no square is lifted: the table may wait.)
-            if cur.valid and cur.swap >= 0 and self._swap_lifted(cur):
+            if cur.valid and cur.swap >= 0 and self._swap_lifted(cur) and \
+                    (not self.expected or cur.moves[cur.swap] == self.expected):
                 self._candidate(_MOVE, cur.swap, 1, self.settle_ms)
                 return
             if self._told:
@@ -576,7 +593,15 @@ class MoveRecognizer:
         if key > 0:
             i, count, need = self._find(cur, key)
             if i >= 0 and (count == 1 or count == 4):
-                self._candidate(_MOVE, i, count, need)
+                if not self.expected:
+                    self._candidate(_MOVE, i, count, need)
+                    return
+                j = self._expected_among(cur, i, count)
+                if j >= 0:
+                    self._candidate(_MOVE, j, 1, need)  # its promotion piece is known
+                else:
+                    m = cur.moves[i]
+                    self._attempt((SQ64[m & 127], SQ64[(m >> 7) & 127]), was)
                 return
         if self._revisable and self._prev.valid:
             k2 = self._delta(self._prev.occ)
@@ -597,15 +622,26 @@ class MoveRecognizer:
             return
         ill = self._illegal_attempt(key)
         if ill:
-            # Reported once it has stood for settle_ms (a hand passing over is no attempt).
-            if was != ILLEGAL or self._illegal != ill:
-                self._illegal = ill
-                self._illegal_told = False
-                self._differs_told = False
-            self.status = ILLEGAL
+            self._attempt(ill, was)
             return
         if was != DIFFERS:
             self.status = MOVING
+
+    def _attempt(self, ill, was):
+        # Reported once it has stood for settle_ms (a hand passing over is no attempt).
+        if was != ILLEGAL or self._illegal != ill:
+            self._illegal = ill
+            self._illegal_told = False
+            self._differs_told = False
+        self.status = ILLEGAL
+
+    def _expected_among(self, table, i, count):
+        """The index of the expected move among the count moves from i, or -1."""
+        e = self.expected
+        for j in range(i, i + count):
+            if table.moves[j] == e:
+                return j
+        return -1
 
     def _swap_lifted(self, cur):
         m = cur.moves[cur.swap]
@@ -741,12 +777,15 @@ class MoveRecognizer:
         san = self._sans[i]
         if san is None:
             san = _san(self.game.position, m)
+        made = self.expected != 0 and m == self.expected
         self.sink.make_move(m, now, san)
+        self.expected_made = made
         self._cur, self._prev = self._prev, self._cur
         self._revisable = True
         self._after(now)
 
     def _after(self, now):
+        self.expected = 0  # a new position: what was expected is no more
         self._changed(now)
         self.status = SYNC
         self._cand_count = 0

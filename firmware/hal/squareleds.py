@@ -5,6 +5,8 @@
 FROM = (0, 24, 48)  # the last move: its from-square, soft blue
 TO = (0, 64, 96)  # and its to-square
 HINT = (96, 48, 0)  # squares the board asks a player to put right: amber
+SHOW_FROM = (0, 40, 0)  # a move to carry out (an engine's, an opponent's online): green
+SHOW_TO = (0, 112, 0)
 OFF = (0, 0, 0)
 
 
@@ -18,18 +20,19 @@ def index(sq):
 class SquareLeds:
     def __init__(self, strip):
         self.strip = strip
-        self._shown = bytearray(64)  # what each LED shows: 0 off, 1 from, 2 to, 3 hint
+        self._shown = bytearray(64)  # what each LED shows: as kinds below
 
     def show(self, kinds):
-        """kinds: 64 bytes, one per square: 0 off, 1 from, 2 to, 3 hint. Writes the chain
-        only if something changed."""
-        colours = (OFF, FROM, TO, HINT)
+        """kinds: 64 bytes, one per square: 0 off, 1 from, 2 to, 3 hint, 4 and 5 a move
+        to carry out, from and to (firmware/app/faces.py). Writes the chain only if
+        something changed."""
+        colours = (OFF, FROM, TO, HINT, SHOW_FROM, SHOW_TO)
         changed = False
         for sq in range(64):
             k = kinds[sq]
             if k != self._shown[sq]:
                 self._shown[sq] = k
-                self.strip[index(sq)] = colours[k if k < 4 else 0]
+                self.strip[index(sq)] = colours[k if k < 6 else 0]
                 changed = True
         if changed:
             self.strip.write()

@@ -2,6 +2,7 @@
 # kept as lines, what the host sends queued as bytes. Runs in both interpreters.
 from firmware.board.occupancy import START
 from firmware.rules.squares import parse_square
+from tests.firmware.support import tmp
 
 
 def set_square(occ, name, on):
@@ -113,7 +114,7 @@ def fresh_device(name, ms=50):
 
     from firmware.app.device import Device
 
-    base = "/tmp/chessboard-%s-" % name
+    base = tmp(name + "-")
     for kind in ("access", "config"):
         try:
             os.remove(base + kind + ".json")

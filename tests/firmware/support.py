@@ -2,6 +2,26 @@
 # `micropython` interpreter (tests/firmware/runner.py), so they use only what both have.
 
 
+def _unique():
+    try:
+        import os
+
+        return "%s-%d" % ("cpython", os.getpid())
+    except (ImportError, AttributeError):  # the micropython unix port: one process a test
+        import random
+
+        return "%s-%d" % ("micropython", random.getrandbits(24))
+
+
+_RUN = _unique()
+
+
+def tmp(name):
+    """A path under /tmp for name that no other test process uses at the same time (the
+    suite runs tests in parallel, each module in both interpreters)."""
+    return "/tmp/chessboard-%s-%s" % (_RUN, name)
+
+
 def raises(exc_type, fn, *args, **kwargs):
     """Call fn and return the exception it raised; fail unless it is an exc_type."""
     try:

@@ -3,10 +3,11 @@ from firmware.board.recognizer import SETTLE_MS
 from firmware.app.device import Device
 from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import FakeHal, fresh_device, run
+from tests.firmware.support import tmp
 
 MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
-PRESETS = "/tmp/chessboard-test-device-presets.json"
-CONFIG = "/tmp/chessboard-test-device-config.json"
+PRESETS = tmp("test-device-presets.json")
+CONFIG = tmp("test-device-config.json")
 
 
 def _device():
@@ -261,7 +262,7 @@ def test_scans_taken_late_meet_the_press_at_its_own_time():
             return t
 
     hal = TimedHal()
-    dev = Device(hal, presets_path="/tmp/chessboard-test-timed-presets.json")
+    dev = Device(hal, presets_path=tmp("test-timed-presets.json"))
     hal.pending.append((0, bytes(hal.occ)))
     run(dev, hal, 50)
     hal.send("start\n")

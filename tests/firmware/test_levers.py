@@ -11,9 +11,10 @@ from firmware.board.occupancy import START
 from firmware.rules.squares import WHITE, BLACK
 from simulator.hal import SimHal
 from tests.firmware.fakehal import set_square
+from tests.firmware.support import tmp
 
-TRACE = "/tmp/chessboard-test-levers.trace"
-PRESETS = "/tmp/chessboard-test-levers-presets.json"
+TRACE = tmp("test-levers.trace")
+PRESETS = tmp("test-levers-presets.json")
 MICROPYTHON_HEAP = "256K"  # the whole application
 
 
@@ -48,8 +49,12 @@ def _play(lines, until, autopenalty=False):
     while hal.now() < until:
         dev.step(hal.now())
         hal.advance(hal.scan_ms)
-    text = b"".join(out).decode()
-    return [l for l in text.split("\n") if l], motors, dev
+    lines, part = [], ""
+    for chunk in out:  # chunk by chunk: one joined text would need a large free block
+        pieces = (part + chunk.decode()).split("\n")
+        part = pieces.pop()
+        lines.extend(l for l in pieces if l)
+    return lines, motors, dev
 
 
 def _pulses(motors, side, since=0):

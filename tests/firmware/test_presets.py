@@ -3,9 +3,9 @@ import os
 
 from firmware.clock.presets import Presets, PresetError, FIXED
 from firmware.clock.timecontrol import parse, TimeControlError
-from tests.firmware.support import raises
+from tests.firmware.support import raises, tmp
 
-PATH = "/tmp/chessboard-test-presets.json"
+PATH = tmp("test-presets.json")
 
 
 def _clean():

@@ -1,0 +1,146 @@
+# The move of a player who is not at the board - an engine, an opponent online - shown by
+# the host with `expect <uci>` (docs/protocol.md) and carried out on the board by the
+# player at it: the square LEDs show it, only it is taken, it is completed (its clock
+# pressed) as soon as it stands on the board, and any other move is an attempt. Runs in
+# both interpreters.
+from firmware.app.faces import EXPECT_FROM, EXPECT_TO, LAST_FROM, LAST_TO
+from firmware.rules.squares import WHITE, BLACK, parse_square
+from tests.firmware.fakehal import fresh_device, run, set_square
+
+MICROPYTHON_HEAP = "256K"  # the whole application
+
+
+def _move(dev, hal, frm, to, lift_ms=300, place_ms=600):
+    """A hand lifts the piece on frm, (lifts what stands on to,) and puts it down on to."""
+    set_square(hal.occ, frm, False)
+    run(dev, hal, lift_ms)
+    set_square(hal.occ, to, True)
+    run(dev, hal, place_ms)
+
+
+def _press(dev, hal, side):
+    hal.queue.append(("press", side, None, hal.t))
+    run(dev, hal, 100)
+
+
+def _lit(hal, kind):
+    return [sq for sq in range(64) if hal.lit[sq] == kind]
+
+
+def _engine_plays_white():
+    dev, hal = fresh_device("expect")
+    hal.send("new tc=300+2 white=Engine black=Me\n")
+    hal.send("access blind=b\n")  # the player at the board feels the signals
+    run(dev, hal, 50)
+    hal.lines()
+    return dev, hal
+
+
+def test_the_expected_move_is_shown_taken_and_completed_when_it_stands_on_the_board():
+    dev, hal = _engine_plays_white()
+    hal.motors.clear()
+    hal.send("expect e2e4\n")
+    run(dev, hal, 50)
+    assert "ok expect e2e4" in hal.lines()
+    assert _lit(hal, EXPECT_FROM) == [parse_square("e2")] and _lit(hal, EXPECT_TO) == [parse_square("e4")]
+    assert [m for m in hal.motors if m[1] == BLACK]  # felt under his hand
+    assert not [m for m in hal.motors if m[1] == WHITE]
+    _move(dev, hal, "e2", "e4")
+    lines = hal.lines()
+    moves = [l for l in lines if " move " in l]
+    clks = [l for l in lines if " clk " in l]
+    assert len(moves) == 1 and moves[0].endswith(" move 1 e2e4 e4")
+    # Completed without a press: White's clock stopped and Black's runs.
+    assert len(clks) == 1 and clks[0].split()[2:4] == ["1", "302000"]  # (with the increment)
+    assert dev.clock.running == 1 and dev.clock.started
+    # The LEDs now show the last move, not a move to make.
+    assert _lit(hal, EXPECT_FROM) == [] and _lit(hal, LAST_FROM) == [parse_square("e2")]
+    assert _lit(hal, LAST_TO) == [parse_square("e4")]
+    assert dev.rec.expected == 0
+
+
+def test_another_move_than_the_expected_one_is_an_attempt_and_is_not_taken():
+    dev, hal = _engine_plays_white()
+    hal.send("expect e2e4\n")
+    run(dev, hal, 50)
+    hal.lines()
+    _move(dev, hal, "d2", "d4")
+    lines = hal.lines()
+    assert "attempt d2d4" in lines
+    assert not [l for l in lines if " move " in l] and dev.game.ply == 0
+    # Put right, and the expected move made: taken.
+    _move(dev, hal, "d4", "d2", place_ms=2000)
+    _move(dev, hal, "e2", "e4")
+    lines = hal.lines()
+    assert [l for l in lines if " move " in l][0].endswith(" move 1 e2e4 e4")
+    assert dev.game.ply == 1
+
+
+def test_the_player_at_the_board_moves_and_presses_as_always_and_the_host_answers():
+    # The engine plays Black: the player moves and presses; the engine's reply follows.
+    dev, hal = fresh_device("expect")
+    hal.send("new tc=300+2 white=Me black=Engine\n")
+    run(dev, hal, 50)
+    _move(dev, hal, "e2", "e4")
+    _press(dev, hal, WHITE)
+    hal.lines()
+    hal.send("expect c7c5\n")
+    run(dev, hal, 2000)  # the player looks at the LEDs
+    _move(dev, hal, "c7", "c5")
+    lines = hal.lines()
+    assert [l for l in lines if " move " in l][0].endswith(" move 2 c7c5 c5")
+    clk = [l for l in lines if " clk " in l][0].split()
+    # Black's time: 300 s, from his clock's start at White's press to the move on the
+    # board (2 s of looking, ~0.6 s of carrying out), plus the increment.
+    assert clk[2] == "2" and 299000 <= int(clk[3]) <= 300000 - 2000 + 2000
+    assert dev.clock.running == 0  # White thinks
+
+
+def test_an_expected_promotion_takes_its_own_piece():
+    dev, hal = fresh_device("expect")
+    hal.send("new fen=4k3/8/8/8/8/8/p7/4K3%20b%20-%20-%200%201 white=Me black=Engine\n")
+    hal.occ[:] = bytes(8)
+    for sq in ("e8", "a2", "e1"):
+        set_square(hal.occ, sq, True)
+    run(dev, hal, 1500)
+    hal.lines()
+    hal.send("expect a2a1n\n")
+    run(dev, hal, 50)
+    assert "ok expect a2a1n" in hal.lines()
+    _move(dev, hal, "a2", "a1")
+    lines = hal.lines()
+    assert [l for l in lines if " move " in l][0].endswith(" move 1 a2a1n a1=N")
+    assert [l for l in lines if " clk " in l]  # completed without a press or a choice
+
+
+def test_bad_expectations_change_nothing():
+    dev, hal = _engine_plays_white()
+    for text, code in (("expect e2e5", "err bad-argument"), ("expect", "err bad-argument"),
+                       ("expect e7e5", "err bad-argument"), ("expect e2e4 e7e5", "err bad-argument"),
+                       ("expect zz", "err bad-argument")):
+        hal.send(text + "\n")
+        run(dev, hal, 20)
+        got = hal.lines()
+        assert got and got[0].startswith(code), (text, got)
+    assert dev.rec.expected == 0
+    _move(dev, hal, "d2", "d4")  # any move is taken
+    assert dev.game.ply == 1
+    # After the result, nothing is expected.
+    hal.send("resign b\n")
+    run(dev, hal, 20)
+    hal.lines()
+    hal.send("expect e7e5\n")
+    run(dev, hal, 20)
+    assert hal.lines()[0].startswith("err not-now")
+
+
+def test_expect_dash_takes_any_move_again():
+    dev, hal = _engine_plays_white()
+    hal.send("expect e2e4\n")
+    run(dev, hal, 20)
+    hal.send("expect -\n")
+    run(dev, hal, 20)
+    assert "ok expect -" in hal.lines() and _lit(hal, EXPECT_FROM) == []
+    _move(dev, hal, "d2", "d4")
+    assert dev.game.ply == 1
+    assert dev.clock.running != 1  # an ordinary move: it waits for its mover's press
