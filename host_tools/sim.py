@@ -37,7 +37,9 @@ class SimulatedBoard:
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
                  wait_host: bool = False, board_id: str | None = None,
                  flash: str | Path | None = None, watchdog_ms: int | None = None,
-                 fault: str | None = None, speed: int = 1):
+                 fault: str | None = None, speed: int = 1, hands: bool = False):
+        """hands: a person plays at the board (real time): `self.hands`, a Hands
+        (host_tools/hands.py) whose moves the board follows as they are made."""
         build.build(roots=build.SIM_ROOTS)
         self.flash = Path(flash) if flash else None
         base = [micropython.path(), "-X", "heapsize=" + heap, "simulator/main.py"]
@@ -63,6 +65,14 @@ class SimulatedBoard:
         base += ["--board-id", self.board_id]
         self._base = base  # what a restart runs: the pieces stay, the trace is not played again
         args = list(base)
+        self.hands = None
+        if hands:
+            from host_tools.hands import Hands
+
+            fd, trace = tempfile.mkstemp(prefix="chessboard-hands-", suffix=".trace")
+            os.close(fd)
+            self.hands = Hands(trace)
+            args += ["--follow"]
         if trace:
             args += ["--trace", str(trace)]
         if wait_host:

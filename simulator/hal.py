@@ -19,10 +19,13 @@ _STALL_MS = 100
 
 class SimHal:
     def __init__(self, trace=None, virtual=True, speed=1, outputs=None, scan_ms=10,
-                 board=None, watchdog=None):
+                 board=None, watchdog=None, follow=False):
         """board: a file that holds the pieces' squares (the physical board outlives a
         reset of the chip: a restarted simulator reads it); watchdog: a file the watchdog
-        feed writes (the host's simulator resets a board that stops feeding it)."""
+        feed writes (the host's simulator resets a board that stops feeding it); follow:
+        the trace is a file that grows while the board runs - a person at the board,
+        played by a program (host_tools/sim.py: SimulatedBoard.hand) - and each of its
+        lines happens when it is read, whatever time it gives."""
         self.virtual = virtual
         self.speed = speed
         self.scan_ms = scan_ms
@@ -31,6 +34,8 @@ class SimHal:
         self.occ = bytearray(START)
         self._trace = open(trace) if trace else None
         self._next = None
+        self._follow = follow and trace is not None
+        self._partial = ""
         # The levers and buttons as the Pico's pins and interrupts give them to the same
         # ButtonBank (firmware/hal/buttons.py): presses, holds and releases alike.
         self._names = [n for n, _ in BUTTONS]
@@ -78,6 +83,18 @@ class SimHal:
     def _load(self):
         while self._trace is not None:
             line = self._trace.readline()
+            if self._follow:
+                if not line.endswith("\n"):  # nothing more yet, or a line half written
+                    self._partial += line
+                    self._next = None
+                    return
+                line = self._partial + line
+                self._partial = ""
+                ev = parse_line(line)
+                if ev is not None:
+                    self._next = (self.now(), ev[1], ev[2])  # it happens now
+                    return
+                continue
             if not line:
                 self._trace.close()
                 self._trace = None
@@ -90,6 +107,8 @@ class SimHal:
         self._next = None
 
     def _pump(self):
+        if self._follow and self._next is None:
+            self._load()
         now = self.now()
         while self._next is not None and self._next[0] <= now:
             t, kind, arg = self._next

@@ -2,12 +2,13 @@
 #   micropython simulator/main.py [--trace FILE] [--realtime] [--speed N]
 #                                        [--outputs FILE] [--tail MS] [--journal FILE]
 #                                        [--board FILE] [--watchdog FILE]
-#                                        [--fault hang:N or raise:N]
+#                                        [--fault hang:N or raise:N] [--follow]
 # Runs the real device application on the sim HAL. In virtual time (the default) it plays
 # the trace as fast as it can, then --tail ms more, and exits; with --realtime it runs in
 # real time (sped up --speed times) until killed. --host-first reads the host's commands
 # to the end of the input before the trace starts (the replay tool's way); --wait-host
-# waits for the host's first line.
+# waits for the host's first line; --follow plays the trace as a file that grows, each
+# line when it is read (a person at the board: host_tools/hands.py).
 import sys
 
 sys.path.append(".")
@@ -40,6 +41,7 @@ def main(argv):
     realtime = False
     host_first = False
     wait_host = False
+    follow = False
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -49,6 +51,8 @@ def main(argv):
             host_first = True
         elif a == "--wait-host":
             wait_host = True
+        elif a == "--follow":
+            follow = True
         elif a in opts and i + 1 < len(argv):
             opts[a] = argv[i + 1]
             i += 1
@@ -57,7 +61,8 @@ def main(argv):
             return 2
         i += 1
     hal = SimHal(opts["--trace"], virtual=not realtime, speed=int(opts["--speed"]),
-                 outputs=opts["--outputs"], board=opts["--board"], watchdog=opts["--watchdog"])
+                 outputs=opts["--outputs"], board=opts["--board"], watchdog=opts["--watchdog"],
+                 follow=follow)
     journal = None
     if opts["--journal"]:
         # The flash's sectors as a file (NOR flash's rules), the games counter beside it.

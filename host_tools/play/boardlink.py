@@ -1,0 +1,130 @@
+"""One board on its serial line, for a program that plays on it (host_tools/play): the
+line opened with pyserial and opened again after an unplug, the board's lines read by a
+thread and handed over in order, the game kept as the relay keeps it (BoardSession: a
+resend asks for whatever was missed, so no move is lost across an unplug), and commands
+with their answers (`ok ...` or `err <code> <text>`)."""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import serial
+
+from host_tools.protocol import DeviceParser, Event, Status, encode
+from host_tools.relay.session import BoardSession
+
+ANSWER_TIMEOUT_S = 5.0
+
+
+class BoardError(RuntimeError):
+    """The board refused a command (its `err` line) or did not answer."""
+
+
+class BoardLink:
+    def __init__(self, path: str, retry_s: float = 0.5):
+        self.path = path
+        self.retry_s = retry_s
+        self.session = BoardSession(1)
+        self.messages: queue.Queue = queue.Queue()  # ("event"|"clock"|"status"|..., detail)
+        self.connected = threading.Event()
+        self._port = None
+        self._lock = threading.Lock()
+        self._answers: queue.Queue = queue.Queue()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    # ----- the line
+
+    def _open(self) -> bool:
+        try:
+            port = serial.Serial(self.path, 115200, timeout=0.1, write_timeout=1.0)
+        except (serial.SerialException, OSError):
+            return False
+        with self._lock:
+            self._port = port
+        self.session.send = self.send
+        self.connected.set()
+        self.messages.put(("connected", None))
+        self.send("hello")  # its answer asks for what was missed (BoardSession)
+        return True
+
+    def _close(self) -> None:
+        with self._lock:
+            port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+            self.session.disconnected()
+            self.connected.clear()
+            self.messages.put(("disconnected", None))
+
+    def _run(self) -> None:
+        parser = DeviceParser()
+        while not self._stopped:
+            if self._port is None and not self._open():
+                time.sleep(self.retry_s)
+                continue
+            try:
+                data = self._port.read(4096)
+            except (serial.SerialException, OSError, TypeError, AttributeError):
+                self._close()
+                parser = DeviceParser()
+                continue
+            if data:
+                for m in parser.feed(data):
+                    self._handle(m)
+
+    def _handle(self, m: Event | Status) -> None:
+        if isinstance(m, Status) and m.kind in ("ok", "err"):
+            self._answers.put(m)
+        for what, detail in self.session.handle(m):
+            self.messages.put((what, detail))
+        if isinstance(m, Status) and m.kind not in ("ok", "err", "clock", "hello"):
+            self.messages.put(("line", m))
+
+    def send(self, text: str) -> None:
+        with self._lock:
+            port = self._port
+        if port is None:
+            raise BoardError("the board is not connected")
+        try:
+            port.write((text + "\n").encode("ascii"))
+        except (serial.SerialException, OSError) as e:
+            raise BoardError(f"the line to the board failed: {e}") from None
+
+    def command(self, text: str, timeout: float = ANSWER_TIMEOUT_S) -> Status:
+        """Send a command and wait for its answer: the `ok` line, or BoardError with the
+        board's `err` text."""
+        while True:  # answers to earlier commands nobody waited for
+            try:
+                self._answers.get_nowait()
+            except queue.Empty:
+                break
+        self.send(text)
+        word = text.split()[0]
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise BoardError(f"no answer from the board to {word!r} within {timeout:g} s")
+            try:
+                m = self._answers.get(timeout=left)
+            except queue.Empty:
+                continue
+            if m.kind == "err":
+                raise BoardError(" ".join(m.args))
+            if m.args[:1] == [word] or not m.args:
+                return m
+
+    def close(self) -> None:
+        self._stopped = True
+        self._close()
+
+
+def quoted(value: str) -> str:
+    """A value as one word of a command (the protocol's encoding)."""
+    return encode(value)

@@ -1,0 +1,202 @@
+"""`play engine` (host_tools/play/engine.py) against the real Stockfish, on the simulated
+board running the real firmware, with a person at the board (host_tools/hands.py) who
+makes his moves with his hands and presses his clock, carries out the engine's moves the
+board's LEDs show, takes moves back, loses the USB line for a while and lets his time run
+out. Skipped only where no Stockfish is installed (CI installs Debian's)."""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+
+import chess
+import pytest
+
+from host_tools.play.boardlink import BoardLink
+from host_tools.play.engine import EngineGame, PlayError, find_engine
+
+try:
+    STOCKFISH = find_engine()
+except PlayError:
+    STOCKFISH = None
+
+needs_engine = pytest.mark.skipif(STOCKFISH is None, reason="no Stockfish (Debian package stockfish)")
+
+
+def _lit_squares(outputs: str) -> tuple[set, set]:
+    """The squares the board's LEDs show as a move to carry out (from, to), as a person
+    sees them: the last `squares` line of the simulator's outputs (kinds 4 and 5)."""
+    last = None
+    with open(outputs) as f:
+        for line in f:
+            if " squares " in line:
+                last = line.split()[-1]
+    kinds = bytes.fromhex(last) if last else bytes(64)
+    return ({chess.square_name(i) for i in range(64) if kinds[i] == 4},
+            {chess.square_name(i) for i in range(64) if kinds[i] == 5})
+
+
+class Session:
+    """A simulated board, the play tool on its line, and what the tool said."""
+
+    def __init__(self, tmp_path, engine_color=chess.BLACK, control="600+5", fen=None, level=1):
+        from host_tools.sim import SimulatedBoard
+
+        self.outputs = str(tmp_path / "outputs.txt")
+        self.link_path = str(tmp_path / "board")
+        self.sim = SimulatedBoard(hands=True, outputs=self.outputs, link=self.link_path)
+        self.link = BoardLink(self.link_path, retry_s=0.2)
+        assert self.link.connected.wait(10)
+        self.said: list[str] = []
+        self.game = EngineGame(self.link, STOCKFISH, level=level, color=engine_color, control=control,
+                               fen=fen, say=self.said.append)
+        self._stop = threading.Event()
+        self.game.new_game()
+        self._thread = threading.Thread(target=self.game.run, kwargs={"until": self._stop.is_set}, daemon=True)
+        self._thread.start()
+
+    def board(self) -> chess.Board:
+        return self.game.board()
+
+    def wait(self, what, timeout=30.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got = what()
+            if got:
+                return got
+            time.sleep(0.05)
+        raise AssertionError(f"timed out; the tool said: {self.said[-5:]}")
+
+    def engine_move_shown(self):
+        """The engine's move as the LEDs show it, once the tool has sent it."""
+        def shown():
+            b = self.board()
+            exp = self.game._expected
+            if b is None or exp is None or exp[0] != b.fen():
+                return None
+            frm, to = _lit_squares(self.outputs)
+            return (frm, to, chess.Move.from_uci(exp[1])) if frm and to else None
+        return self.wait(shown)
+
+    def carry_out_engine_move(self):
+        frm, to, move = self.engine_move_shown()
+        assert frm == {chess.square_name(move.from_square)} and to == {chess.square_name(move.to_square)}
+        b = self.board()
+        n = len(b.move_stack)
+        self.sim.hands.carry_out(b, move)
+        self.wait(lambda: len(self.game.record().plies) == n + 1 and self.game.record().plies[-1].clk_ms)
+        return move
+
+    def my_move(self, move: chess.Move):
+        b = self.board()
+        n = len(b.move_stack)
+        self.sim.hands.move(b, move)
+        self.wait(lambda: len(self.game.record().plies) == n + 1 and self.game.record().plies[-1].clk_ms)
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+        self.game.close()
+        self.link.close()
+        self.sim.stop()
+
+
+@pytest.fixture
+def session_factory(tmp_path):
+    made = []
+
+    def make(**kw):
+        s = Session(tmp_path, **kw)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
+
+
+@needs_engine
+def test_a_whole_game_with_a_takeback_a_lost_line_and_a_flag(session_factory):
+    # The person plays White at 30 s a game; the engine, level 1, Black.
+    s = session_factory(engine_color=chess.BLACK, control="30+0")
+    rng = random.Random(7)
+    played = []
+    for _ in range(2):
+        s.my_move(rng.choice(list(s.board().legal_moves)))
+        played.append(s.carry_out_engine_move())
+    # A take-back: the engine's last move and his own go back, on the board.
+    before = s.board()
+    after_engine = s.sim.hands.take_back(before)
+    s.sim.hands.take_back(after_engine)
+    s.wait(lambda: len(s.game.record().plies) == 2)
+    assert "Move taken back." in s.said
+    assert s.board().turn == chess.WHITE and s.game._thinking is None and s.game._expected is None
+    # Another move, and the engine answers it.
+    s.my_move(rng.choice(list(s.board().legal_moves)))
+    s.carry_out_engine_move()
+    # The USB line goes for 2 s; meanwhile he moves and presses: nothing is lost.
+    s.sim.unplug()
+    b = s.board()
+    mine = rng.choice(list(b.legal_moves))
+    s.sim.hands.move(b, mine)
+    time.sleep(2)
+    s.sim.plug()
+    s.wait(lambda: len(s.game.record().plies) == 5 and s.game.record().plies[-1].clk_ms)
+    assert s.game.record().plies[4].uci == mine.uci()
+    s.carry_out_engine_move()
+    # Then he lets his time run out.
+    s.wait(lambda: s.game.finished.is_set(), timeout=40)
+    r = s.game.record()
+    assert (r.result, r.termination) == ("0-1", "time_forfeit")
+    assert any(t.startswith("Game over: 0-1") for t in s.said)
+    # The record is a legal game that python-chess replays, every move timed.
+    replay = chess.Board()
+    for p in r.plies:
+        replay.push_uci(p.uci)
+        assert p.clk_ms is not None
+    assert len(r.plies) == 6 and r.black.startswith("Stockfish level 1")
+
+
+@needs_engine
+def test_the_engine_as_white_moves_first_and_promotes(session_factory, tmp_path):
+    # White's only legal moves are the pawn's promotions: the engine picks one, the LEDs
+    # show it, the person carries it out, and the board takes the engine's piece.
+    fen = "8/kP6/8/8/8/8/5q2/7K w - - 0 1"
+    s = session_factory(engine_color=chess.WHITE, fen=fen)
+    # The person's pieces must stand as the FEN says: he sets them up.
+    setup = s.sim.hands
+    b = chess.Board(fen)
+    lines = [f"0 occ {sum(1 << sq for sq in b.piece_map()):016x}"]
+    setup._play(lines)
+    setup.occ = set(b.piece_map())
+    move = s.carry_out_engine_move()
+    assert move.promotion is not None
+    r = s.game.record()
+    assert r.plies[0].uci == move.uci() and r.plies[0].san.startswith("b8=")
+    assert s.game.link.session.clock.running == "b"  # the engine's move completed by itself
+
+
+def test_a_missing_engine_and_an_engine_that_dies_say_so():
+    with pytest.raises(PlayError, match="not an executable"):
+        find_engine("/no/such/engine")
+
+
+def test_an_engine_that_is_not_one_is_refused_plainly(tmp_path):
+    fake = tmp_path / "engine"
+    fake.write_text("#!/bin/sh\necho hello\nexit 3\n")
+    fake.chmod(0o755)
+
+    class NoLink:
+        pass
+
+    with pytest.raises(PlayError, match="did not start"):
+        EngineGame(NoLink(), str(fake))
+
+
+def test_a_bad_level_is_refused():
+    class NoLink:
+        pass
+
+    with pytest.raises(PlayError, match="level is 1 to 8"):
+        EngineGame(NoLink(), "/bin/true", level=9)
