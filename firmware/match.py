@@ -180,6 +180,10 @@ class Match:
             self._awaiting[side >> 4] -= 1
         return m
 
+    def awaits_press(self, side):
+        """Whether side has a move made and not yet completed by his press."""
+        return self.outcome is None and self._awaiting[side >> 4] > 0
+
     def press_is_without_move(self, side):
         """Whether a press of side's clock now would be one without a move (7.5.3): his
         clock runs and he has made no move since his last press."""

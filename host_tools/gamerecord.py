@@ -53,6 +53,7 @@ class GameRecord:
     chess960: int | None = None
     white: str = "?"
     black: str = "?"
+    source: str = ""  # where the game is played when not only at the board (lichess.org/<id>)
     plies: list[Ply] = field(default_factory=list)
     result: str = "*"
     termination: str | None = None
@@ -104,6 +105,7 @@ class GameRecord:
             self.chess960 = None if n == "-" else int(n)
             self.white = decode(kw.get("white", "?"))
             self.black = decode(kw.get("black", "?"))
+            self.source = decode(kw.get("source", ""))
         elif k == "move":
             ply, uci = int(a[0]), a[1]
             board = self._position()

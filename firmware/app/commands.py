@@ -43,7 +43,8 @@ def _new(dev, pos, kw, now):
     number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
     if number is not None:
         _960.back_rank(number)  # checks 0..959 before anything changes
-    dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now)
+    dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now,
+                   kw.get("source", ""))
     if number is not None:
         dev.rec.set_next_start(dev.game.fen(), True)
     return ("new", str(dev.record.log.game_id))
@@ -212,6 +213,22 @@ def _expect(dev, pos, kw, now):
     return ("expect", uci(dev.game.position, m))
 
 
+def _complete(dev, pos, kw, now):
+    """complete w|b: that side's move is completed now, as by his press (a game whose
+    clock is kept elsewhere: the host sent the move to lichess)."""
+    side = side_of(pos[0])
+    if not dev.match.awaits_press(side):
+        raise P.NotNow("no move of that side waits for its press")
+    dev.press(side, now)
+
+
+def _sync(dev, pos, kw, now):
+    """sync W B: both clocks show what the game's own clock says (lichess's), running or
+    not; the side to move counts down from now. Not an arbiter's correction: no event."""
+    dev.clock.sync(whole(pos[0], "white's time"), whole(pos[1], "black's time"), now)
+    dev.events.clock_dirty = True
+
+
 def _config(dev, pos, kw, now):
     dev.configure(S.parse(kw))  # every value checked before any is used or saved
     dev.settings.save(kw)
@@ -219,14 +236,16 @@ def _config(dev, pos, kw, now):
 
 # word -> (handler, positional words (None: the handler checks), keys)
 TABLE = {
-    "hello": (_hello, 0, ()), "new": (_new, 0, ("tc", "fen", "chess960", "white", "black", "preset")),
+    "hello": (_hello, 0, ()),
+    "new": (_new, 0, ("tc", "fen", "chess960", "white", "black", "preset", "source")),
     "start": (_start, 0, ()), "pause": (_pause, 0, ()), "resume": (_resume, 0, ()),
     "set": (_set, 3, ()), "penalty": (_penalty, 2, ()), "quickplay": (_quickplay, 1, ()),
     "resign": (_resign, 1, ()), "draw": (_draw, 0, ()), "claim": (_claim, 1, ()),
     "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
-    "repl": (_repl, 0, ()), "expect": (_expect, 1, ()),
+    "repl": (_repl, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
+    "sync": (_sync, 2, ()),
 }
 
 

@@ -138,11 +138,19 @@ class Device:
         self.faces.clear_squares()
         return self.match
 
-    def start_game(self, control, fen, number, white, black, now):
+    def start_game(self, control, fen, number, white, black, now, source=""):
+        """source: where the game is played besides the board (\"lichess.org/<id>\"), if
+        anywhere: a key of the game line."""
         self._setup(control, fen, number, white, black, now)
-        self.record.new_game("tc=%s fen=%s chess960=%s white=%s black=%s" % (
+        header = "tc=%s fen=%s chess960=%s white=%s black=%s" % (
             control, P.encode(self.game.fen()), "-" if number is None else number,
-            P.encode(white), P.encode(black)), number is not None)
+            P.encode(white), P.encode(black))
+        if source:
+            header += " source=" + P.encode(source)
+            # Its own clock decides the time: a flag here ends nothing and freezes nothing.
+            self.match.end_on_flag = False
+            self.clock.freeze_on_flag = False
+        self.record.new_game(header, number is not None)
         self.clock_line(now)
 
     # ----- inputs

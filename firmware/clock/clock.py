@@ -426,6 +426,22 @@ class ChessClock:
         self._set_deadline()
         self._emit("set_time", side, ms)
 
+    def sync(self, white_ms, black_ms, now):
+        """Both times as a clock kept elsewhere says (a game on lichess), at once, running
+        or not: the running side counts down from now. No event: nothing was corrected."""
+        for ms in (white_ms, black_ms):
+            if not isinstance(ms, int) or not 0 <= ms <= 360000000:
+                raise ClockError("a time is 0 to 100 hours in ms, got %r" % (ms,))
+        for i, ms in ((0, white_ms), (1, black_ms)):
+            self.left[i] = ms
+            self.in_overtime[i] = False
+            if ms > 0:
+                self.dead[i] = False
+        if self.running >= 0:
+            self._turn = 0
+            self._start = now
+        self._set_deadline()
+
     def set_moves(self, side, n):
         """Set side's completed moves; the period in force follows from them."""
         self._need_pause()

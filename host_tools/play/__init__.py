@@ -1,6 +1,7 @@
-"""python -m host_tools play engine [options]: play on the board against a UCI engine
-(host_tools/play/engine.py). With --sim the board is the simulated one, and the moves you
-type (e2e4 or Nf3) are made on it by a person's hands (host_tools/hands.py)."""
+"""python -m host_tools play engine|lichess [options]: play on the board against a UCI
+engine (host_tools/play/engine.py) or on lichess through its Board API with the token in
+LICHESS_TOKEN (host_tools/play/online.py). With --sim the board is the simulated one, and
+the moves you type (e2e4 or Nf3) are made on it by a person's hands (host_tools/hands.py)."""
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,22 @@ def main(argv=None) -> int:
     e.add_argument("--fen", help="start from this position")
     e.add_argument("--speak", action="store_true", help="speak the engine's moves (espeak-ng)")
     e.add_argument("--lang", default="en", help="the spoken language: en or it")
+    li = sub.add_parser("lichess", help="a lichess game through the Board API (LICHESS_TOKEN)")
+    where = li.add_mutually_exclusive_group()
+    where.add_argument("--port", help="the board's serial port (default: the Pico plugged in)")
+    where.add_argument("--sim", action="store_true", help="the simulated board; type your moves")
+    how = li.add_mutually_exclusive_group()
+    how.add_argument("--seek", metavar="MIN+INC", help="seek a casual game, e.g. 10+5")
+    how.add_argument("--challenge", metavar="USER", help="challenge a lichess user (with --tc)")
+    how.add_argument("--game", metavar="ID", help="join a game in progress")
+    li.add_argument("--tc", default="10+5", help="the challenge's time control, minutes+increment (default 10+5)")
+    li.add_argument("--speak", action="store_true", help="speak the opponent's moves (espeak-ng)")
+    li.add_argument("--lang", default="en", help="the spoken language: en or it")
+    li.add_argument("--server", default="https://lichess.org", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     try:
+        if a.mode == "lichess":
+            return _lichess(a, prog)
         return _engine(a, prog)
     except CommandError as err:
         raise SystemExit(f"{prog}: error: {err}") from None
@@ -53,29 +68,7 @@ def _engine(a, prog) -> int:
         path = find_engine(a.engine)
     except PlayError as err:
         raise CommandError(str(err)) from None
-    speak = None
-    if a.speak:
-        from host_tools.speech import Announcer, move_text
-
-        try:
-            announcer = Announcer(a.lang)
-        except (ValueError, RuntimeError) as err:
-            raise CommandError(f"--speak: {err}") from None
-
-        def speak(text):
-            threading.Thread(target=announcer.say, args=(move_text(text, a.lang) if " " not in text else text,),
-                             daemon=True).start()
-    sim = None
-    if a.sim:
-        from host_tools.sim import SimulatedBoard
-
-        sim = SimulatedBoard(hands=True)
-        port = sim.path
-        print(f"simulated board on {port}: type your moves (e2e4 or Nf3)", flush=True)
-    else:
-        port = a.port or _find_board()
-        if not os.path.exists(port) and not port.upper().startswith("COM"):
-            raise CommandError(f"no serial port {port}")
+    port, sim, speak = _board_and_speech(a)
     link = BoardLink(port)
     if not link.connected.wait(10):
         link.close()
@@ -101,6 +94,96 @@ def _engine(a, prog) -> int:
     finally:
         game.close()
         link.close()
+        if sim:
+            sim.stop()
+    return 0
+
+
+def _board_and_speech(a):
+    """The board's port (a simulated board started with --sim) and a speak function."""
+    speak = None
+    if a.speak:
+        from host_tools.speech import Announcer, move_text
+
+        try:
+            announcer = Announcer(a.lang)
+        except (ValueError, RuntimeError) as err:
+            raise CommandError(f"--speak: {err}") from None
+
+        def speak(text):
+            threading.Thread(target=announcer.say, args=(move_text(text, a.lang) if " " not in text else text,),
+                             daemon=True).start()
+    sim = None
+    if a.sim:
+        from host_tools.sim import SimulatedBoard
+
+        sim = SimulatedBoard(hands=True)
+        port = sim.path
+        print(f"simulated board on {port}: type your moves (e2e4 or Nf3)", flush=True)
+    else:
+        port = a.port or _find_board()
+        if not os.path.exists(port) and not port.upper().startswith("COM"):
+            raise CommandError(f"no serial port {port}")
+    return port, sim, speak
+
+
+def _minutes_inc(text: str, what: str) -> tuple[float, int]:
+    m, sep, i = (text or "").partition("+")
+    try:
+        minutes, inc = float(m), int(i) if sep else 0
+    except ValueError:
+        raise CommandError(f"{what}: minutes+increment such as 10+5, not {text!r}") from None
+    if not (0 <= minutes <= 180 and 0 <= inc <= 180) or minutes == inc == 0:
+        raise CommandError(f"{what}: 0 to 180 minutes and 0 to 180 s increment, not {text!r}")
+    return minutes, inc
+
+
+def _lichess(a, prog) -> int:
+    from host_tools.play.boardlink import BoardError, BoardLink
+    from host_tools.play.lichess_api import BoardApi, LichessError
+    from host_tools.play.online import OnlineGame
+
+    token = os.environ.get("LICHESS_TOKEN", "").strip()
+    if not token:
+        raise CommandError("no LICHESS_TOKEN: make a token with the board:play scope at "
+                           "https://lichess.org/account/oauth/token and set LICHESS_TOKEN to it")
+    seek = _minutes_inc(a.seek, "--seek") if a.seek else None
+    tc = _minutes_inc(a.tc, "--tc")
+    api = BoardApi(token, a.server)
+    try:
+        account = api.account()
+    except LichessError as err:
+        api.close()
+        raise CommandError(str(err)) from None
+    port, sim, speak = _board_and_speech(a)
+    link = BoardLink(port)
+    if not link.connected.wait(10):
+        link.close()
+        api.close()
+        raise CommandError(f"the board on {port} does not answer")
+    game = None
+    try:
+        game = OnlineGame(link, api, speak=speak, hands=sim.hands if sim else None)
+        print(f"lichess: logged in as {account.get('username', account.get('id'))}", flush=True)
+        if seek:
+            game.seek(*seek)
+        elif a.challenge:
+            game.challenge(a.challenge, *tc)
+        elif a.game:
+            game.join(a.game)
+        else:
+            game.wait()
+        commands: queue.Queue = queue.Queue()
+        threading.Thread(target=_keyboard, args=(commands, game, sim), daemon=True).start()
+        game.run(commands=commands)
+    except (BoardError, LichessError) as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.close()
+        api.close()
         if sim:
             sim.stop()
     return 0

@@ -1,0 +1,139 @@
+"""Playing online on the board (issue 15): the figures, with the simulated board (the real
+firmware in `micropython`, real time), the real `play lichess` code and a local server
+that follows lichess's Board API (tests/lichess_server.py). A person at the board plays a
+game of N plies against the server's opponent, both sides' moves on the real pieces.
+
+- the opponent's move: its game state reaching the host -> its squares lit on the board
+  (the board's `ok expect`, written after the LEDs are set) - must be <= 300 ms;
+- the player's move: its `move` line reaching the host -> the move received by lichess
+  (the server) - must be <= 200 ms.
+
+    python bench/play.py [--plies N]
+"""
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import chess  # noqa: E402
+
+from host_tools.play.boardlink import BoardLink  # noqa: E402
+from host_tools.play.lichess_api import BoardApi  # noqa: E402
+from host_tools.play.online import OnlineGame  # noqa: E402
+from host_tools.sim import SimulatedBoard  # noqa: E402
+from tests.lichess_server import TOKEN, FakeLichess  # noqa: E402
+
+
+class TimedGame(OnlineGame):
+    """The real OnlineGame, with the instants the figures need noted."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.state_at = {}  # plies -> when the game state with that many moves reached the host
+        self.lit_at = {}  # ply -> when the board answered its expect
+        self.line_at = {}  # ply -> when the board's move line reached the host
+
+    def _lichess(self, what, obj):
+        if what == "game" and obj.get("type") in ("gameState", "gameFull"):
+            st = obj.get("state", obj)
+            n = len((st.get("moves") or "").split())
+            self.state_at.setdefault(n, time.monotonic())
+        super()._lichess(what, obj)
+
+    def _board(self, what, detail):
+        super()._board(what, detail)
+
+    def _expect(self, ply, uci):
+        was = self._expected
+        super()._expect(ply, uci)
+        if self._expected != was:
+            self.lit_at.setdefault(ply, time.monotonic())
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--plies", type=int, default=30)
+    a = ap.parse_args(argv)
+    server = FakeLichess()
+    received_at = {}
+    orig = server._play
+
+    def play(g, uci):
+        received_at.setdefault(len(g.moves) + 1, time.monotonic())
+        orig(g, uci)
+    server._play = play
+    tmp = tempfile.mkdtemp(prefix="chessboard-bench-play-")
+    sim = SimulatedBoard(hands=True, link=tmp + "/board")
+    link = BoardLink(tmp + "/board", retry_s=0.2)
+    link.connected.wait(10)
+    api = BoardApi(TOKEN, server.url)
+    game = TimedGame(link, api, say=lambda t: None)
+    # The host's instant of each move line, as the loop sees it.
+    orig_board = game._board
+
+    def board(what, detail):
+        if what == "event" and detail.kind == "move":
+            game.line_at.setdefault(int(detail.args[0]), time.monotonic())
+        orig_board(what, detail)
+    game._board = board
+    stop = threading.Event()
+    gid = server.new_game(me_white=True, minutes=60, inc=0)
+    game.wait()
+    t = threading.Thread(target=game.run, kwargs={"until": stop.is_set}, daemon=True)
+    t.start()
+
+    def wait(cond, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if cond():
+                return True
+            time.sleep(0.01)
+        raise SystemExit(f"stuck: {cond}")
+
+    def plies():
+        r = link.session.record
+        return [p.uci for p in r.plies] if r and r.source == f"lichess.org/{gid}" else None
+
+    wait(lambda: plies() == [])
+    rng = random.Random(4)
+    board_ = chess.Board()
+    for ply in range(1, a.plies + 1):
+        legal = list(board_.legal_moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        if ply % 2 == 1:  # the player, at the board
+            sim.hands.move(board_, move, press=False)
+        else:
+            time.sleep(rng.uniform(0.3, 1.0))
+            server.opponent_move(gid, move.uci())
+            wait(lambda: game._expected is not None and game._expected[0] == ply)
+            sim.hands.carry_out(board_, move)
+        board_.push(move)
+        wait(lambda: plies() is not None and len(plies()) == ply)
+        wait(lambda: ply % 2 == 0 or len(server.games[gid].moves) == ply)
+    stop.set()
+    t.join(5)
+    lit = [(game.lit_at[p] - game.state_at[p]) * 1000 for p in game.lit_at if p in game.state_at]
+    sent = [(received_at[p] - game.line_at[p]) * 1000 for p in received_at if p in game.line_at]
+    print(f"a game of {len(board_.move_stack)} plies against the local lichess; the simulated board in real time")
+    print(f"{'':48}{'median':>8}{'worst':>8}   must be")
+    print(f"{'opponent move: game state -> lit on the board':48}{statistics.median(lit):8.0f}{max(lit):8.0f}"
+          f"   <= 300 ms  ({len(lit)} moves)")
+    print(f"{'player move: move line -> received by lichess':48}{statistics.median(sent):8.0f}{max(sent):8.0f}"
+          f"   <= 200 ms  ({len(sent)} moves)")
+    link.close()
+    api.close()
+    sim.stop()
+    server.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,383 @@
+"""Play a lichess game on the real pieces (`python -m host_tools play lichess`), through
+lichess's Board API (host_tools/play/lichess_api.py) with the token in LICHESS_TOKEN.
+
+What the board shows is kept equal to lichess's game, move by move:
+- the player's move, once the board has it (its `move` line), goes to lichess at once and
+  is completed on the board (`complete`: no press needed, lichess keeps the time);
+- every move lichess has that the board has not (the opponent's, or one made on the
+  website) is sent to the board with `expect`: its squares light up, the player feels it,
+  carries it out, and the board takes only that move;
+- lichess's clocks are set on the board's clock at every game state (`sync`);
+- a take-back lichess granted is asked for on the board (put the pieces back); the end of
+  the game is set on the board (`result`) and said.
+A dropped connection to lichess is opened again; the game stream's first line says the
+whole game, so a move is never lost and never sent twice (a move whose sending failed is
+sent again only if lichess does not have it). At the keyboard: draw (offer or accept),
+takeback (ask or accept), resign, abort, quit."""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import chess
+
+from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.play.lichess_api import BoardApi, LichessError
+
+ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
+         "noStart", "unknownFinish", "variantEnd")
+FIRST_MOVE_WARN_MS = 15000  # warned when lichess would abort the game within this
+
+
+class OnlineGame:
+    def __init__(self, link: BoardLink, api: BoardApi, say=print, speak=None, hands=None):
+        self.link = link
+        self.api = api
+        self.say = say
+        self.speak = speak
+        self.hands = hands  # a Hands carrying out lichess's moves on a simulated board
+        account = api.account()  # a bad token ends here, with lichess's reason
+        self.me = (account.get("id") or account.get("username", "")).lower()
+        self.game_id: str | None = None
+        self.color: chess.Color | None = None
+        self.full: dict | None = None
+        self.moves: list[str] = []  # lichess's moves, UCI
+        self.status = "started"
+        self.finished = threading.Event()
+        self._board_game: int | None = None  # the board's game number for this lichess game
+        self._sent: dict[int, str] = {}  # ply (1-based) -> UCI sent to lichess, not yet seen back
+        self._expected: tuple[int, str] | None = None  # (ply, UCI) sent with expect
+        self._told: set[str] = set()  # things said once per game state
+        self._results: queue.Queue = queue.Queue()
+
+    def board(self) -> chess.Board | None:
+        """The position on the board (its game as the board reports it)."""
+        r = self.link.session.record
+        return r.board() if r is not None else None
+
+    # ----- starting
+
+    def seek(self, minutes: float, increment: int) -> None:
+        self.api.events()
+        self.api.seek(minutes, increment)
+        self.say(f"Seeking a game of {minutes:g}+{increment} on lichess...")
+
+    def challenge(self, username: str, minutes: float, increment: int) -> None:
+        self.api.events()
+        self.api.challenge(username, int(minutes * 60), increment)
+        self.say(f"Challenge sent to {username} ({minutes:g}+{increment}); waiting for the answer...")
+
+    def join(self, game_id: str) -> None:
+        self.api.events()
+        self._open(game_id)
+
+    def wait(self) -> None:
+        self.api.events()
+        self.say("Waiting for a lichess game (accept or start one on lichess.org)...")
+
+    def _open(self, game_id: str) -> None:
+        if self.game_id == game_id:
+            return
+        self.game_id = game_id
+        self.full = None
+        self.moves = []
+        self._sent.clear()
+        self._expected = None
+        self._board_game = None
+        self.finished.clear()
+        self.api.game(game_id)
+
+    # ----- the loop
+
+    def run(self, until=None, commands: queue.Queue | None = None) -> None:
+        while until is None or not until():
+            try:
+                what, detail = self.api.items.get(timeout=0.02)
+                self._lichess(what, detail)
+            except queue.Empty:
+                pass
+            while True:
+                try:
+                    what, detail = self.link.messages.get_nowait()
+                except queue.Empty:
+                    break
+                self._board(what, detail)
+            while True:
+                try:
+                    ply, uci, error = self._results.get_nowait()
+                except queue.Empty:
+                    break
+                self._sent_result(ply, uci, error)
+            if commands is not None:
+                try:
+                    text = commands.get_nowait()
+                except queue.Empty:
+                    text = None
+                if text is not None and self.keyboard(text) == "quit":
+                    return
+            self._sync()
+
+    # ----- lichess
+
+    def _lichess(self, what: str, obj) -> None:
+        if what == "event":
+            kind = obj.get("type")
+            game = obj.get("game") or {}
+            if kind == "gameStart" and (game.get("compat") or {}).get("board", True):
+                gid = game.get("gameId") or game.get("id")
+                if gid and (self.game_id is None or self.finished.is_set()):
+                    self._open(gid)
+            elif kind == "challengeDeclined":
+                self.say(f"The challenge was declined ({(obj.get('challenge') or {}).get('declineReason', '')}).")
+        elif what == "game":
+            kind = obj.get("type")
+            if kind == "gameFull":
+                self.full = obj
+                white = (obj.get("white") or {})
+                self.color = chess.WHITE if (white.get("id") or "").lower() == self.me else chess.BLACK
+                self._state(obj.get("state") or {}, full=True)
+            elif kind == "gameState":
+                self._state(obj)
+            elif kind == "opponentGone":
+                if obj.get("gone"):
+                    secs = obj.get("claimWinInSeconds")
+                    self.say("Your opponent left the game" + (f": you may claim the win in {secs} s." if secs else "."))
+                else:
+                    self.say("Your opponent is back.")
+            elif kind == "chatLine" and obj.get("username", "").lower() != self.me:
+                self.say(f"{obj.get('username')}: {obj.get('text', '')[:200]}")
+        elif what == "game-error" or what == "event-error":
+            self.say(f"The connection to lichess dropped ({obj}); opening it again...")
+        elif what == "seek-error":
+            self.say(f"lichess refused the seek: {obj}")
+        elif what == "event-closed":
+            self.api.events()  # lichess ended it (a dropped connection): open it again
+        elif what == "game-closed":
+            if self.status not in ENDED and self.game_id:
+                self.api.game(self.game_id)  # the stream ended before the game: again
+
+    def _state(self, st: dict, full: bool = False) -> None:
+        moves = (st.get("moves") or "").split()
+        if len(moves) < len(self.moves) and not full:
+            self.say(f"Take-back on lichess: put the board back to {len(moves)} plies.")
+        self.moves = moves
+        for ply in list(self._sent):
+            if ply <= len(moves):
+                del self._sent[ply]  # lichess has it (or another move there: the board will differ)
+        self.status = st.get("status", "started")
+        self._clock(st)
+        self._offers(st)
+        if self.status in ENDED:
+            self._end(st)
+        elif "expiration" in st and self._my_turn():
+            exp = st["expiration"]
+            left = exp.get("millisToMove", 0) - exp.get("idleMillis", 0)
+            if 0 < left <= FIRST_MOVE_WARN_MS and "expiry" not in self._told:
+                self._told.add("expiry")
+                self.say(f"Make your first move within {left // 1000} s, or lichess aborts the game.")
+
+    def _clock(self, st: dict) -> None:
+        if not self.link.connected.is_set() or "wtime" not in st:
+            return
+        try:
+            self.link.send(f"sync {int(st['wtime'])} {int(st['btime'])}")
+        except (BoardError, ValueError, TypeError):
+            pass
+
+    def _offers(self, st: dict) -> None:
+        other = "b" if self.color == chess.WHITE else "w"
+        for key, text in ((f"{other}draw", "Your opponent offers a draw: type draw to accept."),
+                          (f"{other}takeback", "Your opponent asks to take back a move: type takeback to accept.")):
+            if st.get(key) and key not in self._told:
+                self._told.add(key)
+                self.say(text)
+            elif not st.get(key):
+                self._told.discard(key)
+
+    def _end(self, st: dict) -> None:
+        if self.finished.is_set():
+            return
+        self.finished.set()
+        winner = st.get("winner")
+        result = "1-0" if winner == "white" else "0-1" if winner == "black" else "1/2-1/2"
+        if self.status == "aborted":
+            text = "The game was aborted."
+        else:
+            text = f"Game over: {result} ({self.status})."
+            try:
+                self.link.command(f"result {result}")
+            except BoardError:
+                pass  # the board ended it itself (a mate on the board)
+        try:
+            self.link.command("expect -")
+        except BoardError:
+            pass
+        self.say(text)
+        if self.speak:
+            self.speak(text)
+
+    def _my_turn(self) -> bool:
+        return self.color is not None and (len(self.moves) % 2 == 0) == (self.color == self._start_turn())
+
+    def _start_turn(self) -> chess.Color:
+        fen = (self.full or {}).get("initialFen", "startpos")
+        return chess.WHITE if fen == "startpos" else chess.Board(fen).turn
+
+    # ----- the board
+
+    def _board(self, what, detail) -> None:
+        if what == "line" and detail.kind == "attempt" and self._expected:
+            self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
+        elif what == "disconnected":
+            self.say("The board's line is gone: waiting for it to come back...")
+        elif what == "connected":
+            self._expected = None  # sent again once the board is heard
+
+    def _names(self) -> tuple[str, str]:
+        def name(p):
+            p = p or {}
+            n = p.get("name") or p.get("id") or ("lichess AI level %s" % p.get("aiLevel") if p.get("aiLevel") else "?")
+            return n if not p.get("rating") else f"{n} ({p['rating']})"
+        return name(self.full.get("white")), name(self.full.get("black"))
+
+    def _ensure_board_game(self) -> bool:
+        """The board plays this lichess game: a new game on it once (with the lichess
+        game's start and names), or the board's current game if it is this one."""
+        r = self.link.session.record
+        if self._board_game is not None:
+            return r is not None and r.game == self._board_game  # (its game line may be on its way)
+        source = f"lichess.org/{self.game_id}"
+        if r is not None and r.source == source and r.result == "*":
+            self._board_game = r.game  # the board has it already (this program was restarted)
+            return True
+        clock = self.full.get("clock") or {}
+        tc = "%d+%d" % (clock.get("initial", 0) // 1000, clock.get("increment", 0) // 1000) if clock else "-"
+        white, black = self._names()
+        cmd = f"new tc={tc} white={quoted(white)} black={quoted(black)} source={quoted(source)}"
+        fen = self.full.get("initialFen", "startpos")
+        if fen != "startpos":
+            cmd += " fen=" + quoted(fen)
+        try:
+            answer = self.link.command(cmd)
+        except BoardError as e:
+            self.say(f"The board refused the game: {e}")
+            return False
+        self._board_game = int(answer.args[1]) if len(answer.args) > 1 and answer.args[1].isdigit() else None
+        you = "White" if self.color == chess.WHITE else "Black"
+        self.say(f"lichess game {self.game_id}: {white} - {black}; you play {you}. Set up the pieces.")
+        return False
+
+    def _sync(self) -> None:
+        if self.full is None or not self.link.connected.is_set() or self.status in ENDED:
+            return
+        if not self._ensure_board_game():
+            return
+        r = self.link.session.record
+        if r is None or r.game != self._board_game or r.result != "*":
+            return
+        board = [p.uci for p in r.plies]
+        lich = self.moves
+        n = len(board)
+        if board == lich[:n]:
+            if n < len(lich):
+                self._expect(n + 1, lich[n])
+            return
+        if n == len(lich) + 1 and board[:-1] == lich and self._is_mine(n):
+            if n in self._sent:
+                return
+            if r.plies[-1].clk_ms is None:
+                self._complete(n)
+            self._send(n, board[-1])
+            return
+        key = f"differs {n} {len(lich)}"
+        if key not in self._told:
+            self._told.add(key)
+            common = 0
+            while common < min(n, len(lich)) and board[common] == lich[common]:
+                common += 1
+            self.say(f"The board's game differs from lichess's from ply {common + 1}: take back "
+                     f"{n - common} move(s) on the board.")
+
+    def _is_mine(self, ply: int) -> bool:
+        """Whether ply (1-based) is a move of the player at the board."""
+        first = self._start_turn()
+        mover = first if ply % 2 == 1 else (not first)
+        return mover == self.color
+
+    def _expect(self, ply: int, uci: str) -> None:
+        if self._expected == (ply, uci):
+            return
+        try:
+            self.link.command(f"expect {uci}")
+        except BoardError as e:
+            self.say(f"The board did not take lichess's move {uci}: {e}")
+            self._expected = (ply, uci)  # (said once)
+            return
+        self._expected = (ply, uci)
+        r = self.link.session.record
+        b = r.board() if r is not None else None
+        san = b.san(chess.Move.from_uci(uci)) if b is not None else uci
+        who = "You (on lichess)" if self._is_mine(ply) else "Your opponent"
+        self.say(f"{who} played {san}: make it on the board ({uci[:2]} to {uci[2:4]}).")
+        if self.speak:
+            self.speak(san)
+        if self.hands is not None and b is not None:
+            threading.Thread(target=self.hands.carry_out, args=(b, chess.Move.from_uci(uci)), daemon=True).start()
+
+    def _complete(self, ply: int) -> None:
+        side = "w" if (ply % 2 == 1) == (self._start_turn() == chess.WHITE) else "b"
+        try:
+            self.link.command(f"complete {side}")
+        except BoardError:
+            pass  # already completed by his own press
+
+    def _send(self, ply: int, uci: str) -> None:
+        self._sent[ply] = uci
+        game_id = self.game_id
+
+        def send():
+            try:
+                self.api.move(game_id, uci)
+                self._results.put((ply, uci, None))
+            except LichessError as e:
+                self._results.put((ply, uci, e))
+        threading.Thread(target=send, daemon=True).start()
+
+    def _sent_result(self, ply: int, uci: str, error) -> None:
+        if error is None:
+            return
+        if error.status is None:  # not reached: sent again if lichess does not have it
+            self.say(f"Your move {uci} may not have reached lichess ({error}); checking...")
+            self._sent.pop(ply, None)
+            if self.game_id:
+                self.api.game(self.game_id)  # its gameFull says whether it has it
+            return
+        self.say(f"lichess refused your move {uci}: {error}. Take it back on the board.")
+
+    # ----- the keyboard
+
+    def keyboard(self, text: str) -> str | None:
+        word = text.strip().lower()
+        if word in ("quit", "exit", "q"):
+            return "quit"
+        if not self.game_id:
+            if word:
+                self.say("No game yet.")
+            return None
+        try:
+            if word == "draw":
+                self.api.draw(self.game_id, True)
+                self.say("Draw offered (or accepted).")
+            elif word == "takeback":
+                self.api.takeback(self.game_id, True)
+                self.say("Take-back asked (or accepted).")
+            elif word == "resign":
+                self.api.resign(self.game_id)
+            elif word == "abort":
+                self.api.abort(self.game_id)
+            elif word:
+                self.say("At the keyboard: draw, takeback, resign, abort, quit (moves are made on the board).")
+        except LichessError as e:
+            self.say(str(e))
+        return None

@@ -1,0 +1,211 @@
+"""`play lichess` (host_tools/play/online.py) against a local server that follows lichess's
+documented Board API (tests/lichess_server.py), with the simulated board running the real
+firmware and a person at it (host_tools/hands.py): he moves his pieces, the opponent's
+moves come from the server and he carries them out from what the LEDs show; a promotion
+each way, a take-back granted on lichess, a move whose answer is lost on the network, a
+dropped stream, a flag, a resignation. Nothing leaves the machine."""
+from __future__ import annotations
+
+import threading
+import time
+
+import chess
+import pytest
+
+from host_tools.play.boardlink import BoardLink
+from host_tools.play.lichess_api import BoardApi, LichessError
+from host_tools.play.online import OnlineGame
+from tests.lichess_server import TOKEN, FakeLichess
+
+
+class Online:
+    def __init__(self, tmp_path, server: FakeLichess):
+        from host_tools.sim import SimulatedBoard
+
+        self.server = server
+        self.outputs = str(tmp_path / "outputs.txt")
+        self.sim = SimulatedBoard(hands=True, outputs=self.outputs, link=str(tmp_path / "board"))
+        self.link = BoardLink(str(tmp_path / "board"), retry_s=0.2)
+        assert self.link.connected.wait(10)
+        self.api = BoardApi(TOKEN, server.url)
+        self.said: list[str] = []
+        self.game = OnlineGame(self.link, self.api, say=self.said.append)
+        self._stop = threading.Event()
+        self._thread = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self.game.run, kwargs={"until": self._stop.is_set}, daemon=True)
+        self._thread.start()
+
+    def wait(self, what, timeout=30.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got = what()
+            if got:
+                return got
+            time.sleep(0.05)
+        raise AssertionError(f"timed out; said: {self.said[-6:]}")
+
+    def record(self):
+        return self.link.session.record
+
+    def plies(self):
+        r = self.record()
+        return [p.uci for p in r.plies] if r else []
+
+    def on_board(self):
+        """The board plays the lichess game: its game line names it."""
+        return self.wait(lambda: self.record() is not None and self.game.game_id and
+                         self.record().source == f"lichess.org/{self.game.game_id}")
+
+    def setup(self, fen):
+        """The person sets the pieces up as fen."""
+        b = chess.Board(fen)
+        self.sim.hands._play([f"0 occ {sum(1 << sq for sq in b.piece_map()):016x}"])
+        self.sim.hands.occ = set(b.piece_map())
+
+    def my_move(self, uci, press=False):
+        b = self.record().board()
+        n = len(b.move_stack)
+        self.sim.hands.move(b, chess.Move.from_uci(uci), press=press)
+        self.wait(lambda: len(self.plies()) > n)
+        # ...and lichess has it (the opponent answers only then).
+        self.wait(lambda: len(self.server.games[self.game.game_id].moves) > n)
+
+    def opponent(self, uci):
+        gid = self.game.game_id
+        n = len(self.plies())
+        self.server.opponent_move(gid, uci)
+        # The person looks at the LEDs: the move's two squares, lit as a move to carry out.
+        move = chess.Move.from_uci(uci)
+
+        def lit():
+            last = None
+            with open(self.outputs) as f:
+                for line in f:
+                    if " squares " in line:
+                        last = bytes.fromhex(line.split()[-1])
+            return last is not None and last[move.from_square] == 4 and last[move.to_square] == 5
+        self.wait(lit)
+        self.sim.hands.carry_out(self.record().board(), move)
+        self.wait(lambda: len(self.plies()) == n + 1)
+
+    def close(self):
+        self._stop.set()
+        if self._thread:
+            self._thread.join(5)
+        self.link.close()
+        self.api.close()
+        self.sim.stop()
+
+
+@pytest.fixture
+def online(tmp_path):
+    server = FakeLichess()
+    o = Online(tmp_path, server)
+    yield o
+    o.close()
+    server.close()
+
+
+def test_a_game_from_a_seek_with_a_takeback_a_lost_answer_a_dropped_stream_and_a_resignation(online):
+    o = online
+    o.game.seek(5, 3)
+    o.start()
+    o.on_board()
+    gid = o.game.game_id
+    assert o.game.color == chess.WHITE and o.record().white.startswith("Player")
+    o.my_move("e2e4")  # no press: lichess keeps the time
+    o.wait(lambda: o.server.received == [(gid, "e2e4")])
+    o.opponent("e7e5")
+    o.my_move("g1f3")
+    o.opponent("b8c6")
+    # lichess's clocks are on the board's clock.
+    w, b = o.server.games[gid].times()
+    o.wait(lambda: abs(o.link.session.clock.white_ms - w) < 1500)
+    # A take-back asked at the keyboard and granted: he puts the pieces back.
+    o.game.keyboard("takeback")
+    o.server.opponent_accepts_takeback(gid)
+    o.wait(lambda: any("Take-back on lichess" in s for s in o.said))
+    after = o.record().board()
+    o.sim.hands.take_back(after)
+    after.pop()
+    o.sim.hands.take_back(after)
+    o.wait(lambda: o.plies() == ["e2e4", "e7e5"])
+    # His move's answer is lost on the network (lichess has it): it is not sent twice.
+    o.server.fail_moves = 1
+    o.my_move("f1c4")
+    o.wait(lambda: o.server.games[gid].moves[-1:] == ["f1c4"])
+    o.opponent("g8f6")
+    assert o.server.received.count((gid, "f1c4")) == 1
+    # The streams drop; he moves and the opponent answers meanwhile: nothing is lost.
+    o.server.drop_streams()
+    o.my_move("d2d3")
+    o.opponent("f8c5")
+    assert o.plies() == ["e2e4", "e7e5", "f1c4", "g8f6", "d2d3", "f8c5"] == o.server.games[gid].moves
+    assert any("dropped" in s for s in o.said) or o.server.requests.count(("GET", f"/api/board/game/stream/{gid}",
+                                                                          o.server.requests[-1][2])) >= 2
+    # He resigns at the keyboard: the board has the result.
+    o.game.keyboard("resign")
+    o.wait(lambda: o.record().result == "0-1")
+    o.wait(lambda: any("Game over: 0-1 (resign)" in s for s in o.said))
+    assert all(ua.startswith("open-chess-board") for _, _, ua in o.server.requests)
+
+
+def test_promotions_both_ways_from_a_position(online):
+    o = online
+    fen = "8/P6k/8/8/8/8/p6K/8 w - - 0 1"
+    gid = o.server.new_game(me_white=True, minutes=5, inc=3, fen=fen)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.setup(fen)
+    o.wait(lambda: o.record().board().fen() == chess.Board(fen).fen())
+    time.sleep(1.0)
+    # His promotion: the knight chosen with the clock's buttons, and his press.
+    o.my_move("a7a8n", press=True)
+    o.wait(lambda: o.server.received == [(gid, "a7a8n")])
+    # The opponent's promotion to a rook: taken as the expected piece.
+    o.opponent("a2a1r")
+    assert o.plies() == ["a7a8n", "a2a1r"] and o.record().plies[1].san.startswith("a1=R")
+
+
+def test_a_flag_on_lichess_ends_the_game_on_the_board(online):
+    o = online
+    gid = o.server.new_game(me_white=False, minutes=0.2, inc=0)  # 12 s each
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.opponent("d2d4")
+    o.my_move("d7d5")
+    o.wait(lambda: o.server.received == [(gid, "d7d5")])
+    o.opponent("c2c4")
+    # He thinks too long: lichess's flag falls, not the board's own.
+    o.wait(lambda: o.record().result == "1-0", timeout=30)
+    o.wait(lambda: any("outoftime" in s for s in o.said))
+
+
+def test_a_bad_token_and_a_game_that_does_not_exist_say_so(tmp_path):
+    server = FakeLichess()
+    try:
+        api = BoardApi("lip_wrong", server.url)
+        with pytest.raises(LichessError, match="refused the token"):
+            api.account()
+        api.close()
+        api = BoardApi(TOKEN, server.url)
+        with pytest.raises(LichessError, match="Not found"):
+            api.move("nosuchgame", "e2e4")
+        api.close()
+    finally:
+        server.close()
+
+
+def test_an_illegal_move_from_the_server_changes_nothing_on_the_board(online):
+    o = online
+    gid = o.server.new_game(me_white=False, minutes=5, inc=3)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.server._do(lambda: (o.server.games[gid].moves.append("e2e5"), o.server._publish(o.server.games[gid])))
+    o.wait(lambda: any("did not take lichess's move e2e5" in s for s in o.said))
+    assert o.plies() == []
