@@ -122,7 +122,7 @@ def main(argv=None):
     stop.set()
     t.join(5)
     lit = [(game.lit_at[p] - game.state_at[p]) * 1000 for p in game.lit_at if p in game.state_at]
-    sent = [(received_at[p] - game.line_at[p]) * 1000 for p in received_at if p in game.line_at]
+    sent = [(received_at[p] - game.line_at[p]) * 1000 for p in received_at if p in game.line_at and p % 2 == 1]
     print(f"a game of {len(board_.move_stack)} plies against the local lichess; the simulated board in real time")
     print(f"{'':48}{'median':>8}{'worst':>8}   must be")
     print(f"{'opponent move: game state -> lit on the board':48}{statistics.median(lit):8.0f}{max(lit):8.0f}"

@@ -286,9 +286,9 @@ class OnlineGame:
         if n == len(lich) + 1 and board[:-1] == lich and self._is_mine(n):
             if n in self._sent:
                 return
+            self._send(n, board[-1])  # first: lichess's clock is the one that counts
             if r.plies[-1].clk_ms is None:
                 self._complete(n)
-            self._send(n, board[-1])
             return
         key = f"differs {n} {len(lich)}"
         if key not in self._told:
