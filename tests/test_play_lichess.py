@@ -209,3 +209,38 @@ def test_an_illegal_move_from_the_server_changes_nothing_on_the_board(online):
     o.server._do(lambda: (o.server.games[gid].moves.append("e2e5"), o.server._publish(o.server.games[gid])))
     o.wait(lambda: any("did not take lichess's move e2e5" in s for s in o.said))
     assert o.plies() == []
+
+
+@pytest.mark.parametrize("args, env, says", [
+    (["lichess", "--seek", "10+5"], {"LICHESS_TOKEN": ""}, "no LICHESS_TOKEN"),
+    (["lichess", "--seek", "ten"], {"LICHESS_TOKEN": "x"}, "--seek: minutes+increment"),
+    (["lichess", "--seek", "500+0"], {"LICHESS_TOKEN": "x"}, "--seek: 0 to 180 minutes"),
+    (["engine", "--engine", "/no/such/engine"], {}, "not an executable file"),
+    (["engine", "--engine", "/bin/true", "--fen", "not a fen"], {}, "--fen:"),
+    (["engine", "--engine", "/bin/true", "--port", "/dev/no-such-board"], {}, "no serial port /dev/no-such-board"),
+])
+def test_a_bad_play_command_line_says_why_in_one_line(args, env, says):
+    import os
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "host_tools", "play", *args], capture_output=True, text=True,
+                       timeout=60, env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+    assert r.returncode != 0
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("python -m host_tools play: error: ") and says in lines[0], r.stderr
+
+
+def test_a_bad_token_on_the_command_line_is_refused_before_anything_starts():
+    import os
+    import subprocess
+    import sys
+
+    server = FakeLichess()
+    try:
+        r = subprocess.run([sys.executable, "-m", "host_tools", "play", "lichess", "--server", server.url,
+                            "--port", "/dev/null"], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "LICHESS_TOKEN": "lip_wrong"}, stdin=subprocess.DEVNULL)
+    finally:
+        server.close()
+    assert r.returncode != 0 and "refused the token" in r.stderr and len(r.stderr.strip().splitlines()) == 1
