@@ -244,3 +244,11 @@ def test_a_bad_token_on_the_command_line_is_refused_before_anything_starts():
     finally:
         server.close()
     assert r.returncode != 0 and "refused the token" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_joining_a_game_that_does_not_exist_says_so(online):
+    o = online
+    o.game.join("nosuchgm")
+    o.start()
+    o.wait(lambda: any("lichess has no game nosuchgm" in s for s in o.said))
+    assert o.plies() == [] or o.record().source == ""

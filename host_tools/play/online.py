@@ -147,6 +147,9 @@ class OnlineGame:
                     self.say("Your opponent is back.")
             elif kind == "chatLine" and obj.get("username", "").lower() != self.me:
                 self.say(f"{obj.get('username')}: {obj.get('text', '')[:200]}")
+        elif what == "game-error" and str(obj).startswith("HTTP 404"):
+            self.say(f"lichess has no game {self.game_id}: check its id (the 8 letters after lichess.org/).")
+            self.game_id = None
         elif what == "game-error" or what == "event-error":
             self.say(f"The connection to lichess dropped ({obj}); opening it again...")
         elif what == "seek-error":
