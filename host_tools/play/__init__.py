@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import random
 import sys
 import threading
@@ -14,6 +13,7 @@ import threading
 import chess
 
 from host_tools.commandline import CommandError
+from host_tools.play import keyboard
 
 
 def main(argv=None) -> int:
@@ -81,8 +81,7 @@ def _engine(a, prog) -> int:
         if sim:
             sim.stop()
         raise CommandError(str(err)) from None
-    commands: queue.Queue = queue.Queue()
-    threading.Thread(target=_keyboard, args=(commands, game, sim), daemon=True).start()
+    commands = keyboard.start(game, sim)
     try:
         game.new_game()
         game.run(commands=commands)
@@ -173,9 +172,7 @@ def _lichess(a, prog) -> int:
             game.join(a.game)
         else:
             game.wait()
-        commands: queue.Queue = queue.Queue()
-        threading.Thread(target=_keyboard, args=(commands, game, sim), daemon=True).start()
-        game.run(commands=commands)
+        game.run(commands=keyboard.start(game, sim))
     except (BoardError, LichessError) as err:
         print(f"{prog}: {err}", file=sys.stderr)
         return 1
@@ -197,27 +194,3 @@ def _find_board() -> str:
         raise CommandError("no board plugged in (no Raspberry Pi Pico found): plug it in, or give --port "
                            "PATH, or try --sim")
     return found[0]
-
-
-def _keyboard(commands: queue.Queue, game, sim) -> None:
-    """Lines typed: on the simulated board a move is made by the hands; the rest are
-    commands for the game."""
-    for line in sys.stdin:
-        text = line.strip()
-        if sim is not None and text:
-            board = game.board()
-            move = _parse_move(board, text) if board is not None else None
-            if move is not None:
-                threading.Thread(target=sim.hands.move, args=(board, move), daemon=True).start()
-                continue
-        commands.put(text)
-    commands.put("quit")
-
-
-def _parse_move(board: chess.Board, text: str):
-    for parse in (board.parse_uci, board.parse_san):
-        try:
-            return parse(text)
-        except ValueError:
-            continue
-    return None

@@ -27,6 +27,7 @@ import chess
 import chess.engine
 
 from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.play.keyboard import typed
 
 # level: (Stockfish's Skill Level, search depth, most seconds a move, Elo shown)
 LEVELS = {
@@ -161,13 +162,8 @@ class EngineGame:
                 self._message(what, detail)
             except queue.Empty:
                 pass
-            if commands is not None:
-                try:
-                    text = commands.get_nowait()
-                except queue.Empty:
-                    text = None
-                if text is not None and self.keyboard(text) == "quit":
-                    return
+            if typed(commands, self.keyboard):
+                return
             self._collect()
             self._maybe_think()
 

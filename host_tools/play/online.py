@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 
 import chess
 
 from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.play.keyboard import typed
 from host_tools.play.lichess_api import BoardApi, LichessError
 
 ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
@@ -109,13 +109,8 @@ class OnlineGame:
                 except queue.Empty:
                     break
                 self._sent_result(ply, uci, error)
-            if commands is not None:
-                try:
-                    text = commands.get_nowait()
-                except queue.Empty:
-                    text = None
-                if text is not None and self.keyboard(text) == "quit":
-                    return
+            if typed(commands, self.keyboard):
+                return
             self._sync()
 
     # ----- lichess
