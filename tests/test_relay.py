@@ -479,6 +479,50 @@ def test_lichess_push(tmp_path):
     assert rid == "abcd1234" and auth == "Bearer lip_x" and "1. e4" in pgn
 
 
+def test_lichess_push_reads_refused_games_backs_off_on_429_and_says_who_it_is(tmp_path):
+    # lichess's push answers as its API documents (games[] with moves or an error); a 429
+    # asks for a minute's wait (shortened here); every request names this program.
+    (tmp_path / "boards").mkdir()
+    got, logged = [], []
+    answers = [web.json_response({"error": "Too many requests"}, status=429),
+               web.json_response({"games": [{"tags": {"White": "A", "Black": "B"}, "error": "No move found: Pawn a8"}]}),
+               web.json_response({"games": [{"tags": {"White": "A", "Black": "B"}, "moves": 1}]})]
+
+    async def body():
+        async def push(request):
+            got.append((asyncio.get_running_loop().time(), request.headers.get("User-Agent", ""), await request.text()))
+            return answers[min(len(got), len(answers)) - 1]
+
+        app = web.Application()
+        app.router.add_post("/api/broadcast/round/{rid}/push", push)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.1},
+                       log=logged.append)
+        await relay.start()
+        relay.lichess.backoff_s = 1.0
+        try:
+            assert await _until(lambda: len(got) >= 2)
+            fake.add("@1:3 move 2 e7e5 e5")
+            assert await _until(lambda: len(got) >= 3)
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    assert got[1][0] - got[0][0] >= 1.0  # waited after the 429
+    assert all(ua.startswith("open-chess-board") for _, ua, _ in got)
+    assert any("429" in line for line in logged)
+    assert [line for line in logged if "refused the game A - B: No move found: Pawn a8" in line]
+
+
 def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
     from host_tools.relay.speaker import Speaker
 
