@@ -184,7 +184,9 @@ class EngineGame:
                 self._result(ev)
         elif what == "line":
             m = detail
-            if m.kind == "attempt" and self._expected:
+            if m.kind == "button" and m.args:
+                self._button(m.args[0])
+            elif m.kind == "attempt" and self._expected:
                 self.say(f"That is not the move: play {self._expected[2]} "
                          f"({self._expected[1][:2]} to {self._expected[1][2:4]}).")
         elif what == "disconnected":
@@ -289,6 +291,19 @@ class EngineGame:
             self.speak(san)
         if self.hands is not None:
             threading.Thread(target=self.hands.carry_out, args=(board, move), daemon=True).start()
+
+    # ----- the clock's buttons (the board reports them in a game: docs/protocol.md)
+
+    BUTTONS = {"plus": "draw", "minus": "hint", "ok-long": "resign"}
+
+    def _button(self, name: str) -> None:
+        """plus: offer a draw; minus: a hint; ok held: resign; ok after the result: a new
+        game."""
+        r = self.record()
+        if name == "ok" and r is not None and r.result != "*":
+            self.keyboard("new")
+        elif name in self.BUTTONS:
+            self.keyboard(self.BUTTONS[name])
 
     # ----- the keyboard
 

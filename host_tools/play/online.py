@@ -224,8 +224,18 @@ class OnlineGame:
 
     # ----- the board
 
+    BUTTONS = {"plus": "draw", "minus": "takeback", "ok-long": "resign"}
+
     def _board(self, what, detail) -> None:
-        if what == "line" and detail.kind == "attempt" and self._expected:
+        if what == "line" and detail.kind == "button" and detail.args:
+            # The clock's buttons (docs/protocol.md): plus draw, minus take-back, ok held
+            # resign - or abort, while lichess allows it (before each side has moved).
+            word = self.BUTTONS.get(detail.args[0])
+            if word == "resign" and len(self.moves) < 2:
+                word = "abort"
+            if word:
+                self.keyboard(word)
+        elif what == "line" and detail.kind == "attempt" and self._expected:
             self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
         elif what == "disconnected":
             self.say("The board's line is gone: waiting for it to come back...")
