@@ -27,9 +27,14 @@ APP_HEAP = "384K"
 
 def run_trace(trace: str | Path, control: str = "300+2", fen: str | None = None,
               chess960: int | None = None, white: str = "White", black: str = "Black",
-              tail_ms: int = 3000, outputs: str | None = None, start_clock: bool = True,
+              tail_ms: int = 3000, outputs: str | None = None, start_clock: bool | None = None,
               heap: str = APP_HEAP, commands: tuple = ()):
-    """Play the trace; returns (GameRecord of the last game, all messages, stderr)."""
+    """Play the trace; returns (GameRecord of the last game, all messages, stderr).
+    start_clock: send `start` before the trace; by default only when the trace does not
+    start the clock itself with a press before the first move (as the opponent's button
+    does, 6.6), so that every turn is timed from the press the trace has."""
+    if start_clock is None:
+        start_clock = not starts_its_clock(trace)
     cmd = f"new tc={control} white={encode(white)} black={encode(black)}"
     if fen:
         cmd += " fen=" + encode(fen)
@@ -59,6 +64,24 @@ def run_trace(trace: str | Path, control: str = "300+2", fen: str | None = None,
         elif isinstance(m, Status) and m.kind == "clock" and record is not None:
             record.clocks = (int(m.args[0]), int(m.args[1]))
     return record, messages, r.stderr
+
+
+def starts_its_clock(trace: str | Path) -> bool:
+    """Whether a lever is pressed in the trace before the pieces first move."""
+    first_occ = None
+    with open(trace) as f:
+        for line in f:
+            words = line.split()
+            if len(words) < 3 or words[0].startswith("#"):
+                continue
+            if words[1] == "occ":
+                if first_occ is None:
+                    first_occ = words[2]
+                elif words[2] != first_occ:
+                    return False
+            elif words[1] == "press" or (words[1] == "lever" and words[-1] == "down"):
+                return True
+    return False
 
 
 def main(argv=None):

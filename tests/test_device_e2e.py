@@ -238,3 +238,27 @@ def test_a_blind_players_motor_follows_the_game(tmp_path):
             assert [p[1] for p in pulses if t <= p[0] < t + 600] == [150, 150], (t, who)
     # The mate ends the game: Black feels "game over" (two long pulses) last.
     assert [p[1] for p in pulses[-2:]] == [PATTERNS["game_over"][0][0]] * 2
+
+
+def test_a_replayed_trace_that_starts_its_own_clock_is_timed_from_that_press(tmp_path):
+    # (#14) Black's button starts White's clock at 2 s (6.6); White's move and press at
+    # 5.6 s: his clock ran 3.6 s, not 5.6 s from the replay's beginning.
+    text = """0 occ ffff00000000ffff
+2000 press black
+5000 occ ffff00000000efff
+5300 occ ffff00001000efff
+5600 press white
+"""
+    from host_tools.replay import starts_its_clock
+
+    trace = _write(tmp_path, text)
+    assert starts_its_clock(trace)
+    rec, msgs, _ = run_trace(trace, "300+2")
+    assert [p.san for p in rec.plies] == ["e4"]
+    assert rec.plies[0].clk_ms == 300000 - 3600 + 2000
+    # A trace whose first press completes a move: the replay starts the clock itself.
+    later = _write(tmp_path, "0 occ ffff00000000ffff\n5000 occ ffff00000000efff\n5300 occ ffff00001000efff\n"
+                             "5600 press white\n", "later.trace")
+    assert not starts_its_clock(later)
+    rec, _, _ = run_trace(later, "300+2")
+    assert rec.plies[0].clk_ms == 300000 - 5600 + 2000
