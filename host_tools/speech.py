@@ -36,15 +36,15 @@ WORDS = {
     "en": {"takes": "takes", "check": "check", "mate": "checkmate", "short": "castles kingside",
            "long": "castles queenside", "promotes": "", "white": "White", "black": "Black",
            "minutes": "minutes", "minute": "minute", "seconds": "seconds", "second": "second",
-           "hours": "hours", "hour": "hour", "move": "Move", "ep": "en passant"},
+           "hours": "hours", "hour": "hour", "move": "Move", "ep": "en passant", "to": "to"},
     "it": {"takes": "prende", "check": "scacco", "mate": "scacco matto", "short": "arrocco corto",
            "long": "arrocco lungo", "promotes": "promuove a", "white": "Bianco", "black": "Nero",
            "minutes": "minuti", "minute": "minuto", "seconds": "secondi", "second": "secondo",
-           "hours": "ore", "hour": "ora", "move": "Mossa", "ep": "en passant"},
+           "hours": "ore", "hour": "ora", "move": "Mossa", "ep": "en passant", "to": "a"},
     "fide": {"takes": "schlägt", "check": "Schach", "mate": "Schachmatt", "short": "Kurze Rochade",
              "long": "Lange Rochade", "promotes": "wird", "white": "Weiß", "black": "Schwarz",
              "minutes": "Minuten", "minute": "Minute", "seconds": "Sekunden", "second": "Sekunde",
-             "hours": "Stunden", "hour": "Stunde", "move": "Zug", "ep": "en passant"},
+             "hours": "Stunden", "hour": "Stunde", "move": "Zug", "ep": "en passant", "to": "nach"},
 }
 VOICES = {"en": "en", "it": "it", "fide": "de"}
 _SAN = re.compile(r"^([KQRBN])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=([QRBN]))?([+#])?$")
@@ -54,8 +54,10 @@ def _square(sq: str, lang: str) -> str:
     return f"{FILES[lang][sq[0]]} {RANKS[lang][sq[1]]}"
 
 
-def move_text(san: str, lang: str = "en", en_passant: bool = False) -> str:
-    """The words for a move in SAN."""
+def move_text(san: str, lang: str = "en", en_passant: bool = False, uci: str | None = None) -> str:
+    """The words for a move in SAN. With its UCI, a promotion and an en passant capture
+    say where the pawn came from (appendix D: no doubt about which pawn): "pawn e 7 to
+    e 8, Queen", "pawn e 5 takes d 6 en passant"."""
     if lang not in PIECES:
         raise ValueError(f"languages: {', '.join(PIECES)}")
     w = WORDS[lang]
@@ -71,13 +73,26 @@ def move_text(san: str, lang: str = "en", en_passant: bool = False) -> str:
             raise ValueError(f"not SAN: {san!r}")
         piece, ffrom, rfrom, takes, to, promo, _ = m.groups()
         words = [PIECES[lang][piece or "P"]]
+        if uci and not piece and (promo or en_passant) and len(uci) >= 4:
+            words.append(_square(uci[:2], lang))
+            words.append(w["takes"] if takes else w["to"])
+            words.append(_square(to, lang))
+            if en_passant:
+                words.append(w["ep"])
+            if promo:
+                words[-1] += ","
+                words.append(PIECES[lang][promo])
+            ffrom = rfrom = takes = None
+            to = promo = None
+            en_passant = False
         if ffrom:
             words.append(FILES[lang][ffrom])
         if rfrom:
             words.append(RANKS[lang][rfrom])
         if takes:
             words.append(w["takes"])
-        words.append(_square(to, lang))
+        if to:
+            words.append(_square(to, lang))
         if en_passant:
             words.append(w["ep"])
         if promo:
@@ -123,8 +138,8 @@ class Announcer:
         if self.espeak is None:
             raise RuntimeError("espeak-ng is missing (Debian package espeak-ng)")
 
-    def text_for_move(self, san: str, side: str) -> str:
-        text = move_text(san, self.lang)
+    def text_for_move(self, san: str, side: str, uci: str | None = None, en_passant: bool = False) -> str:
+        text = move_text(san, self.lang, en_passant, uci)
         if not self.voices:  # one voice for both: it names the side
             text = f"{WORDS[self.lang]['white' if side == 'w' else 'black']}: {text}"
         return text

@@ -36,6 +36,12 @@ def test_move_words(san):
 
 def test_en_passant_and_bad_input():
     assert move_text("exd6", "en", en_passant=True) == "pawn e takes d 6 en passant"
+    # With the move's UCI, the pawn's own square is said (#13, appendix D).
+    assert move_text("exd6", "en", True, "e5d6") == "pawn e 5 takes d 6 en passant"
+    assert move_text("e8=Q+", "en", uci="e7e8q") == "pawn e 7 to e 8, Queen check"
+    assert move_text("bxa8=N", "it", uci="b7a8n") == "pedone bi 7 prende a 8, Cavallo"
+    assert move_text("e8=Q", "fide", uci="e7e8q") == "Bauer Eva sieben nach Eva acht, Dame"
+    assert move_text("Nf3", "en", uci="g1f3") == "Knight f 3"  # nothing else changes
     with pytest.raises(ValueError):
         move_text("Zz9", "en")
     with pytest.raises(ValueError):

@@ -115,7 +115,9 @@ class Boards:
                 if detail.kind == "move" and self.speaker and s.record and s.record.plies:
                     first_white = s.record.fen.split()[1] == "w"
                     side = "w" if (len(s.record.plies) % 2 == 1) == first_white else "b"
-                    self.speaker.move(s.record.plies[-1].san, side)
+                    before = s.record.board()
+                    last = before.pop()
+                    self.speaker.move(s.record.plies[-1].san, side, last.uci(), before.is_en_passant(last))
             elif what == "problem":
                 self.log(f"board {s.number}: {detail}")
             elif what == "ask" and self.speaker:

@@ -20,8 +20,8 @@ class Speaker:
         self._failed = False
         threading.Thread(target=self._run, name="speaker", daemon=True).start()
 
-    def move(self, san: str, side: str) -> None:
-        self._q.put((self.announcer.text_for_move(san, side), side))
+    def move(self, san: str, side: str, uci: str | None = None, en_passant: bool = False) -> None:
+        self._q.put((self.announcer.text_for_move(san, side, uci, en_passant), side))
 
     def ask(self, session, side: str, what: str) -> None:
         c = session.clock
