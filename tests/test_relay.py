@@ -534,8 +534,8 @@ def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
             self.lang = "fide"
             self.files = []
 
-        def text_for_move(self, san, side):
-            return self.real.text_for_move(san, side)
+        def text_for_move(self, san, side, uci=None, en_passant=False):
+            return self.real.text_for_move(san, side, uci, en_passant)
 
         def say(self, text, side=None):
             f = tmp_path / f"said-{len(self.files)}.wav"
