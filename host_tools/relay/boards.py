@@ -115,9 +115,9 @@ class Boards:
                 if detail.kind == "move" and self.speaker and s.record and s.record.plies:
                     first_white = s.record.fen.split()[1] == "w"
                     side = "w" if (len(s.record.plies) % 2 == 1) == first_white else "b"
-                    before = s.record.board()
-                    last = before.pop()
-                    self.speaker.move(s.record.plies[-1].san, side, last.uci(), before.is_en_passant(last))
+                    pos = s.record.board()
+                    last = pos.pop()
+                    self.speaker.move(s.record.plies[-1].san, side, last.uci(), pos.is_en_passant(last))
             elif what == "problem":
                 self.log(f"board {s.number}: {detail}")
             elif what == "ask" and self.speaker:
