@@ -120,8 +120,40 @@ def time_text(ms: int, lang: str = "en", side: str | None = None) -> str:
     return " ".join(parts)
 
 
-def move_number_text(n: int, lang: str = "en") -> str:
-    return f"{WORDS[lang]['move']} {n}"
+def move_number_text(n: int, lang: str = "en", to_control: int | None = None) -> str:
+    """'Move 23', and with to_control 'Move 23, 18 moves to the time control' (D.2.6.1:
+    on request, his number of moves and the moves left to the control)."""
+    text = f"{WORDS[lang]['move']} {n}"
+    if to_control is not None:
+        one = to_control == 1
+        text += ", " + {
+            "en": f"{to_control} move{'' if one else 's'} to the time control",
+            "it": f"{to_control} {'mossa' if one else 'mosse'} al controllo del tempo",
+            "fide": f"{to_control} {'Zug' if one else 'Züge'} bis zur Zeitkontrolle",
+        }[lang]
+    return text
+
+
+def moves_to_control(control: str, moves_done: int) -> int | None:
+    """How many moves a player who has completed moves_done must still make to reach the
+    next time control of control (docs: "40/5400+30:1800+30"); None when no period with a
+    move count lies ahead (sudden death)."""
+    periods = [p for p in (control or "").split(":") if p]
+    counts = []
+    for p in periods:
+        m = re.match(r"^(\d+)/", p)
+        counts.append(int(m.group(1)) if m else None)
+    done = moves_done
+    for i, c in enumerate(counts):
+        if c is None:
+            return None
+        last = i == len(counts) - 1
+        if done < c:
+            return c - done
+        done -= c
+        if last:  # a last period with a count repeats
+            return c - done % c
+    return None
 
 
 class Announcer:

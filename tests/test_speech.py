@@ -48,6 +48,22 @@ def test_en_passant_and_bad_input():
         move_text("e4", "fr")
 
 
+def test_moves_to_the_time_control():
+    # Appendix D.2.6.1: on request, the moves left to the control.
+    from host_tools.speech import moves_to_control
+
+    assert moves_to_control("40/5400+30:1800+30", 0) == 40
+    assert moves_to_control("40/5400+30:1800+30", 22) == 18
+    assert moves_to_control("40/5400+30:1800+30", 40) is None  # sudden death after it
+    assert moves_to_control("40/7200:20/3600", 45) == 15
+    assert moves_to_control("40/7200:20/3600", 60) == 20  # the last period with a count repeats
+    assert moves_to_control("40/7200:20/3600", 75) == 5
+    assert moves_to_control("300+2", 10) is None and moves_to_control("-", 0) is None
+    assert move_number_text(23, "en", 18) == "Move 23, 18 moves to the time control"
+    assert move_number_text(39, "it", 1) == "Mossa 39, 1 mossa al controllo del tempo"
+    assert move_number_text(5, "fide", 36) == "Zug 5, 36 Züge bis zur Zeitkontrolle"
+
+
 def test_times_and_move_numbers():
     assert time_text(4025000, "en", "w") == "White 1 hour 7 minutes 5 seconds"
     assert time_text(277999, "it", "b") == "Nero 4 minuti 37 secondi"
@@ -77,3 +93,33 @@ def test_espeak_speaks(tmp_path, lang):
     samples = array.array("h", frames) if width == 2 else array.array("b", frames)
     rms = (sum(s * s for s in samples) / len(samples)) ** 0.5
     assert rms > 300  # not silence
+
+
+def test_a_player_who_asks_for_the_move_hears_the_moves_left_to_the_control():
+    import time
+
+    from host_tools.gamerecord import GameRecord
+    from host_tools.protocol import parse_line
+    from host_tools.relay.session import BoardSession
+    from host_tools.relay.speaker import Speaker
+
+    class Silent:
+        lang = "en"
+
+        def say(self, text, side=None):
+            pass
+
+    s = BoardSession(1)
+    s.records[1] = rec = GameRecord(1)
+    s.current = 1
+    for line in ("@1:1 game tc=40/5400+30:1800+30 fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"
+                 " chess960=- white=A black=B", "@1:2 move 1 e2e4 e4", "@1:3 move 2 e7e5 e5", "@1:4 move 3 g1f3 Nf3"):
+        rec.apply(parse_line(line))
+    speaker = Speaker(announcer=Silent())
+    speaker.ask(s, "b", "move")
+    speaker.ask(s, "w", "move")
+    end = time.monotonic() + 5
+    while len(speaker.said) < 2 and time.monotonic() < end:
+        time.sleep(0.01)
+    assert [t for _, t in speaker.said] == ["Move 2, 39 moves to the time control",
+                                            "Move 2, 38 moves to the time control"]

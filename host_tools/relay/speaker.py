@@ -7,7 +7,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from host_tools.speech import Announcer, move_number_text, time_text
+from host_tools.speech import Announcer, move_number_text, moves_to_control, time_text
 
 
 class Speaker:
@@ -26,8 +26,15 @@ class Speaker:
     def ask(self, session, side: str, what: str) -> None:
         c = session.clock
         if what == "move":
-            n = session.record.board().fullmove_number if session.record else 1
-            text = move_number_text(n, self.lang)
+            rec = session.record
+            n = rec.board().fullmove_number if rec else 1
+            left = None
+            if rec:  # his completed moves, and what is left of them to the time control
+                white_first = rec.fen.split()[1] == "w"
+                plies = len(rec.plies)
+                mine = (plies + (1 if (side == "w") == white_first else 0)) // 2
+                left = moves_to_control(rec.tc, mine)
+            text = move_number_text(n, self.lang, left)
         else:
             who = side if what == "time" else ("b" if side == "w" else "w")
             text = time_text(c.white_ms if who == "w" else c.black_ms, self.lang, who)
