@@ -204,7 +204,8 @@ def _expect(dev, pos, kw, now):
     opponent online), shown for the player at the board to carry out; only it is taken,
     and it is completed when it stands on the board. expect -: no longer."""
     if pos[0] == "-":
-        dev.expect(0, now)
+        if dev.match.outcome is None:  # (after the result no move is taken anyway)
+            dev.expect(0, now)
         return ("expect", "-")
     if dev.match.outcome is not None:
         raise P.NotNow("the game is over")

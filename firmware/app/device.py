@@ -35,6 +35,9 @@ FIRMWARE = "0.1.0"
 CLOCK_EVERY_MS = 1000  # the clock line at least this often while a clock runs
 POWER_EVERY_MS = 30000
 DEFAULT_CONTROL = "300+2"
+# Buttons that do nothing on the board while its menu is closed: reported to the host
+# (`button <name>`), for a game played with one (an engine's, lichess's: draw, resign).
+TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
 
 class Device:
     def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None,
@@ -54,7 +57,7 @@ class Device:
         self.events = GameEvents(self.game, self.record, self.signals, self.faces,
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now)
-        self.rec = MoveRecognizer(self.game, sink=self.events)
+        self.rec = self.events.rec = MoveRecognizer(self.game, sink=self.events)
         self.menu = ClockMenu(self.presets)
         self.selftest = SelfTest(hal)
         self.reader = P.LineReader()
@@ -77,6 +80,8 @@ class Device:
         if found:
             self.rec.restart(now)
             recovery.resume(self.record, found, self.game, self.clock, now)
+            if self.match.outcome is not None:
+                self.rec.game_over()
             self.events.clock_dirty = True
         else:
             self.start_game(DEFAULT_CONTROL, None, None, self.white, self.black, now)
@@ -191,7 +196,8 @@ class Device:
         at the board, who carries it out; only it is taken (the recogniser's expect)."""
         self.rec.expect(m)
         if m:
-            self.faces.expected(move_from(m), move_to(m))
+            # Its squares on the LEDs, and on its player's face instead of his time.
+            self.faces.expected(move_from(m), move_to(m), self.game.turn)
             player = WHITE if self.game.turn == BLACK else BLACK
             self.signals.event(player, "opponent_moved", t)
         else:
@@ -209,6 +215,9 @@ class Device:
             return
         if self.rec.promotion_pending():
             self.rec.button(name, down, t)
+            return
+        if not self.menu.open and name in TO_HOST:
+            self.write("button " + name)
             return
         try:
             todo = self.menu.button(name, self.clock, t)

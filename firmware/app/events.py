@@ -39,6 +39,7 @@ class GameEvents(GameSink):
         self.start_game = start_game
         self.now = now
         self.match = None  # the current game's Match (set by the device with each game)
+        self.rec = None  # the move recogniser (set by the device): told when the game ends
         self.clock_dirty = True  # the clock line and faces are due at once
         self._last_move = 0  # the last move made, for the square LEDs
 
@@ -146,6 +147,8 @@ class GameEvents(GameSink):
             self.clock_dirty = True
 
     def _result(self, o):
+        if self.rec is not None:
+            self.rec.game_over()  # a move shown after it is an attempt, told once
         self.record.event(RESULT, 0, 2 if o.winner is None else (0 if o.winner == WHITE else 1),
                           TERMINATIONS.index(o.termination))
         self.clock_dirty = True

@@ -4,7 +4,7 @@
 # the game, the squares to put right; the move of a player who is not at the board - an
 # engine, an opponent online - for the player at the board to carry out).
 from firmware.clock import display
-from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.squares import WHITE, BLACK, square_name
 
 DISPLAY_EVERY_MS = 100
 # What a square LED shows (firmware/hal/squareleds.py).
@@ -23,6 +23,7 @@ class Faces:
         self._last = None
         self._hint = None
         self._expect = None
+        self._expect_side = None  # whose face shows the move to carry out
 
     def led(self, side, on):
         if self._leds[side] != on:
@@ -40,6 +41,9 @@ class Faces:
             shown = menu.text()
         else:
             shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))
+            if self._expect is not None and self._expect_side is not None:
+                move = square_name(self._expect[0]) + square_name(self._expect[1])
+                shown = (move, shown[1]) if self._expect_side == WHITE else (shown[0], move)
         if self.low_battery:  # C.02: the low-battery sign
             shown = (shown[0] + " L", shown[1] + " L")
         if shown != self._shown:
@@ -55,12 +59,17 @@ class Faces:
     def last_move(self, frm, to):
         """The last move's squares (None, None: none, after a take-back)."""
         self._last = (frm, to) if frm is not None else None
+        if self._expect is not None:
+            self.dirty = True  # its player's face shows his time again
         self._expect = None  # a move made or taken back: what was expected is no more
         self._squares()
 
-    def expected(self, frm, to):
-        """The move to carry out on the board (None, None: none)."""
+    def expected(self, frm, to, side=None):
+        """The move to carry out on the board (None, None: none); side: whose face shows
+        it (\"e2e4\") instead of his time until it is made."""
         self._expect = (frm, to) if frm is not None else None
+        self._expect_side = side
+        self.dirty = True
         self._squares()
 
     def squares_to_fix(self, squares):

@@ -66,6 +66,7 @@ DEBOUNCE_MS = 20
 # waits longer: putting pieces back passes through earlier positions of the game, and
 # nothing hurries it.
 BACK_MS = 250
+_NO_MOVE = -1  # expected after the result: no move is
 PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)  # the order the menu buttons cycle through
 
 
@@ -254,6 +255,7 @@ class MoveRecognizer:
         self._revisable = False  # the last move was recognised here and not yet pressed
         self.expected = 0  # the move the host shows and waits for (expect): no other is taken
         self.expected_made = False  # it was made: the device completes it for its side
+        self._setting_up = False  # a new game's position is being set up on the board
         self._changed(0)
         self._board[:] = self._cur.occ
 
@@ -434,7 +436,15 @@ class MoveRecognizer:
         self._prev.valid = False
         self._revisable = False
         self._told = False
+        self._clear_lifts()
         self._after(now)
+        # Pieces moved to set up its position are no touched pieces (4.3).
+        self._setting_up = self.status != SYNC
+
+    def game_over(self):
+        """The game has ended: no move is taken any more; one shown on the board is an
+        attempt, told once (until the position changes: a take-back, a new game)."""
+        self.expected = _NO_MOVE
 
     def set_orientation(self, orientation):
         """None: found from where White's pieces stand at each new game (auto); False:
@@ -583,10 +593,13 @@ class MoveRecognizer:
             if self._told:
                 self._told = False
                 self.sink.sync()  # what was reported is put right
+            elif self._setting_up:
+                pass
             elif was != SYNC or self._lifts:
                 for sq in range(64):
                     if self._lifted_sq(sq):
                         self.sink.touched(sq)
+            self._setting_up = False
             self.status = SYNC
             self._clear_lifts()
             return

@@ -7,6 +7,8 @@
 # is summed up in a 34-byte key that says exactly that (no hash, no collisions). Only the
 # positions since the last capture or pawn move can repeat, so only their keys are kept:
 # a long game costs no more memory than its longest quiet stretch (at most 150 plies).
+# A move's key is worked out when it is first needed (the next move, a repetition check),
+# not while the move is played: on the board that is in the path of a press's answer.
 from firmware.rules.errors import IllegalMoveError
 from firmware.rules.position import Position, new_move_buffer
 from firmware.rules.squares import SQ120, WHITE, BLACK
@@ -35,6 +37,7 @@ class Game:
     def _started(self):
         self.start_fen = self.position.fen()
         self._keys = [self._key()]
+        self._key_due = False  # the last key is still to be worked out
 
     @classmethod
     def from_chess960(cls, number):
@@ -65,11 +68,20 @@ class Game:
 
     def _push(self, m):
         pos = self.position
+        self._keys_now()  # the position before m, while it is still there
         pos.make(m)
         if pos.halfmove_clock == 0:
-            self._keys = [self._key()]
+            self._keys = [None]
         else:
-            self._keys.append(self._key())
+            self._keys.append(None)
+        self._key_due = True
+
+    def _keys_now(self):
+        """The keys of the positions since the last capture or pawn move, every one."""
+        if self._key_due:
+            self._keys[-1] = self._key()
+            self._key_due = False
+        return self._keys
 
     def push_uci(self, text):
         """Parse and play a UCI move; returns the move. Raises and changes nothing if the
@@ -90,6 +102,7 @@ class Game:
         pos.unmake(m)
         keys = self._keys
         keys.pop()
+        self._key_due = False
         if not keys:
             self._rebuild_keys()
         return m
@@ -153,7 +166,7 @@ class Game:
 
     def _count(self, key):
         c = 0
-        for k in self._keys:
+        for k in self._keys_now():
             if k == key:
                 c += 1
         return c
@@ -177,7 +190,7 @@ class Game:
 
     def is_repetition(self, count=3):
         """The current position has occurred `count` times (this time included)."""
-        return self._count(self._keys[-1]) >= count
+        return self._count(self._keys_now()[-1]) >= count
 
     def is_fivefold_repetition(self):
         return self.is_repetition(5)
@@ -211,7 +224,7 @@ class Game:
     def can_claim_threefold_repetition(self):
         """Art. 9.2: the position has occurred three times, or will with a move the
         claimant writes down."""
-        if self._count(self._keys[-1]) >= 3:
+        if self._count(self._keys_now()[-1]) >= 3:
             return True
         pos = self.position
         buf = self._buf

@@ -144,3 +144,68 @@ def test_expect_dash_takes_any_move_again():
     _move(dev, hal, "d2", "d4")
     assert dev.game.ply == 1
     assert dev.clock.running != 1  # an ordinary move: it waits for its mover's press
+
+
+def test_the_expected_move_shows_on_its_players_face_until_it_is_made():
+    dev, hal = _engine_plays_white()
+    hal.send("expect g1f3\n")
+    run(dev, hal, 200)
+    assert hal.faces[-1][0] == "g1f3" and hal.faces[-1][1] != "g1f3"  # White's face: the move
+    _move(dev, hal, "g1", "f3")
+    run(dev, hal, 200)
+    assert "g1f3" not in hal.faces[-1]  # both show their times again
+
+
+def test_buttons_the_board_does_not_use_go_to_the_host():
+    # plus, minus and ok do nothing on the board while its menu is closed: a host that
+    # plays (an engine's, lichess's) hears them (draw, take-back, resign).
+    dev, hal = _engine_plays_white()
+    for name in ("plus", "minus", "ok", "ok-long"):
+        hal.queue.append(("button", name, True, hal.t))
+        run(dev, hal, 20)
+    assert [l for l in hal.lines() if l.startswith("button ")] == [
+        "button plus", "button minus", "button ok", "button ok-long"]
+    # The menu open: they are the menu's.
+    hal.queue.append(("button", "menu", True, hal.t))
+    run(dev, hal, 20)
+    assert dev.menu.open
+    hal.queue.append(("button", "plus", True, hal.t))
+    run(dev, hal, 20)
+    assert not [l for l in hal.lines() if l.startswith("button ")]
+
+
+def test_after_the_result_a_move_on_the_board_is_one_attempt_told_once():
+    dev, hal = _engine_plays_white()
+    hal.send("resign w\n")
+    run(dev, hal, 50)
+    hal.lines()
+    _move(dev, hal, "e2", "e4")
+    run(dev, hal, 3000)
+    lines = hal.lines()
+    assert lines.count("attempt e2e4") == 1, lines
+    assert not [l for l in lines if " move " in l] and dev.game.ply == 0
+
+
+def test_setting_up_a_position_for_a_new_game_touches_nothing():
+    # (#14) A game from a FEN: the pieces taken off and put on to set it up are no
+    # touched pieces; a piece lifted and put back once the position stands is one.
+    dev, hal = fresh_device("expect")
+    hal.send("new fen=4k3/8/8/8/8/8/4P3/4K3%20w%20-%20-%200%201\n")
+    run(dev, hal, 100)
+    for sq in [f + r for f in "abcdefgh" for r in "12"] + [f + r for f in "abcdefgh" for r in "78"]:
+        if sq not in ("e1", "e2", "e8"):
+            set_square(hal.occ, sq, False)
+            run(dev, hal, 60)
+        if sq == "d8":  # the king lifted and put back while setting up
+            set_square(hal.occ, "e1", False)
+            run(dev, hal, 200)
+            set_square(hal.occ, "e1", True)
+            run(dev, hal, 200)
+    run(dev, hal, 2000)
+    lines = hal.lines()
+    assert not [l for l in lines if l.startswith("touched")], lines
+    set_square(hal.occ, "e2", False)
+    run(dev, hal, 300)
+    set_square(hal.occ, "e2", True)
+    run(dev, hal, 300)
+    assert "touched e2" in hal.lines()
