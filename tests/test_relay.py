@@ -41,7 +41,7 @@ def _trace(tmp_path, sans, name, seed=1):
 class FakeBoard:
     """A pty that answers like a board from a script: the relay opens its path."""
 
-    def __init__(self, link, serial="fake1", proto=1, events=()):
+    def __init__(self, link, serial="fake1", proto=1, events=(), answers=True):
         self.master, slave = pty.openpty()
         tty.setraw(slave)
         self.slave = slave
@@ -49,6 +49,7 @@ class FakeBoard:
         self.serial, self.proto = serial, proto
         self.events = list(events)  # lines "@1:n ..."
         self.received = []
+        self.answers = answers
         self._stop = False
         threading.Thread(target=self._serve, daemon=True).start()
 
@@ -80,6 +81,8 @@ class FakeBoard:
                     for ev in self.events[first - 1:]:
                         self.send(ev)
                     self.send(f"ok resend 1:{len(self.events)}")
+                elif self.answers:  # an arbiter's command, answered as the firmware does
+                    self.send(f"ok {text.split()[0]}")
 
     def close(self):
         """The cable out: the pty's master end closes (the board's reader thread is woken
@@ -274,6 +277,65 @@ def test_livechess_api_with_the_messages_clients_send(tmp_path):
     assert "config orientation=turned" in received
 
 
+def test_an_arbiters_command_gets_the_boards_answer_and_the_page_shows_it(tmp_path):
+    # (#14) The real firmware on the simulated board answers; the HTTP answer carries it.
+    from host_tools.sim import SimulatedBoard
+
+    (tmp_path / "boards").mkdir()
+
+    async def body():
+        board = SimulatedBoard(None, link=str(tmp_path / "boards" / "b1"))
+        relay = _relay(tmp_path, token="t0ken")
+        await relay.start()
+        base = relay.urls()["page"]
+        got = {}
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record)
+            good = {"Authorization": "Bearer t0ken"}
+            async with aiohttp.ClientSession() as http:
+                for cmd in ("start", "set time w 60000", "pause", "set time w 60000", "resume"):
+                    r = await http.post(base + f"api/boards/1/command", json={"command": cmd}, headers=good)
+                    got[cmd] = got.get(cmd, []) + [(r.status, (await r.json())["answer"])]
+                state = await (await http.get(base + "api/state")).json()
+        finally:
+            await relay.stop()
+            board.stop()
+        return got, state
+
+    got, state = run(body())
+    assert got["start"] == [(200, "ok start")] and got["pause"] == [(200, "ok pause")]
+    # A correction while the clock runs is refused by the board; in pause it is done.
+    (s1, a1), (s2, a2) = got["set time w 60000"]
+    assert s1 == 422 and a1.startswith("err not-now") and (s2, a2) == (200, "ok set time")
+    board = [b for b in state["boards"] if b["number"] == 1][0]
+    assert board["command"] == "resume -> ok resume"
+
+
+def test_a_board_that_does_not_answer_a_command_gets_a_504(tmp_path, monkeypatch):
+    from host_tools.relay import web as relay_web
+
+    monkeypatch.setattr(relay_web, "ANSWER_TIMEOUT_S", 0.5)
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events, answers=False)
+        relay = _relay(tmp_path, token="t0ken")
+        await relay.start()
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].send)
+            async with aiohttp.ClientSession() as http:
+                r = await http.post(relay.urls()["page"] + "api/boards/1/command", json={"command": "pause"},
+                                    headers={"Authorization": "Bearer t0ken"})
+                return r.status, await r.json(), relay.sessions[1].waiting
+        finally:
+            await relay.stop()
+            fake.close()
+
+    status, body_, waiting = run(body())
+    assert status == 504 and body_["answer"] is None and "no answer" in body_["error"] and waiting == []
+
+
 def test_api_tokens_paths_sizes(tmp_path):
     (tmp_path / "boards").mkdir()
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"]
@@ -321,7 +383,7 @@ def test_api_tokens_paths_sizes(tmp_path):
     out = run(body())
     assert out["no token"] == 401 and out["bad token"] == 401 and out["command no token"] == 401
     assert out["round"] == 200 and out["bad round"] == 400
-    assert out["command"] == 202 and out["bad command"] == 400
+    assert out["command"] == 200 and out["bad command"] == 400
     assert out["oversized"] == 413
     for path in ("static/../app.py", "static/%2e%2e/app.py", "static/..%2fapp.py", "boards/../../etc/passwd",
                  "boards/abc.pgn", "boards/99.pgn", "static/../../../../etc/passwd"):

@@ -118,6 +118,8 @@ class Boards:
                     pos = s.record.board()
                     last = pos.pop()
                     self.speaker.move(s.record.plies[-1].san, side, last.uci(), pos.is_en_passant(last))
+            elif what == "answer":
+                self.publisher.board_changed(s)  # the page shows the arbiter what the board said
             elif what == "problem":
                 self.log(f"board {s.number}: {detail}")
             elif what == "ask" and self.speaker:

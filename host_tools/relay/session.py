@@ -34,6 +34,8 @@ class BoardSession:
 
     def __post_init__(self):
         self.send = None  # set while a line is open: send(text)
+        self.waiting: list = []  # (command line, answered(status)) sent by the arbiter, oldest first
+        self.last_command: str | None = None  # the arbiter's last command and its answer, for the page
 
     @property
     def record(self) -> GameRecord | None:
@@ -44,6 +46,9 @@ class BoardSession:
     def disconnected(self) -> None:
         self.send = None
         self.state = INACTIVE
+        waiting, self.waiting = self.waiting, []
+        for _, answered in waiting:  # the line is gone: no answer will come
+            answered(None)
 
     # ----- what the board said
 
@@ -77,8 +82,22 @@ class BoardSession:
             return [("problem", self.problem)]
         if m.kind == "ask" and len(m.args) == 2:  # a player asked for his time: spoken
             return [("ask", (m.args[0], m.args[1]))]
+        if m.kind in ("ok", "err"):
+            return self._answer(m)
         if m.kind == "unreadable":
             return [("problem", f"unreadable line {m.line[:80]!r}")]
+        return []
+
+    def _answer(self, m: Status) -> list:
+        """An arbiter's command answered: `ok <command> ...` goes to the oldest command
+        with that word waiting; `err` (which names no command) to the oldest waiting."""
+        word = m.args[0] if m.kind == "ok" and m.args else None
+        for i, (line, answered) in enumerate(self.waiting):
+            if word is None or line.split()[0] == word:
+                del self.waiting[i]
+                self.last_command = f"{line} -> {m.line}"
+                answered(m)
+                return [("answer", (line, m))]
         return []
 
     def _hello(self, m: Status) -> list:

@@ -45,7 +45,7 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     rec = s.record
     names = round_info.boards.get(s.number, {})
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
-           "status": s.board_status, "flipped": s.flipped}
+           "status": s.board_status, "flipped": s.flipped, "command": s.last_command}
     if rec is None:
         return out
     try:

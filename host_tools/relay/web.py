@@ -17,6 +17,7 @@ from host_tools.relay.round import RoundError, RoundInfo
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
+ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's answer
 # Commands the API passes to a board (the protocol's, docs/protocol.md).
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config"}
@@ -99,10 +100,31 @@ def make_app(relay) -> web.Application:
         if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 \
                 or not (line.isascii() and line.isprintable()):
             raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
+        answer = asyncio.get_running_loop().create_future()
+
+        def answered(m):
+            if not answer.done():
+                answer.set_result(m)
+        entry = (line, answered)
+        s.waiting.append(entry)
         if s.send is None or not s.send(line):
+            s.waiting.remove(entry)
             raise web.HTTPConflict(text="the board is not connected")
         relay.log(f"board {s.number}: arbiter sent {line!r}")
-        return web.json_response({"sent": line}, status=202)
+        try:
+            m = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            if entry in s.waiting:
+                s.waiting.remove(entry)
+            s.last_command = f"{line} -> no answer"
+            relay.publisher.board_changed(s)
+            return web.json_response({"sent": line, "answer": None,
+                                      "error": f"no answer from the board within {ANSWER_TIMEOUT_S:g} s"}, status=504)
+        if m is None:
+            return web.json_response({"sent": line, "answer": None, "error": "the board's line went"}, status=409)
+        relay.log(f"board {s.number}: {m.line}")
+        return web.json_response({"sent": line, "answer": m.line, "ok": m.kind == "ok"},
+                                 status=200 if m.kind == "ok" else 422)
 
     app.add_routes(routes)
     app.router.add_static("/static", STATIC, follow_symlinks=False)

@@ -70,6 +70,7 @@ function render(b) {
     <div class="player white ${c.running === "w" ? "running" : ""}"><span>${esc(b.white || "White")}</span><span class="time" data-clock="white">${fmt(c.white)}</span></div>
     <div class="moves" data-moves>${moves(b.san)}</div>
     ${chart(b.used)}
+    <div class="command">${b.command ? "arbiter: " + esc(b.command) : ""}</div>
     <div class="problem">${esc(b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : ""))}${b.state !== "ACTIVE" ? " (" + esc(String(b.state).toLowerCase()) + ")" : ""}</div>`;
 }
 
