@@ -4,7 +4,8 @@
 #   menu           while a clock runs: pause and open the arbiter's corrections
 #                  before the start: open the presets
 #                  in the menu: close it, changing nothing
-#   menu, held     in pause (menu closed): resume
+#   menu, held     in pause: resume (its press, which comes first, opened the menu:
+#                  the hold closes it)
 #   plus / minus   change the field shown (held: ten steps more)
 #   ok             the next field; after the last one: apply everything and close
 #
@@ -28,6 +29,7 @@ class ClockMenu:
         self.field = 0
         self.values = {}
         self.preset = 1
+        self._opened_in_pause = False  # the arbiter's menu was opened on a paused clock
 
     @property
     def open(self):
@@ -41,6 +43,7 @@ class ClockMenu:
         if self.mode is None:
             if base == "menu" and not held:
                 if clock.started and not clock.stopped:
+                    self._opened_in_pause = clock.paused
                     if not clock.paused:
                         clock.pause(now)
                     self._open_arbiter(clock, now)
@@ -51,6 +54,13 @@ class ClockMenu:
             return None
         if base == "menu" and not held:
             self.mode = None  # closed, nothing changed
+            return None
+        if base == "menu" and held and self.mode == "arbiter" and self._opened_in_pause:
+            # A hold always comes after its press, which opened the menu on the paused
+            # clock: the hold means resume. (From a running clock it stays a pause.)
+            self.mode = None
+            if not clock.frozen:
+                clock.resume(now)
             return None
         step = LONG if held else 1
         if base in ("plus", "minus"):

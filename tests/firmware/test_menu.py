@@ -47,6 +47,22 @@ def test_arbiter_sets_both_times_moves_and_period_within_a_minute():
     assert not clock.paused
 
 
+def test_holding_menu_resumes_as_the_buttons_report_a_hold():
+    # (#14) A hold is reported as its press, then the hold 800 ms later: the press opens
+    # the menu on the paused clock, the hold resumes and closes it.
+    t = FakeTicks(100)
+    clock = ChessClock("300+2", diff=t.diff, add=t.add)
+    menu = ClockMenu()
+    clock.start(t.now())
+    _presses(menu, clock, t, ["menu", "menu"])  # paused by the arbiter, the menu closed
+    assert clock.paused and not menu.open
+    _presses(menu, clock, t, ["menu", "menu-long"])
+    assert not clock.paused and not menu.open
+    # Held on a running clock: a pause with the menu open, as a press.
+    _presses(menu, clock, t, ["menu", "menu-long"])
+    assert clock.paused and menu.open
+
+
 def test_menu_closes_without_changing_anything():
     t = FakeTicks(100)
     clock = ChessClock("300+2", diff=t.diff, add=t.add)
