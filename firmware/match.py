@@ -20,12 +20,13 @@
 # move completed by ending the game), "outcome" (Outcome, None).
 from array import array
 
-from firmware.clock.timecontrol import STANDARD
+from firmware.clock.timecontrol import FISCHER, STANDARD
 from firmware.rules import outcome as o
 from firmware.rules.squares import WHITE, BLACK
 
 PENALTY_STANDARD_MS = 120000
 PENALTY_RAPID_BLITZ_MS = 60000
+QUICKPLAY_BELOW_MS = 120000  # III.4: asked with less than two minutes left
 
 
 def _ignore(kind, a, b):
@@ -293,6 +294,19 @@ class Match:
         self.settle()
         if self.outcome is not None:
             raise MatchError("the game is over")
+        # Guidelines III.2/III.4: only in the final period of a game without increment or
+        # delay, asked by the player to move, with less than two minutes left.
+        c = self.clock
+        i = side >> 4
+        periods = c.control.periods
+        p = periods[c.period[i]]
+        if c.period[i] != len(periods) - 1 or p.moves or p.extra_ms or p.method != FISCHER \
+                or c.control.method != FISCHER:
+            raise MatchError("quickplay finish is only for the final period without increment or delay")
+        if self.game.turn != side:
+            raise MatchError("only the player to move may ask for it")
+        if c.time_left(side, now) >= QUICKPLAY_BELOW_MS:
+            raise MatchError("only with less than two minutes left")
         self.clock.quickplay_finish()
         self.clock.add_time(_other(side), PENALTY_STANDARD_MS, now)
         self._emit("penalty", _other(side), PENALTY_STANDARD_MS)

@@ -177,13 +177,33 @@ def test_resignation_and_agreement():
 
 
 def test_quickplay_finish():
-    m, t, rec = setup("300")
+    m, t, rec = setup("100")
     m.press(BLACK, t.now())
     move(m, t, "e2e4", 10 * S)
     m.quickplay_finish(BLACK, t.now())  # Black asked; the opponent gets 2 minutes (III.4)
-    assert m.clock.time_left(WHITE, t.now()) == 290 * S + 120 * S
+    assert m.clock.time_left(WHITE, t.now()) == 90 * S + 120 * S
     move(m, t, "e7e5", 10 * S)
-    assert m.clock.time_left(BLACK, t.now()) == 295 * S
+    assert m.clock.time_left(BLACK, t.now()) == 95 * S
+
+
+def test_quickplay_finish_only_where_the_guidelines_allow_it():
+    # III.2, III.4: the final period, no increment or delay, the player to move, under 2 min.
+    for control, why in (("100+2", "increment"), ("100d5", "increment or delay"),
+                         ("40/60:100", "final period")):
+        m, t, rec = setup(control)
+        m.press(BLACK, t.now())
+        move(m, t, "e2e4", 10 * S)
+        e = raises(MatchError, m.quickplay_finish, BLACK, t.now())
+        assert why in str(e) and not m.clock.bonus_ms
+    m, t, rec = setup("100")
+    m.press(BLACK, t.now())
+    move(m, t, "e2e4", 10 * S)
+    assert "to move" in str(raises(MatchError, m.quickplay_finish, WHITE, t.now()))
+    m, t, rec = setup("300")
+    m.press(BLACK, t.now())
+    move(m, t, "e2e4", 10 * S)
+    assert "two minutes" in str(raises(MatchError, m.quickplay_finish, BLACK, t.now()))
+    assert not m.clock.bonus_ms
 
 
 def test_completing_two_moves_with_one_press():
