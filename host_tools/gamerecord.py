@@ -144,7 +144,7 @@ class GameRecord:
 
     def pgn(self, event: str = "?", site: str = "?", date: str = "????.??.??",
             round_: str = "?", game_id: str | None = None, white: str | None = None,
-            black: str | None = None) -> str:
+            black: str | None = None, extra_tags: list | tuple = ()) -> str:
         """The game as PGN, as python-chess's exporter writes it (tests/test_host_protocol.py
         holds the two together), made from the SANs already known: a relay with a
         thousand boards makes one at every move. white and black, when given, name the
@@ -153,6 +153,7 @@ class GameRecord:
         tags = [("Event", event), ("Site", site), ("Date", date), ("Round", round_),
                 ("White", self.white if white is None else white),
                 ("Black", self.black if black is None else black), ("Result", self.result)]
+        tags += list(extra_tags)  # the players' FIDE IDs, titles, ratings (the round's)
         if fen is not None:
             tags += [("FEN", fen), ("SetUp", "1")]
         if self.chess960 is not None:

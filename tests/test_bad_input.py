@@ -264,6 +264,34 @@ def test_a_round_file_with_a_control_character_is_refused(tmp_path):
     assert '[White "x\\"] [Black \\"y"]' in r.pgn()
 
 
+def test_a_round_file_gives_the_players_fide_ids_titles_and_ratings(tmp_path):
+    # (#14) As PGN tags lichess's broadcasts read; a bad value is refused with the reason.
+    from host_tools.relay.publish import Publisher
+    from host_tools.relay.session import BoardSession
+
+    data = {"event": "Open", "round": 3, "lichess_round": "AbCd1234", "boards": {"1": {
+        "white": "Anna", "black": "Bo", "white_fide_id": 1503014, "white_title": "GM", "white_rating": 2610,
+        "black_fide_id": "24116068", "black_rating": "1840"}}}
+    r = RoundInfo.from_json(data)
+    assert r.lichess_round == "AbCd1234"
+    s = BoardSession(1)
+    s.records[1] = GameRecord(1)
+    s.current = 1
+    text = Publisher(None, {1: s}, lambda: r).pgn(s, s.records[1])
+    headers = chess.pgn.read_game(io.StringIO(text)).headers
+    assert (headers["White"], headers["WhiteFideId"], headers["WhiteTitle"], headers["WhiteElo"]) == (
+        "Anna", "1503014", "GM", "2610")
+    assert (headers["BlackFideId"], headers["BlackElo"]) == ("24116068", "1840") and "BlackTitle" not in headers
+    for field, value, says in (("white_title", "Grandmaster", "one of GM"), ("white_rating", 99999, "out of range"),
+                               ("black_fide_id", "12ab", "whole number"), ("white_rating", True, "whole number")):
+        bad = json.loads(json.dumps(data))
+        bad["boards"]["1"][field] = value
+        with pytest.raises(RoundError, match=says):
+            RoundInfo.from_json(bad)
+    with pytest.raises(RoundError, match="lichess_round"):
+        RoundInfo.from_json(dict(data, lichess_round="../x"))
+
+
 # ----- processes: the simulator's watchdog and its signals
 
 

@@ -65,11 +65,19 @@ async def run(a, until=None, on_start=None):
     from host_tools.relay.app import Relay
 
     lichess = None
-    if a.lichess_round:
+    lichess_round = a.lichess_round
+    if not lichess_round and a.round_file:  # the round file may name it
+        from host_tools.relay.round import RoundError, RoundInfo
+
+        try:
+            lichess_round = RoundInfo.load(a.round_file).lichess_round
+        except RoundError:
+            lichess_round = None  # (the relay says what is wrong with the file below)
+    if lichess_round:
         token = os.environ.get("LICHESS_TOKEN")
         if not token:
-            raise SystemExit("--lichess-round needs LICHESS_TOKEN in the environment")
-        lichess = {"round_id": a.lichess_round, "token": token, "base_url": a.lichess_url}
+            raise SystemExit("a lichess round to push to needs LICHESS_TOKEN in the environment")
+        lichess = {"round_id": lichess_round, "token": token, "base_url": a.lichess_url}
     speaker = None
     if a.speak:
         from host_tools.relay.speaker import Speaker

@@ -40,7 +40,7 @@ class Publisher:
         names = r.boards.get(s.number, {})
         return rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
                        game_id=f"{r.round}-{s.number}-{s.serial[-6:]}-{rec.game}",
-                       white=names.get("white"), black=names.get("black"))
+                       white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
 
     def round_pgn(self) -> str:
         out = []

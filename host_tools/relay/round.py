@@ -12,6 +12,10 @@ from pathlib import Path
 
 MAX_BOARDS = 999
 PLAYER_KEYS = ("white", "black", "serial")
+# Per board, for each player (white_..., black_...): his FIDE ID, title and rating, as the
+# PGN tags WhiteFideId, WhiteTitle, WhiteElo (lichess's broadcasts read them).
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "LM", "NM")
+PLAYER_FIELDS = {"fide_id": "FideId", "title": "Title", "rating": "Elo"}
 
 
 class RoundError(ValueError):
@@ -38,7 +42,8 @@ class RoundInfo:
     site: str = "?"
     date: str = ""
     round: str = "1"
-    boards: dict[int, dict] = field(default_factory=dict)  # number -> white, black, serial
+    boards: dict[int, dict] = field(default_factory=dict)  # number -> white, black, serial, ...
+    lichess_round: str | None = None  # the lichess broadcast round to push to
 
     @classmethod
     def load(cls, path: str | Path | None) -> "RoundInfo":
@@ -68,11 +73,42 @@ class RoundInfo:
             if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
                 raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
             boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
+            boards[n]["tags"] = _player_tags(v, k)
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
+        lichess_round = data.get("lichess_round")
+        if lichess_round is not None and not (isinstance(lichess_round, str) and lichess_round.isalnum()
+                                              and lichess_round.isascii() and len(lichess_round) <= 12):
+            raise RoundError("lichess_round is the round's id, letters and digits (lichess.org/broadcast/.../<id>)")
         return cls(clean_text(data.get("event", "?"), "the event", 120),
                    clean_text(data.get("site", "?"), "the site", 120),
                    clean_text(date, "the date", 10),
-                   clean_text(data.get("round", "1"), "the round", 10), boards)
+                   clean_text(data.get("round", "1"), "the round", 10), boards, lichess_round)
+
+
+def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
+    """The PGN tags of a board's players' FIDE IDs, titles and ratings, checked."""
+    tags = []
+    for color, tag_color in (("white", "White"), ("black", "Black")):
+        for key, tag in PLAYER_FIELDS.items():
+            name = f"{color}_{key}"
+            if name not in v:
+                continue
+            value = v[name]
+            what = f"board {board}'s {name}"
+            if key == "title":
+                if value not in TITLES:
+                    raise RoundError(f"{what} is one of {', '.join(TITLES)}, not {value!r}")
+                text = value
+            else:
+                if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())):
+                    raise RoundError(f"{what} is a whole number, not {value!r}")
+                number = int(value)
+                limit = 4000 if key == "rating" else 10 ** 10
+                if not 0 < number < limit:
+                    raise RoundError(f"{what} is out of range: {number}")
+                text = str(number)
+            tags.append((tag_color + tag, text))
+    return tags
 
 
 def parse_json(text: str, what: str):
