@@ -85,6 +85,7 @@ class OnlineGame:
         self._sent.clear()
         self._expected = None
         self._board_game = None
+        self._told.clear()
         self.finished.clear()
         self.api.game(game_id)
 
