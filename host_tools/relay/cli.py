@@ -67,11 +67,11 @@ async def run(a, until=None, on_start=None):
     lichess = None
     lichess_round = a.lichess_round
     if not lichess_round and a.round_file:  # the round file may name it
-        from host_tools.relay.round import RoundError, RoundInfo
+        from host_tools.relay import round as round_file
 
         try:
-            lichess_round = RoundInfo.load(a.round_file).lichess_round
-        except RoundError:
+            lichess_round = round_file.RoundInfo.load(a.round_file).lichess_round
+        except round_file.RoundError:
             lichess_round = None  # (the relay says what is wrong with the file below)
     if lichess_round:
         token = os.environ.get("LICHESS_TOKEN")
