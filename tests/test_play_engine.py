@@ -15,6 +15,7 @@ import pytest
 
 from host_tools.play.boardlink import BoardLink
 from host_tools.play.engine import EngineGame, PlayError, find_engine
+from tests.playing import lit_move, wait_until
 
 try:
     STOCKFISH = find_engine()
@@ -22,19 +23,6 @@ except PlayError:
     STOCKFISH = None
 
 needs_engine = pytest.mark.skipif(STOCKFISH is None, reason="no Stockfish (Debian package stockfish)")
-
-
-def _lit_squares(outputs: str) -> tuple[set, set]:
-    """The squares the board's LEDs show as a move to carry out (from, to), as a person
-    sees them: the last `squares` line of the simulator's outputs (kinds 4 and 5)."""
-    last = None
-    with open(outputs) as f:
-        for line in f:
-            if " squares " in line:
-                last = line.split()[-1]
-    kinds = bytes.fromhex(last) if last else bytes(64)
-    return ({chess.square_name(i) for i in range(64) if kinds[i] == 4},
-            {chess.square_name(i) for i in range(64) if kinds[i] == 5})
 
 
 class Session:
@@ -60,13 +48,7 @@ class Session:
         return self.game.board()
 
     def wait(self, what, timeout=30.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            got = what()
-            if got:
-                return got
-            time.sleep(0.05)
-        raise AssertionError(f"timed out; the tool said: {self.said[-5:]}")
+        return wait_until(what, self.said, timeout)
 
     def engine_move_shown(self):
         """The engine's move as the LEDs show it, once the tool has sent it."""
@@ -75,7 +57,7 @@ class Session:
             exp = self.game._expected
             if b is None or exp is None or exp[0] != b.fen():
                 return None
-            frm, to = _lit_squares(self.outputs)
+            frm, to = lit_move(self.outputs)
             return (frm, to, chess.Move.from_uci(exp[1])) if frm and to else None
         return self.wait(shown)
 

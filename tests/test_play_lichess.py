@@ -16,6 +16,7 @@ from host_tools.play.boardlink import BoardLink
 from host_tools.play.lichess_api import BoardApi, LichessError
 from host_tools.play.online import OnlineGame
 from tests.lichess_server import TOKEN, FakeLichess
+from tests.playing import lit_move, wait_until
 
 
 class Online:
@@ -38,13 +39,7 @@ class Online:
         self._thread.start()
 
     def wait(self, what, timeout=30.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            got = what()
-            if got:
-                return got
-            time.sleep(0.05)
-        raise AssertionError(f"timed out; said: {self.said[-6:]}")
+        return wait_until(what, self.said, timeout)
 
     def record(self):
         return self.link.session.record
@@ -80,12 +75,8 @@ class Online:
         move = chess.Move.from_uci(uci)
 
         def lit():
-            last = None
-            with open(self.outputs) as f:
-                for line in f:
-                    if " squares " in line:
-                        last = bytes.fromhex(line.split()[-1])
-            return last is not None and last[move.from_square] == 4 and last[move.to_square] == 5
+            frm, to = lit_move(self.outputs)
+            return chess.square_name(move.from_square) in frm and chess.square_name(move.to_square) in to
         self.wait(lit)
         self.sim.hands.carry_out(self.record().board(), move)
         self.wait(lambda: len(self.plies()) == n + 1)

@@ -508,6 +508,17 @@ def test_cables_and_relays_fail_at_random_instants(tmp_path, seed):
     _assert_the_legal_game_once(tmp_path)
 
 
+async def _push_server(push):
+    """A local stand-in for lichess's broadcast push endpoint: (runner, port)."""
+    app = web.Application()
+    app.router.add_post("/api/broadcast/round/{rid}/push", push)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, runner.addresses[0][1]
+
+
 def test_lichess_push(tmp_path):
     (tmp_path / "boards").mkdir()
     got = []
@@ -517,13 +528,7 @@ def test_lichess_push(tmp_path):
             got.append((request.match_info["rid"], request.headers.get("Authorization"), await request.text()))
             return web.json_response({"moves": 1})
 
-        app = web.Application()
-        app.router.add_post("/api/broadcast/round/{rid}/push", push)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
+        runner, port = await _push_server(push)
         events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
         fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
         relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
@@ -555,13 +560,7 @@ def test_lichess_push_reads_refused_games_backs_off_on_429_and_says_who_it_is(tm
             got.append((asyncio.get_running_loop().time(), request.headers.get("User-Agent", ""), await request.text()))
             return answers[min(len(got), len(answers)) - 1]
 
-        app = web.Application()
-        app.router.add_post("/api/broadcast/round/{rid}/push", push)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
+        runner, port = await _push_server(push)
         events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
         fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
         relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",

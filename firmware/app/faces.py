@@ -23,7 +23,8 @@ class Faces:
         self._last = None
         self._hint = None
         self._expect = None
-        self._expect_side = None  # whose face shows the move to carry out
+        self._expect_side = None  # whose face shows the move to carry out...
+        self._expect_text = None  # ...as "e2e4" (made once, not at every refresh)
 
     def led(self, side, on):
         if self._leds[side] != on:
@@ -41,8 +42,8 @@ class Faces:
             shown = menu.text()
         else:
             shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))
-            if self._expect is not None and self._expect_side is not None:
-                move = square_name(self._expect[0]) + square_name(self._expect[1])
+            move = self._expect_text
+            if move is not None:
                 shown = (move, shown[1]) if self._expect_side == WHITE else (shown[0], move)
         if self.low_battery:  # C.02: the low-battery sign
             shown = (shown[0] + " L", shown[1] + " L")
@@ -61,7 +62,7 @@ class Faces:
         self._last = (frm, to) if frm is not None else None
         if self._expect is not None:
             self.dirty = True  # its player's face shows his time again
-        self._expect = None  # a move made or taken back: what was expected is no more
+        self._expect = self._expect_text = None  # a move made or taken back: nothing is expected
         self._squares()
 
     def expected(self, frm, to, side=None):
@@ -69,6 +70,7 @@ class Faces:
         it (\"e2e4\") instead of his time until it is made."""
         self._expect = (frm, to) if frm is not None else None
         self._expect_side = side
+        self._expect_text = square_name(frm) + square_name(to) if frm is not None and side is not None else None
         self.dirty = True
         self._squares()
 
@@ -80,7 +82,7 @@ class Faces:
     def clear_squares(self):
         self._last = None
         self._hint = None
-        self._expect = None
+        self._expect = self._expect_text = None
         self._squares()
 
     def _squares(self):

@@ -55,7 +55,7 @@ def main(argv=None) -> int:
 
 
 def _engine(a, prog) -> int:
-    from host_tools.play.boardlink import BoardError, BoardLink
+    from host_tools.play.boardlink import BoardError
     from host_tools.play.engine import EngineGame, PlayError, find_engine
 
     if a.fen:
@@ -69,10 +69,7 @@ def _engine(a, prog) -> int:
     except PlayError as err:
         raise CommandError(str(err)) from None
     port, sim, speak = _board_and_speech(a)
-    link = BoardLink(port)
-    if not link.connected.wait(10):
-        link.close()
-        raise CommandError(f"the board on {port} does not answer")
+    link = _open_link(port, sim)
     try:
         game = EngineGame(link, path, level=a.level, color=not you, control=a.tc, fen=a.fen,
                           speak=speak, hands=sim.hands if sim else None)
@@ -82,20 +79,11 @@ def _engine(a, prog) -> int:
             sim.stop()
         raise CommandError(str(err)) from None
     commands = keyboard.start(game, sim)
-    try:
+
+    def play():
         game.new_game()
         game.run(commands=commands)
-    except (BoardError, PlayError) as err:
-        print(f"{prog}: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        pass
-    finally:
-        game.close()
-        link.close()
-        if sim:
-            sim.stop()
-    return 0
+    return _until_done(prog, play, (BoardError, PlayError), game.close, link.close, *_stopper(sim))
 
 
 def _board_and_speech(a):
@@ -138,7 +126,7 @@ def _minutes_inc(text: str, what: str) -> tuple[float, int]:
 
 
 def _lichess(a, prog) -> int:
-    from host_tools.play.boardlink import BoardError, BoardLink
+    from host_tools.play.boardlink import BoardError
     from host_tools.play.lichess_api import BoardApi, LichessError
     from host_tools.play.online import OnlineGame
 
@@ -155,13 +143,9 @@ def _lichess(a, prog) -> int:
         api.close()
         raise CommandError(str(err)) from None
     port, sim, speak = _board_and_speech(a)
-    link = BoardLink(port)
-    if not link.connected.wait(10):
-        link.close()
-        api.close()
-        raise CommandError(f"the board on {port} does not answer")
-    game = None
-    try:
+    link = _open_link(port, sim, api.close)
+
+    def play():
         game = OnlineGame(link, api, speak=speak, hands=sim.hands if sim else None)
         print(f"lichess: logged in as {account.get('username', account.get('id'))}", flush=True)
         if seek:
@@ -173,16 +157,37 @@ def _lichess(a, prog) -> int:
         else:
             game.wait()
         game.run(commands=keyboard.start(game, sim))
-    except (BoardError, LichessError) as err:
+    return _until_done(prog, play, (BoardError, LichessError), link.close, api.close, *_stopper(sim))
+
+
+def _stopper(sim) -> tuple:
+    return (sim.stop,) if sim else ()
+
+
+def _open_link(port, sim, *also):
+    """The board's line, answering; else everything opened so far closed again."""
+    from host_tools.play.boardlink import BoardLink
+
+    link = BoardLink(port)
+    if not link.connected.wait(10):
+        for close in (link.close, *also, *_stopper(sim)):
+            close()
+        raise CommandError(f"the board on {port} does not answer")
+    return link
+
+
+def _until_done(prog, play, errors, *closers) -> int:
+    """play() until the player quits (0); one line and 1 for errors; closers in the end."""
+    try:
+        play()
+    except errors as err:
         print(f"{prog}: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
     finally:
-        link.close()
-        api.close()
-        if sim:
-            sim.stop()
+        for close in closers:
+            close()
     return 0
 
 

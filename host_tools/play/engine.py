@@ -69,9 +69,8 @@ def increment_s(control: str) -> float:
 
 @dataclass
 class Think:
-    """An engine search under way: for the position with this FEN and game length."""
+    """An engine search under way: for the position with this FEN, in this game."""
     fen: str
-    ply: int
     game: int
 
 
@@ -106,7 +105,6 @@ class EngineGame:
         self._moved_at = 0.0  # when the last move line came
         self._announced_result = None
         self.finished = threading.Event()  # a result reached (for tests and --games)
-        self.games_done = 0
 
     def _configure(self) -> None:
         skill = LEVELS[self.level][0]
@@ -208,7 +206,6 @@ class EngineGame:
         if self._announced_result == key:
             return
         self._announced_result = key
-        self.games_done += 1
         text = f"Game over: {ev.args[0]} ({' '.join(ev.args[1:]).replace('_', ' ')})."
         self.say(text + " Set up the pieces for a new game, or type new.")
         if self.speak:
@@ -232,7 +229,7 @@ class EngineGame:
                 self._reminded = len(r.plies)
                 self.say("Press your clock to complete your move.")
             return
-        think = Think(board.fen(), len(r.plies), r.game)
+        think = Think(board.fen(), r.game)
         self._thinking = think
         limit = self._limit(board)
         threading.Thread(target=self._search, args=(board, limit, think), daemon=True).start()
