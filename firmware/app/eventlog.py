@@ -1,19 +1,20 @@
 # The record of the current game: every sequenced event of the protocol, kept compactly so
 # that a host that reconnects, or missed lines, gets them all again by asking for a resend
-# (docs/protocol.md). 20 bytes an event in 640-byte chunks, so a long game never needs a
+# (docs/protocol.md). 16 bytes an event in 512-byte chunks, so a long game never needs a
 # large free block; the game's header (time control, start, players) is kept once.
 #
-# A record: kind (1 byte), side (1), a (4), b (4), text length (1), text (9: a move's SAN,
-# at most 7 characters).
+# A record: kind and side (1 byte: the kind in the low 5 bits, 0x80 for Black), a (4),
+# b (4), text (7: a move's SAN, at most 7 characters, padded with zero bytes).
 import struct
 
 from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
 
-_REC = 20
-_TEXT_AT = 11
-_TEXT_MAX = 9
-_CHUNK = 32  # records a chunk: 640 bytes, a block a fragmented heap still has
+_REC = 16
+_TEXT_AT = 9
+_TEXT_MAX = 7
+_OLD_REC = 20  # the record of firmware before 2026-11: kind, side, a, b, text length, text
+_CHUNK = 32  # records a chunk: 512 bytes, a block a fragmented heap still has
 
 # Event kinds and their protocol words.
 GAME = 0
@@ -66,22 +67,24 @@ class EventLog:
         c = self._chunks[i // _CHUNK]
         o = (i % _CHUNK) * _REC
         t = text.encode() if isinstance(text, str) else text
-        n = len(t) if len(t) < _TEXT_MAX else _TEXT_MAX
         # One packing and one slice copy, no loops: this is in the path of a press's line.
-        struct.pack_into("<BBiiB", c, o, kind, 1 if side and side != WHITE else 0, a, b, n)
-        c[o + _TEXT_AT:o + _TEXT_AT + n] = t[:n]
+        struct.pack_into("<Bii7s", c, o, kind | (0x80 if side and side != WHITE else 0), a, b, t)
         self.count = i + 1
         return i + 1
 
     def raw(self, seq):
-        """The 20 bytes of event seq (the device's journal keeps them: journal.py)."""
+        """The 16 bytes of event seq (the device's journal keeps them: journal.py)."""
         i = seq - 1
         o = (i % _CHUNK) * _REC
         return bytes(self._chunks[i // _CHUNK][o:o + _REC])
 
     def append_raw(self, record):
-        """Put back an event read from the journal; returns its sequence number."""
-        if len(record) != _REC or record[0] >= len(WORDS) or record[10] > _TEXT_MAX:
+        """Put back an event read from the journal; returns its sequence number. A record
+        of the older 20-byte layout is taken too (a game on flash across an update)."""
+        if len(record) == _OLD_REC and record[0] < len(WORDS) and record[10] <= 9:
+            record = struct.pack("<Bii7s", record[0] | (0x80 if record[1] else 0),
+                                 *struct.unpack_from("<ii", record, 2), bytes(record[11:11 + record[10]]))
+        if len(record) != _REC or record[0] & 0x7F >= len(WORDS):
             raise ValueError("not an event record")
         i = self.count
         while i // _CHUNK >= len(self._chunks):
@@ -98,10 +101,10 @@ class EventLog:
         i = seq - 1
         c = self._chunks[i // _CHUNK]
         o = (i % _CHUNK) * _REC
-        a = c[o + 2] | c[o + 3] << 8 | c[o + 4] << 16 | c[o + 5] << 24
-        b = c[o + 6] | c[o + 7] << 8 | c[o + 8] << 16 | c[o + 9] << 24
-        text = bytes(c[o + _TEXT_AT:o + _TEXT_AT + c[o + 10]]).decode()
-        return c[o], "b" if c[o + 1] else "w", a, b, text
+        a, b = struct.unpack_from("<ii", c, o + 1)
+        t = bytes(c[o + _TEXT_AT:o + _REC])
+        n = t.find(b"\0")
+        return c[o] & 0x1F, "b" if c[o] & 0x80 else "w", a, b, (t if n < 0 else t[:n]).decode()
 
     def line(self, seq, uci):
         """The protocol line of event seq; uci(move) writes moves."""

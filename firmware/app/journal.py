@@ -6,7 +6,7 @@
 #   record  = type (1 byte) length (2, little-endian) payload crc (2: CRC-16/CCITT of type,
 #             length and payload)
 #   G       game id (4) and the game line's text: the first record, once
-#   E       one event of the game record, as EventLog keeps it (20 bytes)
+#   E       one event of the game record, as EventLog keeps it (16 bytes; 20 before 2026-11, read too)
 #   C       the commit: the number of events it covers, then the clock's state (clock.state)
 #   T       a checkpoint of a running turn: events, running side (0/1), its ms so far
 #
@@ -56,7 +56,7 @@ COMMIT = 0x43  # "C"
 TICK = 0x54  # "T"
 _MAX = 600  # the longest payload (a game line is at most a protocol line)
 WINDOW = 2 * (_MAX + 5)  # the window _record_after reads in
-_EVENT_BYTES = 20
+_EVENT_BYTES = (16, 20)  # the event record, and the older one a journal may still hold
 SECTOR = const(4096)
 PAGE = const(256)
 HEAD = const(16)  # a sector's header
@@ -379,7 +379,7 @@ class Journal:
                 r.header = bytes(payload[4:]).decode()
                 seen_game = True
             elif kind == EVENT:
-                if size != _EVENT_BYTES:
+                if size not in _EVENT_BYTES:
                     raise JournalError("an event of %d bytes at %d" % (size, at))
                 log.append_raw(payload)
             elif kind == COMMIT:
@@ -435,7 +435,7 @@ class Journal:
     # ----- writing
 
     def begin(self, game_id, header, events, state):
-        """A new generation: the game, its events so far (an iterable of 20-byte records)
+        """A new generation: the game, its events so far (an iterable of event records)
         and their commit, written whole in the sectors after the current one. Written
         record by record: a long game never needs one large buffer."""
         if not self._scanned:
@@ -467,7 +467,7 @@ class Journal:
         self._used = len(found[g])
 
     def commit(self, events, count, state):
-        """Append events (20-byte records) and the commit covering the first count events
+        """Append events (event records) and the commit covering the first count events
         of the game."""
         for e in events:
             self._append(frame(EVENT, e), False)

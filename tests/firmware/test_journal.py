@@ -320,6 +320,54 @@ LONG = ("h2h4 g7g5 h1h2 f7f6 f2f4 g5g4 c2c3 c7c6 b2b3 b7b6 d2d4 c8a6 f4f5 d8c8 c
         "h1h2 d7a7 d1e1 d3f5 c3c4 f5e4 g1e2 b8d7 g5g8 f7g8 a1a2 g8f8").split()
 
 
+def test_an_event_record_keeps_every_field():
+    log = EventLog()
+    log.new_game(7, "tc=300+2", False)
+    log.append(1, WHITE, 151, 1234567, "exd8=Q+")  # the longest SAN
+    log.append(2, BLACK, 151, -4321)  # a clock below zero (a game that goes on after a flag)
+    log.append(7, BLACK, 120000)
+    assert log.get(2) == (1, "w", 151, 1234567, "exd8=Q+")
+    assert log.get(3) == (2, "b", 151, -4321, "")
+    assert log.get(4) == (7, "b", 120000, 0, "")
+    again = EventLog()
+    again.new_game(7, "tc=300+2", False)
+    for seq in range(2, 5):
+        again.append_raw(log.raw(seq))
+    assert [again.get(s) for s in range(1, 5)] == [log.get(s) for s in range(1, 5)]
+    assert raises(ValueError, again.append_raw, b"\x1f" + bytes(15))  # no such kind
+    assert raises(ValueError, again.append_raw, bytes(12))
+
+
+def test_a_game_on_flash_from_the_older_firmware_comes_back():
+    # Before 2026-11 an event took 20 bytes on flash (kind, side, a, b, text length, text):
+    # a board updated in the middle of a game finds that game again.
+    import struct
+
+    _clean("a_game_on_flash_from_the_older_firmware_comes_back")
+    dev, hal = _device()
+    _play(dev, hal, GAME[:6])
+    before = _events(dev)
+    state = dev.clock.state(hal.t)
+    old = []
+    for s in range(1, dev.log.count + 1):
+        r = dev.log.raw(s)
+        text = bytes(r[9:]).rstrip(b"\0")
+        old.append(struct.pack("<BBiiB9s", r[0] & 0x1F, r[0] >> 7, *struct.unpack_from("<ii", r, 1), len(text), text))
+    header = dev.log.header
+    occ = bytes(hal.occ)
+    dev = hal = None
+    _cut()
+    _clean("a_game_on_flash_from_the_older_firmware_comes_back")
+    j = _journal()
+    j.prepare()
+    j.begin(1, header, old, state)
+    j = None
+    dev, hal = _device(occ=occ)
+    lines = hal.lines()
+    assert lines[1].startswith("recovered game=1 seq=%d ply=6" % len(before)), lines
+    assert _events(dev) == before + ["@1:%d pause" % (len(before) + 1)]  # its clock was running
+
+
 def test_clock_state_round_trip():
     from firmware.clock.clock import ChessClock
 
