@@ -80,6 +80,7 @@ class FakeLichess:
         self.received: list[tuple[str, str]] = []  # (game, uci) moves the player sent, in order
         self.requests: list[tuple[str, str, str]] = []  # (method, path, user agent)
         self.fail_moves = 0  # the next N move posts are answered with a dropped connection
+        self.unreachable = False  # an outage: every request is answered 503, as lichess's front does
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -114,6 +115,8 @@ class FakeLichess:
 
     def _auth(self, request):
         self.requests.append((request.method, request.path, request.headers.get("User-Agent", "")))
+        if self.unreachable:
+            raise web.HTTPServiceUnavailable(text="lichess is unavailable")
         if request.headers.get("Authorization") != f"Bearer {TOKEN}":
             raise web.HTTPUnauthorized(text=json.dumps({"error": "No such token"}), content_type="application/json")
 

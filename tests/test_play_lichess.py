@@ -243,3 +243,34 @@ def test_joining_a_game_that_does_not_exist_says_so(online):
     o.start()
     o.wait(lambda: any("lichess has no game nosuchgm" in s for s in o.said))
     assert o.plies() == [] or o.record().source == ""
+
+
+def test_an_outage_of_lichess_warns_him_and_his_move_made_meanwhile_reaches_it_once(online, monkeypatch):
+    from host_tools.play import online as online_mod
+
+    monkeypatch.setattr(online_mod, "GONE_WARN_S", 2)
+    o = online
+    gid = o.server.new_game(me_white=True, minutes=5, inc=3)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.my_move("e2e4")
+    o.opponent("e7e5")
+    # lichess cannot be reached: every request gets 503, the streams are cut.
+    o.server.unreachable = True
+    o.server.drop_streams()
+    o.wait(lambda: any("counts you as gone" in s for s in o.said))
+    # He moves meanwhile: the board has it, lichess cannot take it yet.
+    b = o.record().board()
+    o.sim.hands.move(b, chess.Move.from_uci("g1f3"))
+    o.wait(lambda: o.plies()[-1:] == ["g1f3"])
+    o.wait(lambda: any("may not have reached lichess" in s for s in o.said))
+    tries = sum(1 for m, p, _ in o.server.requests if p.endswith("/move/g1f3"))
+    time.sleep(3)  # not sent again and again while lichess is away
+    assert sum(1 for m, p, _ in o.server.requests if p.endswith("/move/g1f3")) <= tries + 1
+    o.server.unreachable = False
+    o.wait(lambda: any("lichess is back" in s for s in o.said))
+    o.wait(lambda: o.server.games[gid].moves == ["e2e4", "e7e5", "g1f3"])
+    assert o.server.received.count((gid, "g1f3")) == 1
+    o.opponent("b8c6")
+    assert o.plies() == ["e2e4", "e7e5", "g1f3", "b8c6"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 
 import chess
 
@@ -28,6 +29,7 @@ from host_tools.play.lichess_api import BoardApi, LichessError
 ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
          "noStart", "unknownFinish", "variantEnd")
 FIRST_MOVE_WARN_MS = 15000  # warned when lichess would abort the game within this
+GONE_WARN_S = 10  # lichess unreachable this long in a game: warned that he counts as gone
 
 
 class OnlineGame:
@@ -48,7 +50,9 @@ class OnlineGame:
         self._board_game: int | None = None  # the board's game number for this lichess game
         self._sent: dict[int, str] = {}  # ply (1-based) -> UCI sent to lichess, not yet seen back
         self._expected: tuple[int, str] | None = None  # (ply, UCI) sent with expect
+        self._unsure: set[int] = set()  # plies whose sending failed on the way: lichess's next gameFull says
         self._told: set[str] = set()  # things said once per game state
+        self._lost_at: float | None = None  # when the game's stream failed, until it is heard again
         self._results: queue.Queue = queue.Queue()
 
     def board(self) -> chess.Board | None:
@@ -83,6 +87,8 @@ class OnlineGame:
         self.full = None
         self.moves = []
         self._sent.clear()
+        self._unsure.clear()
+        self._lost_at = None
         self._expected = None
         self._board_game = None
         self._told.clear()
@@ -113,6 +119,7 @@ class OnlineGame:
             if typed(commands, self.keyboard):
                 return
             self._sync()
+            self._watch_connection()
 
     # ----- lichess
 
@@ -127,6 +134,11 @@ class OnlineGame:
             elif kind == "challengeDeclined":
                 self.say(f"The challenge was declined ({(obj.get('challenge') or {}).get('declineReason', '')}).")
         elif what == "game":
+            if self._lost_at is not None:
+                self._lost_at = None
+                if "gone" in self._told:
+                    self._told.discard("gone")
+                    self.say("lichess is back: the game goes on.")
             kind = obj.get("type")
             if kind == "gameFull":
                 self.full = obj
@@ -147,6 +159,8 @@ class OnlineGame:
             self.say(f"lichess has no game {self.game_id}: check its id (the 8 letters after lichess.org/).")
             self.game_id = None
         elif what == "game-error" or what == "event-error":
+            if what == "game-error" and self._lost_at is None:
+                self._lost_at = time.monotonic()
             self.say(f"The connection to lichess dropped ({obj}); opening it again...")
         elif what == "seek-error":
             self.say(f"lichess refused the seek: {obj}")
@@ -164,6 +178,10 @@ class OnlineGame:
         for ply in list(self._sent):
             if ply <= len(moves):
                 del self._sent[ply]  # lichess has it (or another move there: the board will differ)
+            elif full and ply in self._unsure:
+                del self._sent[ply]  # its sending failed and lichess does not have it: sent again
+        if full:
+            self._unsure.clear()
         self.status = st.get("status", "started")
         self._clock(st)
         self._offers(st)
@@ -239,7 +257,9 @@ class OnlineGame:
         elif what == "line" and detail.kind == "attempt" and self._expected:
             self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
         elif what == "disconnected":
-            self.say("The board's line is gone: waiting for it to come back...")
+            on = self.game_id and self.status not in ENDED and not self.finished.is_set()
+            self.say("The board's line is gone: waiting for it to come back..." +
+                     (" (the game goes on on lichess: your clock runs while it is your move)" if on else ""))
         elif what == "connected":
             self._expected = None  # sent again once the board is heard
 
@@ -356,13 +376,29 @@ class OnlineGame:
     def _sent_result(self, ply: int, uci: str, error) -> None:
         if error is None:
             return
-        if error.status is None:  # not reached: sent again if lichess does not have it
+        if error.status is None or error.status >= 500:
+            # Not reached, or lichess could not take it now: sent again once lichess's
+            # game stream, opened again, says (gameFull) that it does not have it - not
+            # before, so an outage is not a storm of moves.
             self.say(f"Your move {uci} may not have reached lichess ({error}); checking...")
-            self._sent.pop(ply, None)
+            self._unsure.add(ply)
             if self.game_id:
-                self.api.game(self.game_id)  # its gameFull says whether it has it
+                self.api.game(self.game_id)
             return
         self.say(f"lichess refused your move {uci}: {error}. Take it back on the board.")
+
+    def _watch_connection(self) -> None:
+        """Warned once when lichess cannot be reached for a while in a game: lichess then
+        counts him as gone (his opponent may claim the win), and his clock runs there."""
+        if self._lost_at is None or "gone" in self._told or self.status in ENDED or not self.game_id:
+            return
+        if time.monotonic() - self._lost_at >= GONE_WARN_S:
+            self._told.add("gone")
+            text = (f"No connection to lichess for {GONE_WARN_S} s: your clock runs there, and if this "
+                    "lasts lichess counts you as gone and your opponent may claim the win. Check the network.")
+            self.say(text)
+            if self.speak:
+                self.speak("No connection to lichess.")
 
     # ----- the keyboard
 
