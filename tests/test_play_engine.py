@@ -40,8 +40,21 @@ class Session:
         self.game = EngineGame(self.link, STOCKFISH, level=level, color=engine_color, control=control,
                                fen=fen, say=self.said.append)
         self._stop = threading.Event()
+        self.error: Exception | None = None  # what ended the tool's loop
         self.game.new_game()
-        self._thread = threading.Thread(target=self.game.run, kwargs={"until": self._stop.is_set}, daemon=True)
+        self._thread = None
+        self.run(self.game)
+
+    def run(self, game):
+        """The tool's loop in a thread, as the CLI runs it (what ends it is kept)."""
+        self.game = game
+
+        def loop():
+            try:
+                game.run(until=self._stop.is_set)
+            except Exception as e:  # noqa: BLE001 - the test looks at it
+                self.error = e
+        self._thread = threading.Thread(target=loop, daemon=True)
         self._thread.start()
 
     def board(self) -> chess.Board:
@@ -159,7 +172,37 @@ def test_the_engine_as_white_moves_first_and_promotes(session_factory, tmp_path)
     assert s.game.link.session.clock.running == "b"  # the engine's move completed by itself
 
 
-def test_a_missing_engine_and_an_engine_that_dies_say_so():
+@needs_engine
+def test_an_engine_that_dies_mid_game_says_so_and_play_engine_again_goes_on_with_the_game(session_factory):
+    import signal
+
+    s = session_factory(engine_color=chess.BLACK)
+    s.my_move(chess.Move.from_uci("e2e4"))
+    s.carry_out_engine_move()
+    # The engine process dies while the person thinks.
+    os.kill(s.game.engine.protocol.transport.get_pid(), signal.SIGKILL)
+    time.sleep(0.5)
+    with pytest.raises(PlayError, match="the engine stopped working"):
+        s.game.keyboard("hint")  # a clear message, not a traceback
+    s.my_move(chess.Move.from_uci("d2d4"))  # the board takes his move all the same
+    wait_until(lambda: s.error is not None, s.said, 20)
+    assert isinstance(s.error, PlayError) and "start play engine again" in str(s.error)
+    assert [p.uci for p in s.game.record().plies][::2] == ["e2e4", "d2d4"]
+    # play engine started again: the game on the board goes on, nothing lost.
+    old = s.game
+    again = EngineGame(s.link, STOCKFISH, level=1, color=chess.WHITE, control="600+5", say=s.said.append)
+    old.close()
+    s._thread.join(5)
+    again.start()
+    assert again.color == chess.BLACK and any(t.startswith("Going on with the game on the board (3 plies)")
+                                               for t in s.said)
+    s.run(again)
+    s.carry_out_engine_move()
+    r = s.game.record()
+    assert len(r.plies) == 4 and r.result == "*" and [p.uci for p in r.plies][:3:2] == ["e2e4", "d2d4"]
+
+
+def test_a_missing_engine_says_so():
     with pytest.raises(PlayError, match="not an executable"):
         find_engine("/no/such/engine")
 

@@ -81,7 +81,7 @@ def _engine(a, prog) -> int:
     commands = keyboard.start(game, sim)
 
     def play():
-        game.new_game()
+        game.start()
         game.run(commands=commands)
     return _until_done(prog, play, (BoardError, PlayError), game.close, link.close, *_stopper(sim))
 

@@ -139,6 +139,25 @@ class EngineGame:
         side = "White" if self.color == chess.BLACK else "Black"
         self.say(f"New game, {self.control}: you play {side} against {self.name}.")
 
+    def start(self) -> None:
+        """Go on with the game on the board when it is an unfinished game against this
+        engine (play engine started again: after the engine stopped, the laptop slept, the
+        program was closed), else a new game. --fen always starts a new one."""
+        r = None
+        try:
+            self.link.command("resend 1")  # the board's whole game, then its ok: the record is complete
+            r = self.record()
+        except BoardError:
+            pass
+        if self.fen is None and r is not None and r.result == "*" and not r.source \
+                and self.name in (r.white, r.black) and r.white != r.black:
+            self.color = chess.WHITE if r.white == self.name else chess.BLACK
+            you = "Black" if self.color == chess.WHITE else "White"
+            self.say(f"Going on with the game on the board ({len(r.plies)} plies): you play {you} against "
+                     f"{self.name}. Type new for a new game.")
+            return
+        self.new_game()
+
     def _engine_side(self) -> chess.Color | None:
         """The engine's colour in the board's current game (the names say it)."""
         r = self.record()
@@ -265,8 +284,7 @@ class EngineGame:
             return
         self._thinking = None
         if error is not None:
-            raise PlayError(f"the engine stopped working ({error}); the game on the board is kept: "
-                            f"start play engine again to go on")
+            raise _stopped(error)
         r = self.record()
         board = r.board() if r is not None else None
         if board is None or r.game != think.game or board.fen() != think.fen or r.result != "*":
@@ -326,11 +344,17 @@ class EngineGame:
             self.say(f"The board said: {e}")
         return None
 
+    def _analyse(self, board: chess.Board, limit: chess.engine.Limit) -> dict:
+        try:
+            return self.engine.analyse(board, limit)
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
+            raise _stopped(e) from None
+
     def _hint(self, board: chess.Board | None) -> None:
         if board is None or board.is_game_over() or board.turn == self._engine_side():
             self.say("A hint is for your own move.")
             return
-        info = self.engine.analyse(board, chess.engine.Limit(time=1.0, depth=18))
+        info = self._analyse(board, chess.engine.Limit(time=1.0, depth=18))
         pv = info.get("pv")
         if not pv:
             self.say("No hint: the engine found nothing.")
@@ -343,7 +367,7 @@ class EngineGame:
     def _draw_offer(self, board: chess.Board | None) -> None:
         if board is None or board.is_game_over():
             return
-        info = self.engine.analyse(board, chess.engine.Limit(time=0.5, depth=14))
+        info = self._analyse(board, chess.engine.Limit(time=0.5, depth=14))
         score = info["score"].pov(self._engine_side()).score(mate_score=100000)
         if score is not None and score <= DRAW_MARGIN_CP:
             self.link.command("draw")
@@ -356,3 +380,8 @@ class EngineGame:
             self.engine.quit()
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
             pass
+
+
+def _stopped(error) -> PlayError:
+    return PlayError(f"the engine stopped working ({error or type(error).__name__}); the game on the board "
+                     f"is kept: start play engine again (same level) to go on with it")
