@@ -61,6 +61,8 @@ class Device:
         self.menu = ClockMenu(self.presets)
         self.selftest = SelfTest(hal)
         self.reader = P.LineReader()
+        self.serial_mode = "auto"  # the protocol on the line: auto, line or dgt (docs/dgt.md)
+        self.dgt = None  # a DgtLink while a DGT program is on the line (firmware/app/dgt.py)
         self.white, self.black, self.control = "White", "Black", DEFAULT_CONTROL
         self.auto_penalties = False
         self.freeze = None  # None: as the control says (C.02)
@@ -124,6 +126,12 @@ class Device:
             self.freeze = values["freeze"]
         if "orientation" in values:
             self.rec.set_orientation(values["orientation"])
+        if "serial" in values:
+            self.serial_mode = values["serial"]
+            if self.serial_mode == "dgt":
+                self._to_dgt()
+            elif self.serial_mode == "line" and self.dgt is not None:
+                self._to_line()
         if getattr(self, "match", None) is not None:
             self.match.auto_penalties = self.auto_penalties
             self.clock.freeze_on_flag = self.freeze
@@ -217,6 +225,8 @@ class Device:
             self.rec.button(name, down, t)
             return
         if not self.menu.open and name in TO_HOST:
+            if self.dgt is not None:
+                self.dgt.button(name)
             self.write("button " + name)
             return
         try:
@@ -229,8 +239,34 @@ class Device:
         self.faces.dirty = True
 
     def receive(self, data):
-        """Bytes from the host: every whole line is handled (firmware/app/commands.py)."""
-        self.reader.feed(data, self._line)
+        """Bytes from the host: every whole line is handled (firmware/app/commands.py);
+        a DGT program's commands go to the DGT link, and the line switches between the
+        two protocols where the bytes say so (docs/dgt.md)."""
+        i = 0
+        n = len(data)
+        while i < n:
+            if self.dgt is not None:
+                i = self.dgt.feed(data, self._now, i)
+                if i < n:
+                    self._to_line()
+            else:
+                i = self.reader.feed(data, self._line, i, self.serial_mode != "line")
+                if i < n:
+                    self._to_dgt()
+
+    def _to_dgt(self):
+        """A DGT program is on the line: it gets DGT messages only; lines are recorded as
+        ever but not sent (a host that comes back gets them with resend)."""
+        if self.dgt is None:
+            from firmware.app.dgt import DgtLink, serial_digits
+
+            self.dgt = DgtLink(self, self.hal.write, serial_digits(self.board_id))
+        self.record.mute = True
+        self.reader.reset()
+
+    def _to_line(self):
+        self.dgt = None
+        self.record.mute = False
 
     def _line(self, text, bad):
         commands.handle(self, text, bad, self._now)
@@ -259,6 +295,8 @@ class Device:
         while k < len(inputs):
             pressed = self._input(inputs[k]) or pressed
             k += 1
+        if self.dgt is not None:
+            self.dgt.board_step()
         if not testing:
             self.record.commit(now, self.clock)
             if pressed:
@@ -310,6 +348,8 @@ class Device:
                 self.faces.low_battery = low
                 self.faces.dirty = True
         self.faces.refresh(now, c, self.menu, self.signals.owns_led, dirty)
+        if self.dgt is not None:
+            self.dgt.clock_step(now)
         self.record.commit(now, c)
         self.record.checkpoint(now, c)
         self.record.prepare(c, False)

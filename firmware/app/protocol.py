@@ -6,6 +6,30 @@
 VERSION = 1
 MAX_LINE = 240
 
+# The bytes that begin a command of the DGT e-board protocol (firmware/app/dgt.py): none
+# begins a line of ours (every command word is lowercase), so one where a line would begin
+# says a DGT program is on the line.
+DGT_FIRST = bytes(range(0x40, 0x4F)) + bytes(range(0x50, 0x56)) + b"\x2b\x60"
+
+
+
+def dgt_commands(data, i):
+    """Whether data[i:] is DGT commands and nothing else (a clock message or LED command
+    whole or cut at the end): a byte of noise that looks like one is not a DGT host."""
+    n = len(data)
+    while i < n:
+        b = data[i]
+        if b == 0x2B or b == 0x60:
+            if i + 1 < n and not 0 < data[i + 1] < 16:
+                return False
+            i += 2 + (data[i + 1] if i + 1 < n else 0)
+        elif b in DGT_FIRST:
+            i += 1
+        else:
+            return False
+    return True
+
+
 GARBAGE = "garbage"
 TOO_LONG = "line-too-long"
 
@@ -23,9 +47,18 @@ class LineReader:
         self._n = 0
         self._bad = None
 
-    def feed(self, data, on_line):
+    def reset(self):
+        self._n = 0
+        self._bad = None
+
+    def feed(self, data, on_line, start=0, dgt=False):
+        """Lines from data[start:]; returns len(data), or, with dgt, the index where DGT
+        commands begin in place of a line (the rest is not read)."""
         buf = self._buf
-        for byte in data:
+        for i in range(start, len(data)):
+            byte = data[i]
+            if dgt and not self._n and not self._bad and byte in DGT_FIRST and dgt_commands(data, i):
+                return i
             if byte == 10:  # \n ends a line
                 if self._bad:
                     on_line(None, self._bad)
@@ -44,6 +77,7 @@ class LineReader:
             else:
                 buf[self._n] = byte
                 self._n += 1
+        return len(data)
 
 
 MAX_VALUE = 120  # characters in one decoded value (a FEN is at most ~90)

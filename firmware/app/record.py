@@ -24,13 +24,14 @@ class Record:
         self._committed = 0
         self._fresh = False  # the journal is to be written anew at the next commit
         self._checkpoint_at = hal.now()
+        self.mute = False  # lines are not sent (a DGT program is on the line): still recorded
 
     # ----- lines
 
     def write(self, line):
         if self._held is not None:
             self._held.append(line)
-        else:
+        elif not self.mute:
             self.hal.write((line + "\n").encode())
 
     def event(self, kind, side=0, a=0, b=0, text=""):
@@ -97,7 +98,7 @@ class Record:
             self._checkpoint_at = now
         held = self._held
         self._held = None
-        if held:
+        if held and not self.mute:
             for line in held:
                 self.hal.write((line + "\n").encode())
 

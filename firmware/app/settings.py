@@ -4,7 +4,8 @@
 # checked before any changes: a bad one changes nothing.
 from firmware import jsonfile
 
-KEYS = ("settle", "autopenalty", "freeze", "orientation")
+KEYS = ("settle", "autopenalty", "freeze", "orientation", "serial")
+SERIAL = ("auto", "line", "dgt")  # the protocol on the USB line (docs/dgt.md)
 _ONOFF = {"on": True, "off": False}
 _ORIENTATION = {"auto": None, "normal": False, "turned": True}
 
@@ -31,6 +32,10 @@ def parse(kw):
             if text not in _ORIENTATION:
                 raise ValueError("orientation is auto, normal or turned")
             out[k] = _ORIENTATION[text]
+        elif k == "serial":
+            if text not in SERIAL:
+                raise ValueError("serial is auto, line or dgt")
+            out[k] = text
         else:
             raise ValueError("unknown key " + k)
     return out

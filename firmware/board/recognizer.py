@@ -446,6 +446,14 @@ class MoveRecognizer:
         attempt, told once (until the position changes: a take-back, a new game)."""
         self.expected = _NO_MOVE
 
+    def stable(self):
+        """The stable board (occupancy, White's side as rank 1): not to be changed."""
+        return self._board
+
+    def was_lifted(self, sq):
+        """Whether square sq has been seen empty since the board was last in order."""
+        return self._lifted_sq(sq)
+
     def set_orientation(self, orientation):
         """None: found from where White's pieces stand at each new game (auto); False:
         White's side as rank 1; True: the board turned 180 degrees."""

@@ -5,7 +5,10 @@ from firmware.app import protocol as P
 from tests.firmware.fakehal import fresh_device, run
 from tests.firmware.support import Rand, raises
 
-MICROPYTHON_HEAP = "256K"  # the whole application
+MICROPYTHON_HEAP = "320K"  # the whole application. At 256K-304K this test fails on a 1,280-byte
+# allocation with 79-123 KB free since the DGT switch was added to the device (its live heap
+# grew by 1.5 KB): a fragmentation of this 64-bit port not yet understood (the chip bench
+# plays its 300 plies with 62 KB free)
 
 
 def test_decode_takes_utf8_text_and_refuses_control_characters():

@@ -1,0 +1,388 @@
+# The DGT e-board protocol (docs/dgt.md) on the USB line, for a program that drives DGT
+# boards (DGT LiveChess, picochess, Lucas Chess, Arena, ...): imported only when one is
+# attached, so that a board that never meets one spends no memory on it.
+#
+# The host sends commands: one byte each (0x40..0x55), but the clock message (0x2b) and
+# the LED command (0x60), which give a length and that many bytes more. The board answers
+# with messages: an id with its top bit set, the message's whole length in two 7-bit
+# bytes, then data bytes below 0x80. In an update mode the board also sends, by itself,
+# a field update for every square whose piece changed and the clock's times.
+#
+# The board senses only which squares are occupied. Which piece stands where comes from
+# the game, tracked move by move from its start (as the move recogniser does): a square
+# whose piece is lifted reads empty; a piece put down where the game has none is one of
+# the lifted pieces - the one that can legally go there, the side to move's first - so
+# that the updates a DGT host sees are those of a DGT board under the same hands.
+from firmware.rules.position import move_from, move_to
+from firmware.rules.squares import SQ120, WHITE
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+# Commands from the host.
+RESET = const(0x40)
+SEND_CLK = const(0x41)
+SEND_BRD = const(0x42)
+SEND_UPDATE = const(0x43)
+SEND_UPDATE_BRD = const(0x44)
+RETURN_SERIALNR = const(0x45)
+RETURN_BUSADRES = const(0x46)
+SEND_TRADEMARK = const(0x47)
+SEND_EE_MOVES = const(0x49)
+SEND_UPDATE_NICE = const(0x4B)
+SEND_BATTERY_STATUS = const(0x4C)
+SEND_VERSION = const(0x4D)
+RETURN_LONG_SERIALNR = const(0x55)
+CLOCK_MESSAGE = const(0x2B)
+SET_LEDS = const(0x60)
+# Every byte that begins a command is in firmware/app/protocol.py's DGT_FIRST. 0x4A bus
+# mode, 0x4E boot loader and the draughts commands 0x50..0x54 are taken and ignored: this
+# board is no bus board and has no boot loader to jump to.
+
+# Messages to the host.
+BOARD_DUMP = const(0x86)
+BWTIME = const(0x8D)
+FIELD_UPDATE = const(0x8E)
+EE_MOVES = const(0x8F)
+BUSADRES = const(0x90)
+SERIALNR = const(0x91)
+TRADEMARK = const(0x92)
+VERSION = const(0x93)
+BATTERY_STATUS = const(0xA0)
+LONG_SERIALNR = const(0xA2)
+
+# Clock commands inside a clock message: 0x2b, length, 0x03, command, data..., 0x00.
+CLOCK_DISPLAY = const(0x01)
+CLOCK_ICONS = const(0x02)
+CLOCK_END = const(0x03)
+CLOCK_BUTTON = const(0x08)
+CLOCK_VERSION = const(0x09)
+CLOCK_SETNRUN = const(0x0A)
+CLOCK_BEEP = const(0x0B)
+CLOCK_ASCII = const(0x0C)
+BUTTON_CODES = {"minus": 0x34, "plus": 0x32, "ok": 0x35}  # a DGT 3000's -, + and OK
+
+IDLE, UPDATE_BRD, UPDATE, UPDATE_NICE = 0, 1, 2, 3
+VERSION_NUMBER = (1, 0)  # what SEND_VERSION answers (this protocol's version on this board)
+CLOCK_VERSION_NUMBER = 0x10  # what the clock answers: 1.0
+TRADEMARK_TEXT = b"Open chess board - speaks the DGT e-board protocol; not a DGT product"
+
+# DGT piece codes by the rule checker's cells (colour bit | piece type).
+_CODE = bytearray(23)
+for _t, _w, _b in ((1, 1, 7), (2, 3, 9), (3, 4, 10), (4, 2, 8), (5, 6, 12), (6, 5, 11)):
+    _CODE[8 | _t] = _w
+    _CODE[16 | _t] = _b
+del _t, _w, _b
+
+
+def serial_digits(board_id):
+    """10 decimal digits made from the board's unique id, the same every time (small
+    integers only)."""
+    a = b = 7
+    for c in board_id.encode():
+        a = (a * 31 + c) % 100000
+        b = (b * 37 + c) % 99991
+    return "%05d%05d" % (b, a)
+
+
+def field(sq):
+    """The DGT field of square sq (a8 = 0 ... h1 = 63)."""
+    return (7 - (sq >> 3)) * 8 + (sq & 7)
+
+
+def _bcd(n):
+    return (n // 10) << 4 | n % 10
+
+
+class DgtLink:
+    def __init__(self, dev, write, serial):
+        """dev: the device (its game, move recogniser, clock, faces); write(bytes): the
+        line; serial: the board's serial number as 10 decimal digits (text)."""
+        self.dev = dev
+        self.write = write
+        self.serial = serial
+        self.mode = IDLE
+        self._cmd = bytearray(16)  # a clock or LED command being read
+        self._need = 0  # its bytes still to come (-1: its length byte)
+        self._got = 0
+        self._shown = bytearray(64)  # the pieces by field as last worked out...
+        self._sent = bytearray(64)  # ...and as the host last had them (updates)
+        self._prev = bytearray(64)  # as worked out the time before
+        self._held = 0  # the piece last picked up again from where it had been put down
+        self._dirty = False  # _shown changed since the updates were last sent
+        self._occ = bytearray(8)  # the occupancy and game they were worked out from
+        self._ply = -1
+        self._game = -1
+        self._fu = bytearray(b"\x8e\x00\x05\x00\x00")
+        self._time = bytearray(10)  # the last BWTIME sent by itself
+        self._time[0] = BWTIME
+        self._time[2] = 10
+        self._times = bytearray(10)
+        self._time_at = 0
+
+    # ----- bytes from the host
+
+    def feed(self, data, now, start=0):
+        """Take DGT commands from data[start:]; returns where a text line begins (a
+        lowercase letter where a command would: the line protocol's host is back), or
+        len(data)."""
+        i = start
+        n = len(data)
+        while i < n:
+            b = data[i]
+            if self._need:
+                if self._need < 0:
+                    self._need = b if 0 < b < len(self._cmd) else 0  # a bad length: dropped
+                else:
+                    self._cmd[self._got] = b
+                    self._got += 1
+                    self._need -= 1
+                    if not self._need:
+                        self._long(now)
+            elif 0x61 <= b <= 0x7A:
+                return i
+            elif b == CLOCK_MESSAGE or b == SET_LEDS:
+                self._cmd[0] = b
+                self._got = 1
+                self._need = -1
+            else:
+                self._command(b, now)
+            i += 1
+        return n
+
+    def _command(self, b, now):
+        if b == RESET:
+            self.mode = IDLE
+        elif b == SEND_BRD:
+            self._dump()
+        elif b == SEND_CLK:
+            self._send_time(now)
+        elif b in (SEND_UPDATE, SEND_UPDATE_BRD, SEND_UPDATE_NICE):
+            self.mode = UPDATE if b == SEND_UPDATE else UPDATE_BRD if b == SEND_UPDATE_BRD else UPDATE_NICE
+            self.pieces()
+            self._sent[:] = self._shown  # updates from what the host has now (its dump)
+            self._dirty = False
+            self._time_at = now
+        elif b == SEND_VERSION:
+            self.write(bytes((VERSION, 0, 5, VERSION_NUMBER[0], VERSION_NUMBER[1])))
+        elif b == RETURN_SERIALNR:
+            self.write(bytes((SERIALNR, 0, 8)) + self.serial[-5:].encode())
+        elif b == RETURN_LONG_SERIALNR:
+            self.write(bytes((LONG_SERIALNR, 0, 13)) + self.serial.encode())
+        elif b == RETURN_BUSADRES:
+            a = int(self.serial[-4:]) & 0x3FFF
+            self.write(bytes((BUSADRES, 0, 5, a >> 7, a & 0x7F)))
+        elif b == SEND_TRADEMARK:
+            n = 3 + len(TRADEMARK_TEXT)
+            self.write(bytes((TRADEMARK, n >> 7, n & 0x7F)) + TRADEMARK_TEXT)
+        elif b == SEND_EE_MOVES:
+            self.write(bytes((EE_MOVES, 0, 4, 0x7F)))  # nothing stored: only the end mark
+        elif b == SEND_BATTERY_STATUS:
+            percent = 10 if self.dev.faces.low_battery else 100
+            self.write(bytes((BATTERY_STATUS, 0, 12, percent, 0x7F, 0x7F, 0, 0, 0, 0, 0, 0)))
+
+    def _long(self, now):
+        """A clock message or an LED command, whole: _cmd[0] its command, _cmd[1:_got]
+        what followed its length."""
+        c = self._cmd
+        if c[0] == SET_LEDS:
+            # pattern, first field, last field, 0: the two squares lit as a move to make.
+            if self._got >= 4:
+                frm, to = c[2], c[3]
+                if c[1] and frm < 64 and to < 64:
+                    self.dev.faces.expected(_square(frm), _square(to))
+                else:
+                    self.dev.faces.expected(None, None)
+            return
+        if self._got < 3 or c[1] != 0x03:
+            return
+        kind = c[2]
+        if kind == CLOCK_SETNRUN and self._got >= 9:
+            # left h m s, right h m s, flags: the times set as `sync` does (the board's own
+            # levers still say which side runs).
+            left = ((c[3] & 0x0F) * 3600 + c[4] * 60 + c[5]) * 1000
+            right = ((c[6] & 0x0F) * 3600 + c[7] * 60 + c[8]) * 1000
+            try:
+                self.dev.clock.sync(left, right, now)
+            except ValueError:
+                pass
+        self._ack(kind, CLOCK_VERSION_NUMBER if kind == CLOCK_VERSION else 0, 0)
+
+    # ----- what the board sends
+
+    def _ack(self, ack1, ack2, ack3):
+        """A clock's answer, as a BWTIME message whose time bytes carry the 4 ack bytes
+        (docs/dgt.md); sent only in an update mode, as a DGT board does."""
+        if self.mode not in (UPDATE, UPDATE_NICE):
+            return
+        ack0 = 0x10
+        self.write(bytes((BWTIME, 0, 10,
+                          0x0A | (ack2 & 0x80) >> 3 | (ack3 & 0x80) >> 2,
+                          ack0 & 0x7F, ack1 & 0x7F,
+                          0x0A | (ack0 & 0x80) >> 3 | (ack1 & 0x80) >> 2,
+                          ack2 & 0x7F, ack3 & 0x7F, 0)))
+
+    def button(self, name):
+        """A clock button the board does not use now, to the host as a DGT 3000's."""
+        code = BUTTON_CODES.get(name)
+        if code is not None:
+            self._ack(0x88, 0, code)
+
+    def _dump(self):
+        self.pieces()
+        self.write(bytes((BOARD_DUMP, 0, 67)) + self._shown)
+
+    def _send_time(self, now):
+        self._clock_bytes(self._times, now)
+        self._times[0] = BWTIME
+        self._times[2] = 10
+        self.write(self._times)
+
+    def _clock_bytes(self, out, now):
+        """The clock as BWTIME data in out[3:10]: the right player (Black) first, then the
+        left (White); hours, minutes and seconds (BCD), the flag; the status."""
+        clock = self.dev.clock
+        run = clock.running_side()
+        for at, side, i in ((3, 16, 1), (6, WHITE, 0)):
+            ms = clock.time_left(side, now)
+            s = ms // 1000 if ms > 0 else 0
+            if s > 35999:
+                s = 35999
+            h = s // 3600
+            out[at] = h | (0x50 if clock.flags[i] else 0)
+            out[at + 1] = _bcd((s // 60) % 60)
+            out[at + 2] = _bcd(s % 60)
+        st = 0
+        if run is not None and not clock.paused:
+            st |= 1
+        if run == 16:
+            st |= 0x02 | 0x08  # Black's turn: his lever up, on the right
+        elif run == WHITE:
+            st |= 0x10
+        if self.dev.faces.low_battery:
+            st |= 0x04
+        out[9] = st
+
+    def pieces(self):
+        """The pieces by DGT field, worked out again only when the occupancy or the game
+        changed; whether they changed."""
+        dev = self.dev
+        occ = dev.rec.stable()
+        pos = dev.game.position
+        if occ == self._occ and pos.ply == self._ply and dev.log.game_id == self._game:
+            return False
+        self._occ[:] = occ
+        if pos.ply != self._ply:
+            self._held = 0
+        self._ply = pos.ply
+        self._game = dev.log.game_id
+        shown = self._shown
+        self._dirty = True
+        self._prev[:] = shown
+        board = pos.board
+        lifted = []
+        placed = []
+        them = pos.turn ^ 24
+        rec = dev.rec
+        for sq in range(64):
+            p = board[SQ120[sq]]
+            on = (occ[sq >> 3] >> (sq & 7)) & 1
+            if p and not on:
+                lifted.append(sq)
+            elif not p and not on and self._prev[field(sq)]:
+                self._held = self._prev[field(sq)]  # put down on its way, picked up again
+            elif on and (not p or (p & them and rec.was_lifted(sq))):
+                placed.append(sq)  # (a piece taken off there and one put down: a capture's)
+            shown[field(sq)] = _CODE[p] if on else 0
+        if placed:
+            self._place(placed, lifted, pos, board)
+        return True
+
+    def _place(self, placed, lifted, pos, board):
+        """Pieces standing where the game has none (or where the opponent's piece was
+        taken off): the lifted pieces that can go there."""
+        us = pos.turn
+        prev = self._prev
+        # A piece already shown on its square stays what it was (the king put down on g1
+        # stays the king when the rook comes to f1).
+        for sq in placed[:]:
+            code = prev[field(sq)]
+            for frm in lifted:
+                if code and _CODE[board[SQ120[frm]]] == code:
+                    lifted.remove(frm)
+                    placed.remove(sq)
+                    self._shown[field(sq)] = code
+                    break
+        moves = pos.legal_moves() if placed else None
+        for sq in placed:
+            best = _mover(sq, lifted, moves, board, self._held)  # a lifted piece with a legal move there
+            if best is None:
+                if board[SQ120[sq]]:
+                    continue  # the opponent's piece, put back
+                for frm in lifted:  # else the lifted pieces, the side to move's first
+                    if best is None or (board[SQ120[frm]] & us and not board[SQ120[best]] & us):
+                        best = frm
+            if best is not None:
+                lifted.remove(best)
+                self._shown[field(sq)] = _CODE[board[SQ120[best]]]
+            else:  # a piece from off the board (a promotion's): the side to move's queen
+                self._shown[field(sq)] = _CODE[us | 5]
+
+    def board_step(self):
+        """In an update mode: a field update for every square whose piece changed (the
+        emptied ones first, as hands lift before they put down)."""
+        self.pieces()
+        if self.mode != IDLE and self._dirty:
+            self._dirty = False
+            shown = self._shown
+            sent = self._sent
+            fu = self._fu
+            for empty in (True, False):
+                for f in range(64):
+                    if shown[f] != sent[f] and (shown[f] == 0) == empty:
+                        sent[f] = shown[f]
+                        fu[3] = f
+                        fu[4] = shown[f]
+                        self.write(fu)
+
+    def clock_step(self, now):
+        """In the update modes with the clock: its times, when they change (update nice)
+        or at least every second (update)."""
+        if self.mode != UPDATE and self.mode != UPDATE_NICE:
+            return
+        t = self._times
+        self._clock_bytes(t, now)
+        last = self._time
+        same = True
+        for i in range(3, 10):
+            if t[i] != last[i]:
+                same = False
+                last[i] = t[i]
+        if same and (self.mode == UPDATE_NICE or self.dev.hal.diff(now, self._time_at) < 1000):
+            return
+        self._time_at = now
+        self.write(last)
+
+
+def _mover(sq, lifted, moves, board, held):
+    """The lifted piece with a legal move to sq: the one in the hand first (a piece slid
+    over other squares on its way), else the first found."""
+    found = None
+    for frm in lifted:
+        for m in moves:
+            if move_from(m) == frm and move_to(m) == sq:
+                if _CODE[board[SQ120[frm]]] == held:
+                    return frm
+                if found is None:
+                    found = frm
+    return found
+
+
+def _square(f):
+    """The square of DGT field f."""
+    return (7 - (f >> 3)) * 8 + (f & 7)
