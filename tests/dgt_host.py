@@ -24,18 +24,12 @@ PIECES = {1: "P", 2: "R", 3: "N", 4: "B", 5: "K", 6: "Q", 7: "p", 8: "r", 9: "n"
 
 
 def placement(codes: bytes | list[int]) -> str:
-    """The FEN piece placement of 64 piece codes, a8 first."""
-    rows = []
-    for r in range(8):
-        row, empty = "", 0
-        for c in codes[r * 8:r * 8 + 8]:
-            if c:
-                row += (str(empty) if empty else "") + PIECES[c]
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
+    """The FEN piece placement of 64 piece codes, a8 first (python-chess writes it)."""
+    board = chess.BaseBoard.empty()
+    for f, c in enumerate(codes):
+        if c:
+            board.set_piece_at(chess.square(f % 8, 7 - f // 8), chess.Piece.from_symbol(PIECES[c]))
+    return board.board_fen()
 
 
 def clock_seconds(data: bytes) -> tuple[int, int, int] | None:

@@ -56,15 +56,11 @@ VERSION = const(0x93)
 BATTERY_STATUS = const(0xA0)
 LONG_SERIALNR = const(0xA2)
 
-# Clock commands inside a clock message: 0x2b, length, 0x03, command, data..., 0x00.
-CLOCK_DISPLAY = const(0x01)
-CLOCK_ICONS = const(0x02)
-CLOCK_END = const(0x03)
-CLOCK_BUTTON = const(0x08)
+# Clock commands inside a clock message: 0x2b, length, 0x03, command, data..., 0x00. The
+# two the board acts on; the others (display, icons, end, button, beep, ASCII text) are
+# only acknowledged.
 CLOCK_VERSION = const(0x09)
 CLOCK_SETNRUN = const(0x0A)
-CLOCK_BEEP = const(0x0B)
-CLOCK_ASCII = const(0x0C)
 BUTTON_CODES = {"minus": 0x34, "plus": 0x32, "ok": 0x35}  # a DGT 3000's -, + and OK
 
 IDLE, UPDATE_BRD, UPDATE, UPDATE_NICE = 0, 1, 2, 3
@@ -91,7 +87,8 @@ def serial_digits(board_id):
 
 
 def field(sq):
-    """The DGT field of square sq (a8 = 0 ... h1 = 63)."""
+    """The DGT field of square sq (a8 = 0 ... h1 = 63), and the square of a field: the
+    same flip of the ranks both ways."""
     return (7 - (sq >> 3)) * 8 + (sq & 7)
 
 
@@ -122,7 +119,7 @@ class DgtLink:
         self._time = bytearray(10)  # the last BWTIME sent by itself
         self._time[0] = BWTIME
         self._time[2] = 10
-        self._times = bytearray(10)
+        self._times = bytearray(self._time)  # the clock now, worked out in place
         self._time_at = 0
 
     # ----- bytes from the host
@@ -195,7 +192,7 @@ class DgtLink:
             if self._got >= 4:
                 frm, to = c[2], c[3]
                 if c[1] and frm < 64 and to < 64:
-                    self.dev.faces.expected(_square(frm), _square(to))
+                    self.dev.faces.expected(field(frm), field(to))
                 else:
                     self.dev.faces.expected(None, None)
             return
@@ -239,8 +236,6 @@ class DgtLink:
 
     def _send_time(self, now):
         self._clock_bytes(self._times, now)
-        self._times[0] = BWTIME
-        self._times[2] = 10
         self.write(self._times)
 
     def _clock_bytes(self, out, now):
@@ -269,13 +264,13 @@ class DgtLink:
         out[9] = st
 
     def pieces(self):
-        """The pieces by DGT field, worked out again only when the occupancy or the game
-        changed; whether they changed."""
+        """The pieces by DGT field (_shown), worked out again only when the occupancy or
+        the game changed (then _dirty)."""
         dev = self.dev
         occ = dev.rec.stable()
         pos = dev.game.position
         if occ == self._occ and pos.ply == self._ply and dev.log.game_id == self._game:
-            return False
+            return
         self._occ[:] = occ
         if pos.ply != self._ply:
             self._held = 0
@@ -283,7 +278,8 @@ class DgtLink:
         self._game = dev.log.game_id
         shown = self._shown
         self._dirty = True
-        self._prev[:] = shown
+        prev = self._prev
+        prev[:] = shown
         board = pos.board
         lifted = []
         placed = []
@@ -291,17 +287,17 @@ class DgtLink:
         rec = dev.rec
         for sq in range(64):
             p = board[SQ120[sq]]
+            f = field(sq)
             on = (occ[sq >> 3] >> (sq & 7)) & 1
             if p and not on:
                 lifted.append(sq)
-            elif not p and not on and self._prev[field(sq)]:
-                self._held = self._prev[field(sq)]  # put down on its way, picked up again
+            elif not p and not on and prev[f]:
+                self._held = prev[f]  # put down on its way, picked up again
             elif on and (not p or (p & them and rec.was_lifted(sq))):
                 placed.append(sq)  # (a piece taken off there and one put down: a capture's)
-            shown[field(sq)] = _CODE[p] if on else 0
+            shown[f] = _CODE[p] if on else 0
         if placed:
             self._place(placed, lifted, pos, board)
-        return True
 
     def _place(self, placed, lifted, pos, board):
         """Pieces standing where the game has none (or where the opponent's piece was
@@ -312,8 +308,8 @@ class DgtLink:
         # stays the king when the rook comes to f1).
         for sq in placed[:]:
             code = prev[field(sq)]
-            for frm in lifted:
-                if code and _CODE[board[SQ120[frm]]] == code:
+            for frm in (lifted if code else ()):
+                if _CODE[board[SQ120[frm]]] == code:
                     lifted.remove(frm)
                     placed.remove(sq)
                     self._shown[field(sq)] = code
@@ -335,7 +331,9 @@ class DgtLink:
 
     def board_step(self):
         """In an update mode: a field update for every square whose piece changed (the
-        emptied ones first, as hands lift before they put down)."""
+        emptied ones first, as hands lift before they put down). The pieces are followed
+        in every mode (cheap when nothing moved), so that a piece slid over squares keeps
+        its identity for a dump asked later."""
         self.pieces()
         if self.mode != IDLE and self._dirty:
             self._dirty = False
@@ -382,7 +380,3 @@ def _mover(sq, lifted, moves, board, held):
                     found = frm
     return found
 
-
-def _square(f):
-    """The square of DGT field f."""
-    return (7 - (f >> 3)) * 8 + (f & 7)

@@ -11,8 +11,8 @@ from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
 
 _REC = 16
+_FORMAT = "<Bii7s"  # kind | side, a, b, text
 _TEXT_AT = 9
-_TEXT_MAX = 7
 _OLD_REC = 20  # the record of firmware before 2026-11: kind, side, a, b, text length, text
 _CHUNK = 32  # records a chunk: 512 bytes, a block a fragmented heap still has
 
@@ -68,7 +68,7 @@ class EventLog:
         o = (i % _CHUNK) * _REC
         t = text.encode() if isinstance(text, str) else text
         # One packing and one slice copy, no loops: this is in the path of a press's line.
-        struct.pack_into("<Bii7s", c, o, kind | (0x80 if side and side != WHITE else 0), a, b, t)
+        struct.pack_into(_FORMAT, c, o, kind | (0x80 if side and side != WHITE else 0), a, b, t)
         self.count = i + 1
         return i + 1
 
@@ -82,7 +82,7 @@ class EventLog:
         """Put back an event read from the journal; returns its sequence number. A record
         of the older 20-byte layout is taken too (a game on flash across an update)."""
         if len(record) == _OLD_REC and record[0] < len(WORDS) and record[10] <= 9:
-            record = struct.pack("<Bii7s", record[0] | (0x80 if record[1] else 0),
+            record = struct.pack(_FORMAT, record[0] | (0x80 if record[1] else 0),
                                  *struct.unpack_from("<ii", record, 2), bytes(record[11:11 + record[10]]))
         if len(record) != _REC or record[0] & 0x7F >= len(WORDS):
             raise ValueError("not an event record")

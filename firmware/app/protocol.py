@@ -12,7 +12,6 @@ MAX_LINE = 240
 DGT_FIRST = bytes(range(0x40, 0x4F)) + bytes(range(0x50, 0x56)) + b"\x2b\x60"
 
 
-
 def dgt_commands(data, i):
     """Whether data[i:] is DGT commands and nothing else (a clock message or LED command
     whole or cut at the end): a byte of noise that looks like one is not a DGT host."""
