@@ -65,18 +65,19 @@ class BoardLink:
     def _run(self) -> None:
         parser = DeviceParser()
         while not self._stopped:
-            if self._port is None and not self._open():
-                time.sleep(self.retry_s)
-                continue
             try:
+                if self._port is None and not self._open():
+                    time.sleep(self.retry_s)
+                    continue
                 data = self._port.read(4096)
-            except (serial.SerialException, OSError, TypeError, AttributeError):
-                self._close()
-                parser = DeviceParser()
-                continue
-            if data:
                 for m in parser.feed(data):
                     self._handle(m)
+            except (serial.SerialException, OSError, TypeError, AttributeError, BoardError):
+                # The line went away, perhaps while an answer to the board (the resend a
+                # hello asks for) was being written: close it and open it again; the next
+                # hello asks for whatever was missed.
+                self._close()
+                parser = DeviceParser()
 
     def _handle(self, m: Event | Status) -> None:
         if isinstance(m, Status) and m.kind in ("ok", "err"):

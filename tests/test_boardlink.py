@@ -1,0 +1,64 @@
+"""The player programs' link to the board (host_tools/play/boardlink.py) over a line
+that breaks at the worst moment: while the link answers the board's hello."""
+from __future__ import annotations
+
+import threading
+import time
+
+import serial
+
+from host_tools.play import boardlink
+
+
+class FakeSerial:
+    """A pyserial port: read() hands out what the board sent, write() records what the
+    link sent, or fails as pyserial does when the USB line has just gone."""
+
+    def __init__(self, incoming: bytes, broken: bool):
+        self._incoming = incoming
+        self.broken = broken
+        self.written = b""
+        self.closed = False
+
+    def read(self, n: int) -> bytes:
+        if self.closed:
+            raise serial.SerialException("port is closed")
+        data, self._incoming = self._incoming[:n], self._incoming[n:]
+        if not data:
+            time.sleep(0.01)
+        return data
+
+    def write(self, data: bytes) -> int:
+        if self.broken:
+            raise serial.SerialException("write failed: [Errno 5] Input/output error")
+        self.written += data
+        return len(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_line_that_breaks_while_the_hello_is_answered_is_opened_again(monkeypatch):
+    hello = b"hello proto=1 fw=t board=b1 game=3 seq=0\n"
+    ports = [FakeSerial(hello, broken=True), FakeSerial(hello, broken=False)]
+    opened = []
+    lock = threading.Lock()
+
+    def open_port(path, *a, **kw):
+        with lock:
+            if not ports:
+                raise serial.SerialException("no such port")
+            opened.append(ports.pop(0))
+            return opened[-1]
+
+    monkeypatch.setattr(boardlink.serial, "Serial", open_port)
+    link = boardlink.BoardLink("/dev/fake", retry_s=0.01)
+    try:
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not (len(opened) == 2 and b"resend" in opened[1].written):
+            time.sleep(0.01)
+        assert len(opened) == 2 and opened[0].closed
+        assert opened[1].written == b"hello\nresend 3:1\n"
+        assert link._thread.is_alive() and link.connected.is_set()
+    finally:
+        link.close()
