@@ -80,39 +80,56 @@ class LineReader:
 
 
 MAX_VALUE = 120  # characters in one decoded value (a FEN is at most ~90)
-_HEX = "0123456789abcdefABCDEF"
 _HEX_UPPER = b"0123456789ABCDEF"
+
+
+def _nibble(b):
+    # The value of hex digit byte b (either case), or -1.
+    if 48 <= b <= 57:
+        return b - 48
+    b |= 32
+    return b - 87 if 97 <= b <= 102 else -1
 
 
 def decode(value):
     """Percent-decoding of one value: the bytes are UTF-8 text with no control character
     (C0, DEL, C1, or a Unicode line or paragraph separator), at most MAX_VALUE
-    characters; ValueError, saying why, for anything else."""
+    characters; ValueError, saying why, for anything else.
+
+    The work is on bytes, never on one-character strings: MicroPython makes each such
+    string a qstr, interned for good, and a new qstr can need a new qstr pool, a block of
+    kilobytes that a heap fragmented by a long game may not have."""
+    if len(value) > 3 * MAX_VALUE:  # longer than any value's encoding: no work, no buffer
+        raise ValueError("a value longer than %d characters" % MAX_VALUE)
     if "%" in value:
+        data = value.encode()  # printable ASCII: the line reader let nothing else through
         raw = bytearray()
         i = 0
-        n = len(value)
+        n = len(data)
         while i < n:
-            ch = value[i]
-            if ch == "%":
-                h = value[i + 1:i + 3]
-                if len(h) != 2 or h[0] not in _HEX or h[1] not in _HEX:
-                    raise ValueError("bad %-escape in " + value)
-                raw.append(int(h, 16))
+            b = data[i]
+            if b == 37:  # %
+                hi = _nibble(data[i + 1]) if i + 1 < n else -1
+                lo = _nibble(data[i + 2]) if i + 2 < n else -1
+                if hi < 0 or lo < 0:
+                    raise ValueError("a bad %-escape in a value")
+                b = hi << 4 | lo
                 i += 3
             else:
-                raw.append(ord(ch))  # the line reader let only printable ASCII through
                 i += 1
-        for b in raw:
             if b < 32 or b == 127:
                 raise ValueError("a control character in a value")
+            raw.append(b)
         try:
             value = bytes(raw).decode()
         except ValueError:  # UnicodeError: a value is UTF-8 text
             raise ValueError("a value that is not UTF-8")
-        for ch in value:
-            c = ord(ch)
-            if 0x80 <= c < 0xA0 or c == 0x2028 or c == 0x2029:
+        # Valid UTF-8, so a lead byte is only ever a lead byte: C1 controls are C2 80-9F,
+        # the line and paragraph separators E2 80 A8 and E2 80 A9.
+        for i in range(len(raw) - 1):
+            b = raw[i]
+            if (b == 0xC2 and raw[i + 1] < 0xA0) or (
+                    b == 0xE2 and raw[i + 1] == 0x80 and raw[i + 2] in (0xA8, 0xA9)):
                 raise ValueError("a control character in a value")
     if len(value) > MAX_VALUE:
         raise ValueError("a value longer than %d characters" % MAX_VALUE)

@@ -14,11 +14,12 @@ from firmware.rules.squares import (
     ROOK,
     KING,
     FILE_NAMES,
+    find,
     piece_symbol,
     square_name,
 )
 
-_PIECES = "PNBRQKpnbrqk"
+_PIECES = ("P", "N", "B", "R", "Q", "K", "p", "n", "b", "r", "q", "k")  # (squares.py: why a tuple)
 
 
 def _parse_board(field):
@@ -43,7 +44,7 @@ def _parse_board(field):
                     f += 1
                 last_digit = True
             else:
-                i = _PIECES.find(ch)
+                i = find(_PIECES, ch)
                 if i < 0:
                     raise InvalidFenError("invalid character %r in the board field" % ch)
                 if f < 8:
@@ -150,7 +151,7 @@ def set_fen(pos, text, chess960=False):
 
     ep = 0
     if parts[3] != "-":
-        f = FILE_NAMES.find(parts[3][0]) if len(parts[3]) == 2 else -1
+        f = find(FILE_NAMES, parts[3][0]) if len(parts[3]) == 2 else -1
         want = "6" if turn == WHITE else "3"
         if f < 0 or parts[3][1] != want:
             raise InvalidFenError("en passant field must be '-' or a square on rank %s, got %r"

@@ -3,9 +3,10 @@ from firmware.rules.position import new_move_buffer, CASTLE, EN_PASSANT, move_fr
 from firmware.rules.squares import SQ64, PAWN, KING, PIECE_SYMBOLS, FILE_NAMES, RANK_NAMES, square_name
 
 # Letters of the pieces by type, in English (the default) and other FIDE languages.
-LETTERS_EN = " PNBRQK"
-LETTERS_IT = " PCATDR"
-LETTERS_DE = " BSLTDK"
+# (Tuples: firmware/rules/squares.py says why.)
+LETTERS_EN = (" ", "P", "N", "B", "R", "Q", "K")
+LETTERS_IT = (" ", "P", "C", "A", "T", "D", "R")
+LETTERS_DE = (" ", "B", "S", "L", "T", "D", "K")
 
 _BUF = new_move_buffer()  # legal moves (the position's own scratch is not ours)
 

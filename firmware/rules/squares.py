@@ -27,9 +27,21 @@ ROOK = const(4)
 QUEEN = const(5)
 KING = const(6)
 
-PIECE_SYMBOLS = " pnbrqk"
-FILE_NAMES = "abcdefgh"
-RANK_NAMES = "12345678"
+# Tuples of one-character strings, not strings: in MicroPython indexing a string makes a
+# new interned string (a qstr) the first time, and a new qstr can need a new qstr pool,
+# one block of kilobytes, at a moment when a long game has fragmented the heap. These are
+# made once, when the module is loaded.
+PIECE_SYMBOLS = (" ", "p", "n", "b", "r", "q", "k")
+FILE_NAMES = ("a", "b", "c", "d", "e", "f", "g", "h")
+RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8")
+
+
+def find(names, ch):
+    """The index of ch in a tuple of names, or -1."""
+    for i in range(len(names)):
+        if names[i] == ch:
+            return i
+    return -1
 
 # Cell of each public square, and public square of each cell (255 off the board).
 SQ120 = bytes(21 + (s & 7) + (s >> 3) * 10 for s in range(64))
@@ -59,8 +71,8 @@ def parse_square(name):
     """'e4' -> 28. Raises ValueError for anything that is not a square name."""
     if len(name) != 2:
         raise ValueError("not a square: %r" % (name,))
-    f = FILE_NAMES.find(name[0])
-    r = RANK_NAMES.find(name[1])
+    f = find(FILE_NAMES, name[0])
+    r = find(RANK_NAMES, name[1])
     if f < 0 or r < 0:
         raise ValueError("not a square: %r" % (name,))
     return r * 8 + f
@@ -79,7 +91,7 @@ def piece_symbol(piece):
 
 
 def parse_piece(symbol):
-    t = PIECE_SYMBOLS.find(symbol.lower())
+    t = find(PIECE_SYMBOLS, symbol.lower())
     if t <= 0 or len(symbol) != 1:
         raise ValueError("not a piece: %r" % (symbol,))
     return t | (WHITE if symbol.isupper() else BLACK)
