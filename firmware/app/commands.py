@@ -8,8 +8,8 @@ from firmware.app import protocol as P
 from firmware.app import settings as S
 from firmware.clock.clock import ClockError
 from firmware.match import MatchError
-from firmware.rules import chess960 as _960
 from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
 
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
@@ -42,7 +42,9 @@ def _new(dev, pos, kw, now):
         raise ValueError("give fen or chess960, not both")
     number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
     if number is not None:
-        _960.back_rank(number)  # checks 0..959 before anything changes
+        from firmware.rules.chess960 import back_rank  # loaded by the first Chess960 game
+
+        back_rank(number)  # checks 0..959 before anything changes
     dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now,
                    kw.get("source", ""))
     if number is not None:
@@ -156,6 +158,10 @@ def _selftest(dev, pos, kw, now):
     """For a maker: `selftest start` on an empty board, move a piece over every square
     and press every button, `selftest report`, `selftest stop`."""
     t = dev.selftest
+    if t is None:  # its code is loaded only for a maker who asks for it
+        from firmware.app.selftest import SelfTest
+
+        t = dev.selftest = SelfTest(dev.hal)
     if pos[0] == "start":
         t.start(now)
     elif pos[0] == "report":
@@ -180,12 +186,30 @@ def _access(dev, pos, kw, now):
 
 
 def _memory(dev, pos, kw, now):
-    """The heap after a full collection (bench/chip.py; a maker's check). -1: this
-    interpreter cannot tell."""
+    """The heap after a full collection, and its largest free block (bench/chip.py; a
+    maker's check). -1: this interpreter cannot tell."""
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else -1
     used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else -1
-    return ("memory", "free=%d" % free, "used=%d" % used)
+    return ("memory", "free=%d" % free, "used=%d" % used, "largest=%d" % _largest(free))
+
+
+def _largest(free):
+    # The largest block the heap can give now, to 16 bytes (MicroPython's block): found
+    # by asking for blocks of halving sizes (a refusal costs a collection: a few tens of
+    # milliseconds on the chip, for a command a person or a benchmark sends).
+    if free < 0:
+        return -1
+    lo, hi = 0, free // 16
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        try:
+            b = bytearray(mid * 16)  # its header is a block of its own, anywhere
+            b = None
+            lo = mid
+        except MemoryError:
+            hi = mid - 1
+    return lo * 16
 
 
 def _repl(dev, pos, kw, now):
@@ -212,6 +236,19 @@ def _expect(dev, pos, kw, now):
     m = parse_uci(dev.game.position, pos[0])  # an illegal or malformed move changes nothing
     dev.expect(m, now)
     return ("expect", uci(dev.game.position, m))
+
+
+def _hint(dev, pos, kw, now):
+    """hint UCI: a move suggested for the player at the board (an engine's hint), lit on
+    the square LEDs until the position changes; nothing else changes. hint -: no longer."""
+    if pos[0] == "-":
+        dev.faces.hint(None, None)
+        return ("hint", "-")
+    if dev.match.outcome is not None:
+        raise P.NotNow("the game is over")
+    m = parse_uci(dev.game.position, pos[0])  # an illegal or malformed move changes nothing
+    dev.faces.hint(move_from(m), move_to(m))
+    return ("hint", uci(dev.game.position, m))
 
 
 def _complete(dev, pos, kw, now):
@@ -246,7 +283,7 @@ TABLE = {
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
     "repl": (_repl, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
-    "sync": (_sync, 2, ()),
+    "sync": (_sync, 2, ()), "hint": (_hint, 1, ()),
 }
 
 

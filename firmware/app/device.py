@@ -10,12 +10,51 @@
 # (blind and deaf players), SelfTest, BoardSettings; recovery.py brings a game back from
 # the journal. step(now) runs every part once; on the chip an asyncio loop runs them as
 # tasks (firmware/app/main.py); the simulator can call step() in virtual time.
-from firmware.app import commands, recovery
+import sys
+
+
+# Code loaded only when it is needed: a DGT program on the line, a Chess960 game, a
+# maker's self-test.
+_LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"))
+
+
+def _intern_names():
+    """Make at start-up, while the heap is whole, the qstrs (MicroPython's interned
+    strings) the board may need later: the names in the code loaded only when needed
+    (loaded and forgotten at once: the names stay, the code goes) and every one-character
+    string of printable ASCII (indexing a string makes one). Qstrs live in pools that
+    double in size; on the chip the application's names fill the sixth pool almost to the
+    brim, and the seventh is one block of ~8 KB: wanted in mid-game (a DGT program
+    connecting late), a heap fragmented by a long game may not have it. Here it is had
+    at once, with room for everything after: before the application's own modules load,
+    while the heap is still whole. CPython has no qstrs."""
+    if sys.implementation.name != "micropython":
+        return
+    for package, name in _LATER:
+        if package + "." + name not in sys.modules:
+            __import__(package + "." + name)
+            _forget(package, name)
+    for c in range(32, 127):
+        chr(c)
+
+
+def _forget(package, name):
+    """Drop module package.name from where an import keeps it (sys.modules and its
+    package), so that its code is freed once nothing else refers to it."""
+    sys.modules.pop(package + "." + name, None)
+    try:
+        delattr(sys.modules[package], name)
+    except (KeyError, AttributeError):
+        pass
+
+
+_intern_names()
+
+from firmware.app import commands
 from firmware.app import protocol as P
 from firmware.app.events import GameEvents
 from firmware.app.faces import Faces
 from firmware.app.record import Record
-from firmware.app.selftest import SelfTest
 from firmware.app.settings import BoardSettings
 from firmware.app.signals import Signals, letter
 from firmware.access.settings import AccessSettings
@@ -25,7 +64,6 @@ from firmware.clock.menu import ClockMenu
 from firmware.clock.presets import Presets
 from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import Match
-from firmware.rules import chess960 as _960
 from firmware.rules.game import Game
 from firmware.rules.squares import WHITE, BLACK
 from firmware.rules.position import move_from, move_to
@@ -38,6 +76,7 @@ DEFAULT_CONTROL = "300+2"
 # Buttons that do nothing on the board while its menu is closed: reported to the host
 # (`button <name>`), for a game played with one (an engine's, lichess's: draw, resign).
 TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
+
 
 class Device:
     def __init__(self, hal, presets_path="presets.json", board_id="sim", access_path=None,
@@ -59,7 +98,7 @@ class Device:
                                  lambda: self._now)
         self.rec = self.events.rec = MoveRecognizer(self.game, sink=self.events)
         self.menu = ClockMenu(self.presets)
-        self.selftest = SelfTest(hal)
+        self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.reader = P.LineReader()
         self.serial_mode = "auto"  # the protocol on the line: auto, line or dgt (docs/dgt.md)
         self.dgt = None  # a DgtLink while a DGT program is on the line (firmware/app/dgt.py)
@@ -75,6 +114,10 @@ class Device:
         self._power_at = now - POWER_EVERY_MS
         self.configure(self.settings.load())
         problems = [p for p in (self.presets.problem, self.access.problem, self.settings.problem) if p]
+        # Start-up only: recovery.py is forgotten once it has run, its code given back to
+        # the heap for the game (a long game on the chip needs every kilobyte).
+        from firmware.app import recovery
+
         found = recovery.recover(self.record, self._setup, hal.feed_watchdog, now, problems)
         self.hello(found is not None)
         for p in problems:
@@ -87,6 +130,7 @@ class Device:
             self.events.clock_dirty = True
         else:
             self.start_game(DEFAULT_CONTROL, None, None, self.white, self.black, now)
+        _forget("firmware.app", "recovery")
         self.record.commit(now, self.clock)
 
     # ----- what the host sees
@@ -141,7 +185,9 @@ class Device:
     def _setup(self, control, fen, number, white, black, now):
         tc = parse_tc(control)  # a bad control raises before anything changes
         if number is not None:
-            fen = _960.start_fen(number)
+            from firmware.rules.chess960 import start_fen  # loaded by the first Chess960 game
+
+            fen = start_fen(number)
         self.game.reset(fen, number is not None)  # a bad FEN raises and leaves the game as it was
         self.control, self.white, self.black = control, white, black
         self.clock = ChessClock(tc, emit=self.events.on_match, freeze_on_flag=self.freeze)
@@ -275,7 +321,7 @@ class Device:
 
     def scan_step(self, now):
         self._now = now
-        testing = self.selftest.running
+        testing = self.selftest is not None and self.selftest.running
         inputs = () if testing else self.hal.inputs()
         k = 0
         pressed = False
@@ -317,7 +363,7 @@ class Device:
         return False
 
     def _board(self, occ, t):
-        if self.selftest.running:
+        if self.selftest is not None and self.selftest.running:
             self.selftest.scan(occ)
         else:
             self.rec.scan(occ, t)
@@ -338,7 +384,8 @@ class Device:
         self.events.clock_dirty = False
         if dirty or (c.running >= 0 and not c.paused and self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
             self.clock_line(now)
-        self.selftest.step(now)
+        if self.selftest is not None:
+            self.selftest.step(now)
         if self.hal.diff(now, self._power_at) >= POWER_EVERY_MS:
             self._power_at = now
             mv, usb, low = self.hal.power()

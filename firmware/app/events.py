@@ -10,7 +10,6 @@ from firmware.app.eventlog import (
 )
 from firmware.app.signals import letter
 from firmware.board.recognizer import GameSink
-from firmware.rules import chess960 as _960
 from firmware.rules.position import move_from, move_to
 from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
 
@@ -76,7 +75,11 @@ class GameEvents(GameSink):
     def new_game(self, fen, chess960, now):
         # The start position set up on the board: a new game with the same control and
         # players, from the next start the host or the menu chose.
-        number = _960.number_of(fen.split("/")[7].split()[0]) if chess960 and fen else None
+        number = None
+        if chess960 and fen:
+            from firmware.rules.chess960 import number_of  # a Chess960 game has loaded it
+
+            number = number_of(fen.split("/")[7].split()[0])
         self.start_game(None if number is not None else fen, number, now)
 
     def promotion(self, piece, square):

@@ -3,6 +3,7 @@
 # `selftest stop`): switches that are always closed, squares never seen, the buttons that
 # worked. While it runs, the board's scans and buttons come here instead of the game.
 from firmware.app.protocol import NotNow
+from firmware.ticks import ticks_add
 from firmware.rules.squares import WHITE, BLACK, square_name
 
 PULSE_MS = 400  # the buzz of the motors and the buzzer at the start
@@ -29,7 +30,7 @@ class SelfTest:
         self.hal.motor(WHITE, 100)
         self.hal.motor(BLACK, 100)
         self.hal.buzzer(2000)
-        self._pulse_until = now + PULSE_MS
+        self._pulse_until = ticks_add(now, PULSE_MS)
 
     def scan(self, occ):
         for r in range(8):

@@ -5,7 +5,7 @@ from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import FakeHal, fresh_device, run
 from tests.firmware.support import tmp
 
-MICROPYTHON_HEAP = "256K"  # the whole application (see README: memory)
+MICROPYTHON_HEAP = "288K"  # the whole application (see README: memory) and its interned names
 PRESETS = tmp("test-device-presets.json")
 CONFIG = tmp("test-device-config.json")
 
@@ -287,3 +287,25 @@ def test_scans_taken_late_meet_the_press_at_its_own_time():
     assert moves and moves[0].endswith("move 1 e2e4 e4"), lines
     assert any(" clk 1 " in l for l in lines), lines
     assert not any(l.startswith("illegal-press") for l in lines), lines
+
+
+def test_memory_tells_the_heap_and_its_largest_block():
+    import gc
+    import sys
+
+    dev, hal = fresh_device("memory")
+    run(dev, hal, 50)
+    hal.lines()
+    got = _ask(dev, hal, "memory\n")
+    assert len(got) == 1 and got[0].startswith("ok memory ")
+    figures = dict(w.split("=") for w in got[0].split()[2:])
+    free, used, largest = int(figures["free"]), int(figures["used"]), int(figures["largest"])
+    if sys.implementation.name != "micropython":
+        assert (free, used, largest) == (-1, -1, -1)
+        return
+    assert used > 0 and 0 < largest <= free and largest % 16 == 0
+    # It is a block the heap can really give; one block more than it cannot be had
+    # while the heap stays as it is (the fragments the device holds are kept).
+    gc.collect()
+    b = bytearray(largest)
+    assert len(b) == largest
