@@ -74,6 +74,11 @@ class Hands:
         with self._lock:
             self._play([f"0 press {'white' if color == chess.WHITE else 'black'}"])
 
+    def button(self, name: str, hold_ms: int = 120) -> None:
+        """A clock button pressed and let go (down, hold_ms, up), as the hardware reports it."""
+        with self._lock:
+            self._play([f"0 button {name} down", f"{hold_ms} button {name} up"])
+
     def _finish(self, tr: tracegen.Trace) -> None:
         # From the first action on: the thinking before it is the caller's.
         lines = tr.lines

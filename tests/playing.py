@@ -20,14 +20,14 @@ def wait_until(what, said: list, timeout: float = 30.0):
     raise AssertionError(f"timed out; the program said: {said[-6:]}")
 
 
-def lit_move(outputs: str) -> tuple[set, set]:
+def lit_move(outputs: str, kinds: tuple[int, int] = (4, 5)) -> tuple[set, set]:
     """The squares the board's LEDs show as a move to carry out (from, to): the last
-    `squares` line of the simulator's outputs (kinds 4 and 5)."""
+    `squares` line of the simulator's outputs (kinds 4 and 5; a hint's are 6 and 7)."""
     last = None
     with open(outputs) as f:
         for line in f:
             if " squares " in line:
                 last = line.split()[-1]
-    kinds = bytes.fromhex(last) if last else bytes(64)
-    return ({chess.square_name(i) for i in range(64) if kinds[i] == 4},
-            {chess.square_name(i) for i in range(64) if kinds[i] == 5})
+    lit = bytes.fromhex(last) if last else bytes(64)
+    return ({chess.square_name(i) for i in range(64) if lit[i] == kinds[0]},
+            {chess.square_name(i) for i in range(64) if lit[i] == kinds[1]})

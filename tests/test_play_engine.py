@@ -225,3 +225,18 @@ def test_a_bad_level_is_refused():
 
     with pytest.raises(PlayError, match="level is 1 to 8"):
         EngineGame(NoLink(), "/bin/true", level=9)
+
+
+@needs_engine
+def test_the_minus_button_asks_a_hint_that_the_board_lights_until_he_moves(session_factory):
+    s = session_factory(engine_color=chess.BLACK)
+    s.sim.hands.button("minus")  # as the clock's button reports it: down, a moment, up
+    said = s.wait(lambda: next((t for t in s.said if t.startswith("Hint: ")), None))
+    hint = s.board().parse_san(said[len("Hint: "):].rstrip("."))
+    lit = s.wait(lambda: (lambda f, t: (f, t) if f and t else None)(*lit_move(s.outputs, (6, 7))))
+    assert lit == ({chess.square_name(hint.from_square)}, {chess.square_name(hint.to_square)})
+    # He plays something else: the board takes it, and the hint is gone from the LEDs.
+    other = next(m for m in s.board().legal_moves if m != hint)
+    s.my_move(other)
+    assert s.game.record().plies[0].uci == other.uci()
+    s.wait(lambda: lit_move(s.outputs, (6, 7)) == (set(), set()))

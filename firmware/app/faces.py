@@ -2,13 +2,14 @@
 # side LEDs (the running side; a deaf player's LED is lent to his signals while they play)
 # and the optional chain of square LEDs (the last move, or while the board differs from
 # the game, the squares to put right; the move of a player who is not at the board - an
-# engine, an opponent online - for the player at the board to carry out).
+# engine, an opponent online - for the player at the board to carry out; a hint for his
+# own move).
 from firmware.clock import display
 from firmware.rules.squares import WHITE, BLACK, square_name
 
 DISPLAY_EVERY_MS = 100
 # What a square LED shows (firmware/hal/squareleds.py).
-LAST_FROM, LAST_TO, FIX, EXPECT_FROM, EXPECT_TO = 1, 2, 3, 4, 5
+LAST_FROM, LAST_TO, FIX, EXPECT_FROM, EXPECT_TO, HINT_FROM, HINT_TO = 1, 2, 3, 4, 5, 6, 7
 
 
 class Faces:
@@ -21,7 +22,8 @@ class Faces:
         self._leds = {WHITE: None, BLACK: None}
         self._lit = bytearray(64)
         self._last = None
-        self._hint = None
+        self._fix = None
+        self._hint = None  # a move suggested to the player at the board (from, to)
         self._expect = None
         self._expect_side = None  # whose face shows the move to carry out...
         self._expect_text = None  # ...as "e2e4" (made once, not at every refresh)
@@ -63,6 +65,7 @@ class Faces:
         if self._expect is not None:
             self.dirty = True  # its player's face shows his time again
         self._expect = self._expect_text = None  # a move made or taken back: nothing is expected
+        self._hint = None  # nor suggested
         self._squares()
 
     def expected(self, frm, to, side=None):
@@ -74,13 +77,20 @@ class Faces:
         self.dirty = True
         self._squares()
 
+    def hint(self, frm, to):
+        """A move suggested for the player at the board (None, None: none), until the
+        position changes."""
+        self._hint = (frm, to) if frm is not None else None
+        self._squares()
+
     def squares_to_fix(self, squares):
         """The squares to put right (None: the board is in sync again)."""
-        self._hint = squares
+        self._fix = squares
         self._squares()
 
     def clear_squares(self):
         self._last = None
+        self._fix = None
         self._hint = None
         self._expect = self._expect_text = None
         self._squares()
@@ -89,12 +99,15 @@ class Faces:
         lit = self._lit
         for i in range(64):
             lit[i] = 0
-        if self._hint:
-            for sq in self._hint:
+        if self._fix:
+            for sq in self._fix:
                 lit[sq] = FIX
         elif self._expect is not None:
             lit[self._expect[0]] = EXPECT_FROM
             lit[self._expect[1]] = EXPECT_TO
+        elif self._hint is not None:
+            lit[self._hint[0]] = HINT_FROM
+            lit[self._hint[1]] = HINT_TO
         elif self._last is not None:
             lit[self._last[0]] = LAST_FROM
             lit[self._last[1]] = LAST_TO

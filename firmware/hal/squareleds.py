@@ -4,10 +4,15 @@
 # object with __setitem__ and write() - MicroPython's neopixel.NeoPixel on the Pico.
 FROM = (0, 24, 48)  # the last move: its from-square, soft blue
 TO = (0, 64, 96)  # and its to-square
-HINT = (96, 48, 0)  # squares the board asks a player to put right: amber
+FIX = (96, 48, 0)  # squares the board asks a player to put right: amber
 SHOW_FROM = (0, 40, 0)  # a move to carry out (an engine's, an opponent's online): green
 SHOW_TO = (0, 112, 0)
+HINT_FROM = (32, 0, 48)  # a move suggested for one's own turn (an engine's hint): violet
+HINT_TO = (80, 0, 112)
 OFF = (0, 0, 0)
+
+
+_COLOURS = (OFF, FROM, TO, FIX, SHOW_FROM, SHOW_TO, HINT_FROM, HINT_TO)
 
 
 def index(sq):
@@ -23,16 +28,16 @@ class SquareLeds:
         self._shown = bytearray(64)  # what each LED shows: as kinds below
 
     def show(self, kinds):
-        """kinds: 64 bytes, one per square: 0 off, 1 from, 2 to, 3 hint, 4 and 5 a move
-        to carry out, from and to (firmware/app/faces.py). Writes the chain only if
-        something changed."""
-        colours = (OFF, FROM, TO, HINT, SHOW_FROM, SHOW_TO)
+        """kinds: 64 bytes, one per square: 0 off, 1 from, 2 to, 3 to put right, 4 and 5
+        a move to carry out, from and to, 6 and 7 a hint, from and to
+        (firmware/app/faces.py). Writes the chain only if something changed."""
+        colours = _COLOURS
         changed = False
         for sq in range(64):
             k = kinds[sq]
             if k != self._shown[sq]:
                 self._shown[sq] = k
-                self.strip[index(sq)] = colours[k if k < 6 else 0]
+                self.strip[index(sq)] = colours[k if k < 8 else 0]
                 changed = True
         if changed:
             self.strip.write()

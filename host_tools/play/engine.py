@@ -363,6 +363,7 @@ class EngineGame:
         self.say(f"Hint: {san}.")
         if self.speak:
             self.speak(san)
+        self.link.command(f"hint {pv[0].uci()}")  # lit on the board until he moves
 
     def _draw_offer(self, board: chess.Board | None) -> None:
         if board is None or board.is_game_over():

@@ -209,3 +209,46 @@ def test_setting_up_a_position_for_a_new_game_touches_nothing():
     set_square(hal.occ, "e2", True)
     run(dev, hal, 300)
     assert "touched e2" in hal.lines()
+
+
+def test_a_hint_lights_its_squares_until_the_player_moves_and_takes_any_move():
+    from firmware.app.faces import HINT_FROM, HINT_TO
+
+    dev, hal = fresh_device("hint")
+    hal.send("new tc=300+2 white=Me black=Engine\n")
+    run(dev, hal, 50)
+    hal.lines()
+    hal.send("hint g1f3\n")
+    run(dev, hal, 50)
+    assert "ok hint g1f3" in hal.lines()
+    assert _lit(hal, HINT_FROM) == [parse_square("g1")] and _lit(hal, HINT_TO) == [parse_square("f3")]
+    # Bad hints change nothing: not legal here, not a move, after the result.
+    for bad in ("hint e2e5\n", "hint zz\n"):
+        hal.send(bad)
+        run(dev, hal, 50)
+        assert hal.lines()[-1].startswith("err bad-argument")
+        assert _lit(hal, HINT_FROM) == [parse_square("g1")]
+    # He plays another move: it is taken (a hint restricts nothing), and the hint goes.
+    _move(dev, hal, "e2", "e4")
+    _press(dev, hal, WHITE)
+    assert any(l.endswith(" move 1 e2e4 e4") for l in hal.lines())
+    assert _lit(hal, HINT_FROM) == [] and _lit(hal, HINT_TO) == []
+    assert _lit(hal, LAST_TO) == [parse_square("e4")]
+    # A move to carry out (expect) shows over a hint; `hint -` takes a hint away.
+    hal.send("hint e7e5\n")
+    hal.send("expect d7d5\n")
+    run(dev, hal, 50)
+    assert _lit(hal, EXPECT_FROM) == [parse_square("d7")] and _lit(hal, HINT_FROM) == []
+    hal.send("expect -\n")
+    run(dev, hal, 50)
+    assert _lit(hal, HINT_FROM) == [parse_square("e7")] and _lit(hal, HINT_TO) == [parse_square("e5")]
+    hal.send("hint -\n")
+    run(dev, hal, 50)
+    assert hal.lines()[-1] == "ok hint -"
+    assert _lit(hal, HINT_FROM) == [] and _lit(hal, LAST_TO) == [parse_square("e4")]
+    hal.send("resign b\n")
+    run(dev, hal, 50)
+    hal.lines()
+    hal.send("hint d2d4\n")
+    run(dev, hal, 50)
+    assert [l for l in hal.lines() if l.startswith(("ok", "err"))] == ["err not-now the%20game%20is%20over"]

@@ -226,7 +226,7 @@ def test_square_leds_snake_order_and_writes_only_on_change():
     assert not leds.show(kinds) and strip.writes == 1  # nothing changed: the chain is not written
     kinds[12] = 0
     kinds[28] = 3
-    assert leds.show(kinds) and strip.px[S.index(12)] == S.OFF and strip.px[S.index(28)] == S.HINT
+    assert leds.show(kinds) and strip.px[S.index(12)] == S.OFF and strip.px[S.index(28)] == S.FIX
 
 
 def _drain(scanner, out, what):
