@@ -10,45 +10,9 @@
 # (blind and deaf players), SelfTest, BoardSettings; recovery.py brings a game back from
 # the journal. step(now) runs every part once; on the chip an asyncio loop runs them as
 # tasks (firmware/app/main.py); the simulator can call step() in virtual time.
-import sys
+from firmware.app import lazy
 
-
-# Code loaded only when it is needed: a DGT program on the line, a Chess960 game, a
-# maker's self-test.
-_LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"))
-
-
-def _intern_names():
-    """Make at start-up, while the heap is whole, the qstrs (MicroPython's interned
-    strings) the board may need later: the names in the code loaded only when needed
-    (loaded and forgotten at once: the names stay, the code goes) and every one-character
-    string of printable ASCII (indexing a string makes one). Qstrs live in pools that
-    double in size; on the chip the application's names fill the sixth pool almost to the
-    brim, and the seventh is one block of ~8 KB: wanted in mid-game (a DGT program
-    connecting late), a heap fragmented by a long game may not have it. Here it is had
-    at once, with room for everything after: before the application's own modules load,
-    while the heap is still whole. CPython has no qstrs."""
-    if sys.implementation.name != "micropython":
-        return
-    for package, name in _LATER:
-        if package + "." + name not in sys.modules:
-            __import__(package + "." + name)
-            _forget(package, name)
-    for c in range(32, 127):
-        chr(c)
-
-
-def _forget(package, name):
-    """Drop module package.name from where an import keeps it (sys.modules and its
-    package), so that its code is freed once nothing else refers to it."""
-    sys.modules.pop(package + "." + name, None)
-    try:
-        delattr(sys.modules[package], name)
-    except (KeyError, AttributeError):
-        pass
-
-
-_intern_names()
+lazy.intern_names()  # first, while the heap is whole (firmware/app/lazy.py)
 
 from firmware.app import commands
 from firmware.app import protocol as P
@@ -130,7 +94,7 @@ class Device:
             self.events.clock_dirty = True
         else:
             self.start_game(DEFAULT_CONTROL, None, None, self.white, self.black, now)
-        _forget("firmware.app", "recovery")
+        lazy.forget("firmware.app", "recovery")
         self.record.commit(now, self.clock)
 
     # ----- what the host sees

@@ -43,8 +43,7 @@ class LineReader:
 
     def __init__(self, max_line=MAX_LINE):
         self._buf = bytearray(max_line)
-        self._n = 0
-        self._bad = None
+        self.reset()
 
     def reset(self):
         self._n = 0

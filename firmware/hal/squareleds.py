@@ -32,12 +32,13 @@ class SquareLeds:
         a move to carry out, from and to, 6 and 7 a hint, from and to
         (firmware/app/faces.py). Writes the chain only if something changed."""
         colours = _COLOURS
+        n = len(colours)
         changed = False
         for sq in range(64):
             k = kinds[sq]
             if k != self._shown[sq]:
                 self._shown[sq] = k
-                self.strip[index(sq)] = colours[k if k < 8 else 0]
+                self.strip[index(sq)] = colours[k if k < n else 0]
                 changed = True
         if changed:
             self.strip.write()

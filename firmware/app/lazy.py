@@ -1,0 +1,34 @@
+# Code the board loads only when it is needed (a DGT program on the line, a Chess960 game,
+# a maker's self-test; recovery.py only at start-up), and the qstrs that code will want.
+#
+# MicroPython interns names (qstrs) in pools that double in size, and a new pool is one
+# block: on the chip the application's names fill the sixth pool almost to the brim, and
+# the seventh is ~8 KB. Wanted in mid-game (a DGT program connecting late), a heap that a
+# long game has cut into pieces may not have it (README: memory). So at start-up, before
+# the application's own modules load, the later code's names are interned (the code is
+# loaded and forgotten at once: the names stay, the code goes), and every one-character
+# string of printable ASCII (indexing a string makes one). CPython has no qstrs.
+import sys
+
+LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"))
+
+
+def intern_names():
+    if sys.implementation.name != "micropython":
+        return
+    for package, name in LATER:
+        if package + "." + name not in sys.modules:
+            __import__(package + "." + name)
+            forget(package, name)
+    for c in range(32, 127):
+        chr(c)
+
+
+def forget(package, name):
+    """Drop module package.name from where an import keeps it (sys.modules and its
+    package), so that its code is freed once nothing else refers to it."""
+    sys.modules.pop(package + "." + name, None)
+    try:
+        delattr(sys.modules[package], name)
+    except (KeyError, AttributeError):
+        pass
