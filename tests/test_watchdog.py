@@ -51,7 +51,9 @@ def test_a_failed_task_resets_the_board_and_the_game_comes_back(tmp_path, fault)
         # Back from the reset: the same game, the clock paused, nothing asked of the host.
         hello = [m for m in after if isinstance(m, Status) and m.kind == "hello"][0]
         assert hello.kwargs["game"] == "1" and int(hello.kwargs["seq"]) == record.last_seq
-        time.sleep(2)
+        end = time.time() + 2  # what follows `recovered` (the pause) is read here, not after resend
+        while time.time() < end:
+            after += parser.feed(port.read(4096))
         port.write(b"resend 1\n")
         again = []
         end = time.time() + 20
