@@ -1,13 +1,22 @@
-"""The live page in a real headless browser (Debian's chromium, driven by playwright): it
-shows the moves, clocks and result that a board sent, the running clock ticks, the last
-move is highlighted, and the time chart is drawn; on a phone-sized window too."""
+"""The live page in a real headless browser (Debian's chromium, driven by playwright), as a
+spectator uses it: the moves, clocks and result that a board sent, the running clock
+ticking, the last move and a king in check highlighted, coordinates, flipping, stepping
+through the moves with the mouse and the keyboard, a board alone at its own URL, paused and
+flag-fallen games, the players' titles, ratings and federations, the clock chart through a
+penalty, the PGN links, the engine's evaluation (and switching it off), new moves announced
+to a screen reader, the high-contrast theme; on desktop and phone sizes."""
 import asyncio
+import json
+import os
+import re
 import shutil
 
 import pytest
 
+from host_tools.engines import EngineMissing, find_engine
 from tests.test_relay import START, FakeBoard, _relay, _until, fake_board_on_a_relay
 
+SHOTS = os.environ.get("PAGE_SHOTS")  # a folder to keep the screenshots in (to look at them)
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -45,11 +54,11 @@ def test_the_page_shows_the_boards(tmp_path):
                 await asyncio.sleep(1.3)
                 shots["ticked"] = (first, await page.inner_text("#board-1 [data-clock=black]"))
                 shots["highlight"] = await page.eval_on_selector_all(
-                    "#board-1 rect", "rs => rs.filter(r => r.style.fill.includes('--hi')).map(r => r.dataset.square)")
+                    "#board-1 rect.last", "rs => rs.map(r => r.dataset.square)")
                 shots["knights"] = await page.eval_on_selector_all("#board-1 text[data-piece=N]", "es => es.length")
-                shots["chart"] = await page.eval_on_selector("#board-1 svg.chart polyline", "e => e.getAttribute('points')")
+                shots["chart"] = await page.eval_on_selector("#board-1 svg.chart polyline.line-white", "e => e.getAttribute('points')")
                 fake.add("@1:9 result 1-0 resignation")
-                await page.wait_for_function("document.querySelector('#board-1 [data-result]').textContent.includes('1-0')")
+                await page.wait_for_function("(document.querySelector('#board-1 [data-result]') || {}).textContent?.includes('1-0')")
                 shots["result"] = await page.inner_text("#board-1 [data-result]")
                 await page.click("#settings-open")
                 await page.fill("#settings [name=token]", relay.token)
@@ -124,3 +133,186 @@ def test_names_show_as_text_never_as_markup(tmp_path):
     assert got["white"] == evil and got["black"] == 'Bo"><b>x'
     assert got["imgs"] == 0 and got["title"] != "pwned"
     assert got["form"] == evil and got["form_b"] == 'Bo"><b>x'
+
+
+PROMOTION_FEN = "7k/P7/8/8/8/8/8/K7%20w%20-%20-%200%2040"
+BOARD_1 = [f"@1:1 game tc=300+2 fen={PROMOTION_FEN} chess960=- white=Anna black=Bo", "@1:2 start",
+           "@1:3 move 1 a7a8q a8=Q+", "@1:4 clk 1 301000", "@1:5 move 2 h8h7 Kh7", "@1:6 clk 2 299000",
+           "@1:7 penalty b 120000", "@1:8 move 3 a8b7 Qb7+", "@1:9 clk 3 298000",
+           "@1:10 move 4 h7g6 Kg6", "@1:11 clk 4 417000"]
+BOARD_2 = [f"@1:1 game tc=5400/40+1800+30 fen={START} chess960=- white=Carla black=Dan", "@1:2 start",
+           "@1:3 move 1 e2e4 e4", "@1:4 clk 1 5420000", "@1:5 move 2 e7e5 e5", "@1:6 clk 2 5410000"]
+ROUND = {"event": "Club night", "round": "4", "boards": {
+    "1": {"serial": "fake1", "white": "Anna Rudolf", "black": "Bo", "white_title": "IM", "white_rating": 2360,
+          "white_fed": "HUN", "black_rating": 1840, "black_fed": "ITA"},
+    "2": {"serial": "fake2", "white": "Carla", "black": "Dan"}}}
+
+
+def _stockfish():
+    try:
+        return find_engine()
+    except EngineMissing:
+        pytest.fail("Stockfish is missing: ./run test installs it (Debian package stockfish)")
+
+
+def test_a_spectator_follows_two_boards(tmp_path):
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    (tmp_path / "boards").mkdir()
+    round_file = tmp_path / "round.json"
+    round_file.write_text(json.dumps(ROUND))
+
+    async def body():
+        one = FakeBoard(str(tmp_path / "boards" / "a"), serial="fake1", events=BOARD_1)
+        two = FakeBoard(str(tmp_path / "boards" / "b"), serial="fake2", events=BOARD_2)
+        relay = _relay(tmp_path, round_file=round_file,
+                       analysis={"engine_path": _stockfish(), "movetime_ms": 100})
+        await relay.start()
+        got, errors = {}, []
+        try:
+            s = relay.sessions
+            assert await _until(lambda: all(n in s and s[n].record for n in (1, 2))
+                                and s[1].record.last_seq == 11 and s[2].record.last_seq == 6)
+            one.send("clock 298000 417000 w running moves=2,2 period=0,0 flags=0,0")
+            two.send("clock 5420000 5410000 w paused moves=1,1 period=0,0 flags=0,0")
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-2 [data-paused]")
+                await page.wait_for_selector("#board-1 .player.white.running")
+                got["coords"] = await page.eval_on_selector_all("#board-1 text.coord", "es => es.map(e => e.textContent).join('')")
+                got["check"] = await page.eval_on_selector_all("#board-1 rect.check", "rs => rs.map(r => r.dataset.square)")
+                got["queen"] = await page.eval_on_selector_all("#board-1 text[data-piece=Q]", "es => es.map(e => e.dataset.on)")
+                got["white"] = await page.inner_text("#board-1 .player.white .who")
+                got["black"] = await page.inner_text("#board-1 .player.black .who")
+                got["paused_clock"] = await page.inner_text("#board-2 [data-clock=white]")
+                await asyncio.sleep(1.2)
+                got["paused_later"] = await page.inner_text("#board-2 [data-clock=white]")
+                # The clock chart: Black's clock goes up after the penalty, never clipped.
+                got["chart_black"] = await page.eval_on_selector(
+                    "#board-1 polyline.line-black", "e => e.getAttribute('points')")
+                got["legend"] = await page.inner_text("#board-1 .legend")
+                got["ticks"] = await page.eval_on_selector_all("#board-1 svg.chart text.tick", "es => es.length")
+                # Flipping: a1 goes from the bottom row to the top one.
+                a1 = "e => e.getAttribute('y')"
+                got["a1_before"] = await page.eval_on_selector("#board-1 rect[data-square=a1]", a1)
+                await page.click("#board-1 [data-flip]")
+                got["a1_flipped"] = await page.eval_on_selector("#board-1 rect[data-square=a1]", a1)
+                got["top_player_flipped"] = await page.eval_on_selector(
+                    "#board-1 .side .player", "e => e.classList.contains('white')")
+                await page.click("#board-1 [data-flip]")
+                # Stepping through the moves: a click, the arrows, Home and End.
+                await page.click("#board-1 button.move[data-ply='1']")
+                got["at_1"] = (await page.inner_text("#board-1 [data-where]"),
+                               await page.eval_on_selector_all("#board-1 text[data-piece=Q]", "es => es.map(e => e.dataset.on)"),
+                               await page.eval_on_selector_all("#board-1 rect.check", "rs => rs.map(r => r.dataset.square)"))
+                await page.focus("#board-1")
+                await page.keyboard.press("ArrowLeft")
+                got["at_0"] = (await page.eval_on_selector_all("#board-1 text[data-piece=P]", "es => es.map(e => e.dataset.on)"),
+                               await page.eval_on_selector_all("#board-1 rect.last", "rs => rs.length"))
+                await page.keyboard.press("ArrowRight")
+                await page.keyboard.press("ArrowRight")
+                got["at_2"] = await page.eval_on_selector_all("#board-1 text[data-piece=k]", "es => es.map(e => e.dataset.on)")
+                # A new move while the spectator looks back: he stays where he is, and hears it.
+                one.add("@1:12 move 5 b7b6 Qb6+")
+                await page.wait_for_function("document.getElementById('announce').textContent.includes('Qb6+')")
+                got["announced"] = await page.inner_text("#announce")
+                got["still_at_2"] = await page.inner_text("#board-1 [data-where]")
+                await page.keyboard.press("End")
+                got["live"] = (await page.inner_text("#board-1 [data-where]"),
+                               await page.eval_on_selector_all("#board-1 text[data-piece=Q]", "es => es.map(e => e.dataset.on)"),
+                               await page.eval_on_selector_all("#board-1 rect.check", "rs => rs.map(r => r.dataset.square)"))
+                got["label"] = await page.eval_on_selector("#board-1 svg.board", "e => e.getAttribute('aria-label')")
+                # The flag: on the clock line, which flag fell first.
+                one.send("clock 0 417000 w stopped moves=3,2 period=0,0 flags=1,0")
+                await page.wait_for_selector("#board-1 [data-flag]")
+                got["flag"] = (await page.inner_text("#board-1 [data-flag]"), await page.inner_text("#board-1 .player.white .flag"))
+                # The engine's evaluation, for spectators, and switched off.
+                await page.wait_for_selector("#board-2 .evalbar")
+                got["eval"] = await page.eval_on_selector("#board-2 .evalbar", "e => e.dataset.eval")
+                got["pv"] = await page.inner_text("#board-2 .pv")
+                await page.wait_for_selector("#board-1 .evalbar")
+                got["eval_1"] = await page.eval_on_selector("#board-1 .evalbar", "e => e.dataset.eval")
+                await page.click("#engine-toggle")
+                got["eval_off"] = await page.eval_on_selector_all(".evalbar, .pv", "es => es.length")
+                # High contrast.
+                light = "getComputedStyle(document.documentElement).getPropertyValue('--light').trim()"
+                got["light"] = await page.evaluate(light)
+                await page.click("#contrast-toggle")
+                got["light_contrast"] = await page.evaluate(light)
+                # The PGN links.
+                hrefs = await page.eval_on_selector_all("a[download]", "es => es.map(e => e.getAttribute('href'))")
+                got["hrefs"] = hrefs
+                got["pgn_1"] = await page.evaluate("fetch('/boards/1.pgn').then(r => r.text())")
+                got["round_pgn"] = await page.evaluate("fetch('/round.pgn').then(r => r.text())")
+                await page.screenshot(path=str(SHOTS or tmp_path) + "/page.png", full_page=True)
+                # One board alone, at its own URL (and the preference kept).
+                await page.click("#board-2 a.open")
+                await page.wait_for_selector("#board-2 svg.board")
+                got["single_url"] = page.url
+                got["single_cards"] = await page.eval_on_selector_all("section.card", "es => es.map(e => e.id)")
+                got["single_width"] = await page.eval_on_selector("#board-2 svg.board", "e => e.getBoundingClientRect().width")
+                got["single_title"] = await page.title()
+                got["single_eval"] = await page.eval_on_selector_all(".evalbar", "es => es.length")
+                await page.keyboard.press("ArrowLeft")
+                got["single_key"] = await page.inner_text("#board-2 [data-where]")
+                await page.screenshot(path=str(SHOTS or tmp_path) + "/single.png")
+                phone = await browser.new_page(viewport={"width": 390, "height": 844})
+                phone.on("pageerror", lambda e: errors.append(str(e)))
+                await phone.goto(relay.urls()["page"].rstrip("/") + "/board/1")
+                await phone.wait_for_selector("#board-1 svg.board")
+                got["phone"] = await phone.eval_on_selector(
+                    "body", "b => [b.scrollWidth, document.querySelector('#board-1 svg.board').getBoundingClientRect().width]")
+                await phone.screenshot(path=str(SHOTS or tmp_path) + "/phone.png", full_page=True)
+                await browser.close()
+            got["to_boards"] = one.received + two.received
+        finally:
+            await relay.stop()
+            one.close()
+            two.close()
+        return got, errors
+
+    got, errors = asyncio.run(body())
+    assert errors == []
+    assert sorted(got["coords"]) == sorted("abcdefgh12345678")
+    assert got["check"] == []  # after Kg6 no king is in check
+    assert got["queen"] == ["b7"]
+    assert "IM" in got["white"] and "Anna Rudolf" in got["white"] and "2360" in got["white"] and "HUN" in got["white"]
+    assert "1840" in got["black"] and "ITA" in got["black"]
+    assert got["paused_clock"] == got["paused_later"] == "1:30:20"  # a paused clock does not tick
+    mins = [float(pt.split(",")[1]) for pt in got["chart_black"].split()]
+    assert len(mins) == 2 and mins[1] < mins[0]  # higher on the chart: 4:59 then 6:57
+    assert "Anna Rudolf" in got["legend"] and "Bo" in got["legend"] and "minutes" in got["legend"]
+    assert got["ticks"] >= 4
+    assert got["a1_before"] == "7" and got["a1_flipped"] == "0" and got["top_player_flipped"]
+    where, queen, check = got["at_1"]
+    assert where.startswith("move 1 of 4") and queen == ["a8"] and check == ["h8"]
+    pawns, lit = got["at_0"]
+    assert pawns == ["a7"] and lit == 0
+    assert got["at_2"] == ["h7"]
+    assert "Board 1" in got["announced"] and "42. Qb6+" in got["announced"] and "Anna Rudolf" in got["announced"]
+    assert got["still_at_2"].startswith("move 2 of 5")
+    assert got["live"] == ("live", ["b6"], ["g6"])
+    assert "Qb6+" in got["label"] and "queen b6" in got["label"] and "king g6" in got["label"]
+    assert "White's flag fell" in got["flag"][0] and "flag" in got["flag"][1]
+    assert re.fullmatch(r"[+-]\d+\.\d", got["eval"]), got["eval"]
+    assert got["pv"].startswith(got["eval"]) and "2." in got["pv"]
+    e1 = got["eval_1"]  # a queen up: White wins (a mate, or a large score)
+    assert (e1.startswith("#") and not e1.startswith("#-")) or float(e1) > 5, e1
+    assert got["eval_off"] == 0
+    assert got["light"] != got["light_contrast"]
+    assert "/round.pgn" in got["hrefs"] and "/boards/1.pgn" in got["hrefs"] and "/boards/2.pgn" in got["hrefs"]
+    assert '[White "Anna Rudolf"]' in got["pgn_1"] and '[WhiteTitle "IM"]' in got["pgn_1"] and "Qb6+" in got["pgn_1"]
+    assert got["round_pgn"].count("[Event ") == 2
+    assert got["single_url"].endswith("/board/2") and got["single_cards"] == ["board-2"]
+    assert got["single_width"] > 500 and got["single_title"].startswith("Board 2")
+    assert got["single_eval"] == 0  # switched off on this browser: it stays off
+    assert got["single_key"].startswith("move 1 of 2")
+    width, board = got["phone"]
+    assert width <= 390 and 300 <= board <= 390
+    # The evaluation is for spectators only: nothing of it reaches a board.
+    assert all(line == "hello" or line.startswith("resend ") for line in got["to_boards"]), got["to_boards"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import shutil
 import threading
 import time
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 import chess
 import chess.engine
 
+from host_tools import engines
 from host_tools.play.boardlink import BoardError, BoardLink, quoted
 from host_tools.play.keyboard import typed
 
@@ -44,21 +44,11 @@ class PlayError(RuntimeError):
 
 
 def find_engine(path: str | None = None) -> str:
-    """The engine to run: path, or Stockfish on the PATH or where Debian puts it."""
-    if path:
-        if os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-        found = shutil.which(path)
-        if found:
-            return found
-        raise PlayError(f"the engine {path!r} is not an executable file")
-    for candidate in ("stockfish", "/usr/games/stockfish", "/usr/local/bin/stockfish",
-                      "/opt/homebrew/bin/stockfish"):
-        found = shutil.which(candidate) or (candidate if os.access(candidate, os.X_OK) else None)
-        if found:
-            return found
-    raise PlayError("no chess engine found: install Stockfish (Debian: apt-get install stockfish; "
-                    "macOS: brew install stockfish) or give one with --engine PATH")
+    """The engine to run (host_tools/engines.py), or a PlayError saying what to install."""
+    try:
+        return engines.find_engine(path)
+    except engines.EngineMissing as e:
+        raise PlayError(str(e)) from None
 
 
 def increment_s(control: str) -> float:

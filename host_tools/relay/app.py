@@ -6,6 +6,7 @@ Relay builds the parts and holds them together; each part has one job:
     boards.py   the serial lines and each board's session
     publish.py  a board's change into PGN files, the page's feed and the watchers
     views.py    what the page and the APIs show (JSON)
+    analysis.py the spectators' engine evaluation (off the boards' path)
     round.py    the round (event, players), checked
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
@@ -18,6 +19,7 @@ import secrets
 from pathlib import Path
 
 from host_tools.relay import views
+from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import LichessPush
 from host_tools.relay.lines import Lines
@@ -32,7 +34,10 @@ class Relay:
     def __init__(self, out: str | Path, patterns=(), discover: bool = True,
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
-                 origins=None, lichess: dict | None = None, log=print, speaker=None):
+                 origins=None, lichess: dict | None = None, log=print, speaker=None,
+                 analysis: dict | None = None):
+        """analysis: {"engine_path": ..., "movetime_ms": ...} for the spectators' evaluation
+        (relay/analysis.py), or None for none."""
         self.round = RoundInfo.load(round_file)  # a bad round file stops here, before any file is made
         self.store = Store(out)
         self.patterns = list(patterns)
@@ -50,6 +55,10 @@ class Relay:
         self.lichess = LichessPush(self, **lichess) if lichess else None
         if self.lichess:
             self.publisher.board_watchers.append(lambda s: self.lichess.changed())
+        self.analysis = Analysis(publish=self.publisher.analysis_changed, log=self.log, **analysis) \
+            if analysis else None
+        if self.analysis:
+            self.publisher.board_watchers.append(self.analysis.changed)
         self.boards.restore()
 
     def log(self, text: str) -> None:
@@ -91,6 +100,8 @@ class Relay:
     async def start(self) -> None:
         self.publisher.loop = asyncio.get_running_loop()
         self._runners = await start_web(self)
+        if self.analysis:
+            self.analysis.start()
         self.lines = Lines(self.loop, self.patterns, self.boards.data, self.boards.opened, self.boards.closed,
                            discover=self.discover)
 
@@ -100,6 +111,8 @@ class Relay:
         self.store.close()
         if self.lichess:
             await self.lichess.close()
+        if self.analysis:
+            await self.analysis.stop()
         for r in self._runners:
             await r.cleanup()
 

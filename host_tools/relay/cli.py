@@ -46,6 +46,11 @@ def parse(argv=None):
                     help="speak every move, and times on request (espeak-ng)")
     ap.add_argument("--voice-white", help="espeak-ng voice for White (with --voice-black: one output each)")
     ap.add_argument("--voice-black")
+    ap.add_argument("--engine", help="UCI engine for the spectators' evaluation on the page "
+                                     "(default: Stockfish, when installed)")
+    ap.add_argument("--engine-ms", type=int, default=300,
+                    help="the engine's most time per position, ms (one engine thread: at most one core)")
+    ap.add_argument("--no-engine", action="store_true", help="no evaluation on the page")
     return ap.parse_args(argv)
 
 
@@ -59,6 +64,23 @@ def _check(a) -> None:
         if not any(c in p for c in "*?[") and not os.path.exists(p):
             raise CommandError(f"no serial port {p} (to wait for boards to appear, give a glob "
                                f"pattern such as '/dev/ttyACM*')")
+
+
+def _analysis(a) -> dict | None:
+    """The spectators' evaluation: the engine asked for (which must be there), else
+    Stockfish if this machine has it, else none."""
+    from host_tools.engines import EngineMissing, find_engine
+
+    if a.no_engine:
+        return None
+    if not 50 <= a.engine_ms <= 10000:
+        raise CommandError(f"--engine-ms is 50..10000, not {a.engine_ms}")
+    try:
+        return {"engine_path": find_engine(a.engine), "movetime_ms": a.engine_ms}
+    except EngineMissing as e:
+        if a.engine:
+            raise CommandError(str(e)) from None
+        return None
 
 
 async def run(a, until=None, on_start=None):
@@ -86,10 +108,12 @@ async def run(a, until=None, on_start=None):
         speaker = Speaker(a.speak, voices)
     try:
         _check(a)
+        analysis = _analysis(a)
         relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
                       http_port=a.port, livechess_port=a.livechess_port,
                       token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
-                      origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker)
+                      origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker,
+                      analysis=analysis)
     except (CommandError, RoundError) as e:
         raise SystemExit(f"{PROG}: error: {e}") from None
     try:
@@ -102,7 +126,8 @@ async def run(a, until=None, on_start=None):
     print(f"live page:      {u['page']}")
     print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")
     print(f"LiveChess API:  {u['livechess']}")
-    print(f"API token:      {relay.token}", flush=True)
+    print(f"API token:      {relay.token}")
+    print(f"evaluation:     {analysis['engine_path'] if analysis else 'off'}", flush=True)
     if on_start:
         on_start(relay)
     try:

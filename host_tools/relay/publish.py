@@ -73,6 +73,10 @@ class Publisher:
         for f in self.clock_watchers:
             f(s)
 
+    def analysis_changed(self, s: BoardSession) -> None:
+        """The spectators' evaluation of a board: the page's feed only."""
+        self.send({"type": "analysis", "number": s.number, "analysis": s.analysis})
+
     def round_changed(self) -> None:
         """A new round (players, event): every PGN again, and the page told."""
         self._pgns.clear()

@@ -13,7 +13,8 @@ from pathlib import Path
 MAX_BOARDS = 999
 PLAYER_KEYS = ("white", "black", "serial")
 # Per board, for each player (white_..., black_...): his FIDE ID, title and rating, as the
-# PGN tags WhiteFideId, WhiteTitle, WhiteElo (lichess's broadcasts read them).
+# PGN tags WhiteFideId, WhiteTitle, WhiteElo (lichess's broadcasts read them); and his
+# federation (white_fed: ITA), for the page.
 TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "LM", "NM")
 PLAYER_FIELDS = {"fide_id": "FideId", "title": "Title", "rating": "Elo"}
 
@@ -74,6 +75,7 @@ class RoundInfo:
                 raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
             boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
             boards[n]["tags"] = _player_tags(v, k)
+            boards[n]["info"] = _player_info(v, k, boards[n]["tags"])
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
         lichess_round = data.get("lichess_round")
         if lichess_round is not None and not (isinstance(lichess_round, str) and lichess_round.isalnum()
@@ -109,6 +111,25 @@ def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
                 text = str(number)
             tags.append((tag_color + tag, text))
     return tags
+
+
+def _player_info(v: dict, board: str, tags: list) -> dict:
+    """What the page shows of a board's players beside their names: title, rating and
+    federation (a three-letter FIDE code, e.g. ITA; the page only, PGN has no tag for it)."""
+    info = {"white": {}, "black": {}}
+    for tag, text in tags:
+        color = "white" if tag.startswith("White") else "black"
+        key = tag[len(color):]
+        if key in ("Title", "Elo"):
+            info[color]["title" if key == "Title" else "rating"] = text if key == "Title" else int(text)
+    for color in info:
+        fed = v.get(f"{color}_fed")
+        if fed is None:
+            continue
+        if not (isinstance(fed, str) and len(fed) == 3 and fed.isascii() and fed.isalpha() and fed.isupper()):
+            raise RoundError(f"board {board}'s {color}_fed is a three-letter FIDE federation such as ITA, not {fed!r}")
+        info[color]["fed"] = fed
+    return info
 
 
 def parse_json(text: str, what: str):

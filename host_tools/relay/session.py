@@ -17,6 +17,8 @@ class Clock:
     black_ms: int = 0
     running: str | None = None  # "w", "b" or None
     at: float = 0.0  # host time (s) the line came
+    state: str = "stopped"  # "running", "paused" or "stopped", as the board says
+    flags: tuple[int, int] = (0, 0)  # White's, Black's flag: 0 up, 1 fell first, 2 fell second
 
 
 @dataclass
@@ -36,6 +38,7 @@ class BoardSession:
         self.send = None  # set while a line is open: send(text)
         self.waiting: list = []  # (command line, answered(status)) sent by the arbiter, oldest first
         self.last_command: str | None = None  # the arbiter's last command and its answer, for the page
+        self.analysis: dict | None = None  # the spectators' engine evaluation (relay/analysis.py)
 
     @property
     def record(self) -> GameRecord | None:
@@ -61,8 +64,13 @@ class BoardSession:
             return self._hello(m)
         if m.kind == "clock":
             try:
-                run = m.args[2] if m.args[3] == "running" and m.args[2] in ("w", "b") else None
-                self.clock = Clock(int(m.args[0]), int(m.args[1]), run, time.time())
+                state = m.args[3]
+                run = m.args[2] if state == "running" and m.args[2] in ("w", "b") else None
+                flags = tuple(int(f) for f in m.kwargs.get("flags", "0,0").split(","))
+                if state not in ("running", "paused", "stopped") or len(flags) != 2 \
+                        or not all(0 <= f <= 2 for f in flags):
+                    raise ValueError(state)
+                self.clock = Clock(int(m.args[0]), int(m.args[1]), run, time.time(), state, flags)
             except (ValueError, IndexError):
                 return [("problem", f"unreadable clock line {m.line!r}")]
             if self.record is not None:

@@ -6,46 +6,20 @@ import time
 
 import chess
 
-from firmware.clock.timecontrol import FISCHER, TimeControlError, parse as parse_control
 from host_tools.relay.round import RoundInfo
 from host_tools.relay.session import BoardSession
 
 
-def _base_and_increment(tc: str) -> tuple[int | None, int]:
-    """The first period's time and its Fischer increment, in ms (None: no base to count
-    down from, as in upcount or an unreadable control)."""
-    try:
-        control = parse_control(tc)
-    except TimeControlError:
-        return None, 0
-    if not control.has_flag():
-        return None, 0
-    p = control.periods[0]
-    return p.base_ms, p.extra_ms if p.method == FISCHER and control.method == FISCHER else 0
-
-
-def time_used(rec) -> list[int | None]:
-    """Time used per move, for the page's chart: the clock before, minus after, plus the
-    increment the press added (None where a move has no clock time)."""
-    base, inc = _base_and_increment(rec.tc)
-    prev = {chess.WHITE: base, chess.BLACK: base}
-    first = chess.WHITE if rec.fen.split()[1:2] != ["b"] else chess.BLACK
-    used = []
-    for i, p in enumerate(rec.plies):
-        color = first if i % 2 == 0 else not first
-        if p.clk_ms is None or prev[color] is None:
-            used.append(None)
-        else:
-            used.append(max(0, prev[color] - p.clk_ms + inc))
-            prev[color] = p.clk_ms
-    return used
-
-
 def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
+    """A board for the page and the feed. The page draws any earlier position itself from
+    `start` and the moves (`uci`, with `san` for the move list and its check signs), and
+    the time chart from `clk` (each player's clock after each of his moves: right however
+    time was added - increments, a new period, a penalty)."""
     rec = s.record
-    names = round_info.boards.get(s.number, {})
+    entry = round_info.boards.get(s.number, {})
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
-           "status": s.board_status, "flipped": s.flipped, "command": s.last_command}
+           "status": s.board_status, "flipped": s.flipped, "command": s.last_command,
+           "players": entry.get("info", {}), "analysis": s.analysis}
     if rec is None:
         return out
     try:
@@ -54,10 +28,11 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
         board = chess.Board()
     last = board.peek() if board.move_stack else None
     out.update({
-        "game": rec.game, "white": names.get("white", rec.white), "black": names.get("black", rec.black),
-        "tc": rec.tc, "fen": board.fen(), "result": rec.result, "termination": rec.termination,
+        "game": rec.game, "white": entry.get("white", rec.white), "black": entry.get("black", rec.black),
+        "tc": rec.tc, "start": rec.fen, "fen": board.fen(), "result": rec.result, "termination": rec.termination,
         "last": [chess.square_name(last.from_square), chess.square_name(last.to_square)] if last else None,
-        "san": [p.san for p in rec.plies], "clk": [p.clk_ms for p in rec.plies], "used": time_used(rec),
+        "check": chess.square_name(board.king(board.turn)) if board.is_check() else None,
+        "uci": [p.uci for p in rec.plies], "san": [p.san for p in rec.plies], "clk": [p.clk_ms for p in rec.plies],
         "clock": clock_json(s),
     })
     return out
@@ -65,8 +40,8 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
 
 def clock_json(s: BoardSession) -> dict:
     c = s.clock
-    return {"white": c.white_ms, "black": c.black_ms, "running": c.running,
-            "age_ms": int((time.time() - c.at) * 1000) if c.at else None}
+    return {"white": c.white_ms, "black": c.black_ms, "running": c.running, "state": c.state,
+            "flags": list(c.flags), "age_ms": int((time.time() - c.at) * 1000) if c.at else None}
 
 
 def round_json(round_info: RoundInfo) -> dict:

@@ -43,6 +43,10 @@ def make_app(relay) -> web.Application:
     async def page(request):
         return web.FileResponse(STATIC / "index.html")
 
+    @routes.get(r"/board/{n:\d+}")
+    async def board_page(request):  # one board, large: the page reads its number from the URL
+        return web.FileResponse(STATIC / "index.html")
+
     @routes.get("/round.pgn")
     async def round_pgn(request):
         return web.Response(text=relay.round_pgn(), content_type=PGN_TYPE)

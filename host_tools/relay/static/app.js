@@ -1,7 +1,22 @@
-// The live page: every board from the relay's websocket feed, clocks ticking in between.
+// The live page: every board from the relay's websocket feed (/ws), clocks ticking between
+// its messages. /board/<n> shows one board large. Any earlier position is drawn here from
+// the game's start and its moves; the engine's evaluation (when the relay runs one) is for
+// spectators only.
 "use strict";
-const boards = new Map();
+const boards = new Map(); // number -> the relay's board (views.py board_json)
+const views = new Map(); // number -> what this spectator looks at: {ply: null (live) or n, flip}
+const single = +((location.pathname.match(/^\/board\/(\d+)$/) || [])[1] || 0) || null;
 const PIECES = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+const FILES = "abcdefgh";
+const prefs = {
+  engine: localStorage.getItem("engine") !== "off",
+  contrast: localStorage.getItem("contrast") === "high",
+};
+let roundInfo = {};
+let greeted = false; // the first state is shown, not announced
+
+// ----- time
 
 function fmt(ms) {
   if (ms == null) return "–";
@@ -12,66 +27,315 @@ function fmt(ms) {
   return h ? `${h}:${pad(m)}:${pad(ss)}` : `${m}:${pad(ss)}`;
 }
 
-function boardSvg(fen, last, flipped) {
+// ----- positions: a FEN's board as 64 squares (a1 = 0, h8 = 63), moves applied to it
+
+function squaresOf(fen) {
+  const sq = new Array(64).fill("");
   const rows = (fen || "8/8/8/8/8/8/8/8").split(" ")[0].split("/");
-  let out = '<svg class="board" viewBox="0 0 8 8" role="img" aria-label="board">';
-  for (let r = 0; r < 8; r++) {
+  rows.forEach((row, i) => {
     let f = 0;
-    for (const ch of rows[r]) {
-      if (/\d/.test(ch)) { for (let k = 0; k < +ch; k++) out += square(r, f++, null, last, flipped); }
-      else out += square(r, f++, ch, last, flipped);
+    for (const ch of row) {
+      if (/\d/.test(ch)) f += +ch;
+      else sq[(7 - i) * 8 + f++] = ch;
     }
+  });
+  return sq;
+}
+
+function applyUci(sq, uci) {
+  const f = FILES.indexOf(uci[0]), r = +uci[1] - 1, tf = FILES.indexOf(uci[2]), tr = +uci[3] - 1;
+  const from = r * 8 + f, to = tr * 8 + tf, p = sq[from];
+  if (!p) return;
+  const white = p === p.toUpperCase();
+  const own = (x) => x && (x === x.toUpperCase()) === white;
+  if (p.toLowerCase() === "k" && ((own(sq[to]) && sq[to].toLowerCase() === "r") || Math.abs(tf - f) === 2)) {
+    // Castling: the king onto his own rook (Chess960's notation) or two files across.
+    const rookFrom = own(sq[to]) ? to : r * 8 + (tf > f ? 7 : 0);
+    const kingside = rookFrom % 8 > f, rook = sq[rookFrom];
+    sq[from] = ""; sq[rookFrom] = "";
+    sq[r * 8 + (kingside ? 6 : 2)] = p; sq[r * 8 + (kingside ? 5 : 3)] = rook;
+    return;
+  }
+  if (p.toLowerCase() === "p" && f !== tf && !sq[to]) sq[r * 8 + tf] = ""; // en passant
+  sq[from] = "";
+  sq[to] = uci.length > 4 ? (white ? uci[4].toUpperCase() : uci[4].toLowerCase()) : p;
+}
+
+function whiteStarts(b) { return (b.start || "").split(" ")[1] !== "b"; }
+
+// What the spectator sees of board b: the squares, the move that led there, the king in check.
+function shown(b) {
+  const v = view(b.number), n = (b.san || []).length;
+  if (v.ply == null || v.ply >= n) {
+    return { sq: squaresOf(b.fen), ply: n, last: b.last, check: b.check, live: true };
+  }
+  const sq = squaresOf(b.start);
+  for (let i = 0; i < v.ply; i++) applyUci(sq, b.uci[i]);
+  const u = v.ply ? b.uci[v.ply - 1] : null;
+  let check = null;
+  if (v.ply && /[+#]$/.test(b.san[v.ply - 1])) {
+    const whiteToMove = whiteStarts(b) === (v.ply % 2 === 0);
+    const k = sq.indexOf(whiteToMove ? "K" : "k");
+    if (k >= 0) check = FILES[k % 8] + (Math.floor(k / 8) + 1);
+  }
+  return { sq, ply: v.ply, last: u ? [u.slice(0, 2), u.slice(2, 4)] : null, check, live: false };
+}
+
+function view(n) {
+  if (!views.has(n)) views.set(n, { ply: null, flip: false });
+  return views.get(n);
+}
+
+// ----- drawing
+
+function boardSvg(s, flipped, label) {
+  let out = `<svg class="board" viewBox="0 0 8 8" role="img" aria-label="${esc(label)}">`;
+  for (let i = 0; i < 64; i++) {
+    const f = i % 8, r = Math.floor(i / 8), name = FILES[f] + (r + 1);
+    const x = flipped ? 7 - f : f, y = flipped ? r : 7 - r;
+    const dark = (f + r) % 2 === 0;
+    let cls = dark ? "dark" : "light";
+    if (s.last && (s.last[0] === name || s.last[1] === name)) cls += " last";
+    if (s.check === name) cls += " check";
+    out += `<rect x="${x}" y="${y}" width="1" height="1" class="${cls}" data-square="${name}"/>`;
+    if (y === 7) out += `<text class="coord ${dark ? "on-dark" : "on-light"}" x="${x + 0.96}" y="${y + 0.95}" text-anchor="end">${FILES[f]}</text>`;
+    if (x === 0) out += `<text class="coord ${dark ? "on-dark" : "on-light"}" x="0.05" y="${y + 0.25}">${r + 1}</text>`;
+    const p = s.sq[i];
+    if (p) out += `<text x="${x + 0.5}" y="${y + 0.82}" font-size="0.85" text-anchor="middle" class="piece" data-piece="${p}" data-on="${name}">${PIECES[p]}</text>`;
   }
   return out + "</svg>";
 }
 
-function square(r, f, piece, last, flipped) {
-  const name = "abcdefgh"[f] + (8 - r);
-  const x = flipped ? 7 - f : f, y = flipped ? 7 - r : r;
-  const hi = last && (last[0] === name || last[1] === name);
-  const fill = hi ? "var(--hi)" : (r + f) % 2 ? "var(--dark)" : "var(--light)";
-  let s = `<rect x="${x}" y="${y}" width="1" height="1" style="fill:${fill}" data-square="${name}"/>`;
-  if (piece) s += `<text x="${x + 0.5}" y="${y + 0.82}" font-size="0.85" text-anchor="middle" data-piece="${piece}">${PIECES[piece]}</text>`;
-  return s;
+// The position in words, for a screen reader: "White: king g1, rook f1, ... Black: ...".
+function describe(sq) {
+  const side = (white) => {
+    const list = [];
+    for (const t of "kqrbnp") {
+      sq.forEach((p, i) => {
+        if (p && p.toLowerCase() === t && (p === p.toUpperCase()) === white) list.push(`${NAMES[t]} ${FILES[i % 8]}${Math.floor(i / 8) + 1}`);
+      });
+    }
+    return list.join(", ") || "nothing";
+  };
+  return `White: ${side(true)}. Black: ${side(false)}.`;
 }
 
-function chart(used) {
-  // Time used per move (s): White's line and Black's line.
-  const w = [], b = [];
-  (used || []).forEach((u, i) => (i % 2 ? b : w).push(u == null ? 0 : u / 1000));
-  const max = Math.max(1, ...w, ...b), n = Math.max(w.length, b.length, 2);
-  const line = (v) => v.map((y, i) => `${(i / (n - 1)) * 100},${80 - (y / max) * 76}`).join(" ");
-  return `<svg class="chart" viewBox="0 0 100 80" preserveAspectRatio="none" aria-label="time per move">
-    <polyline points="${line(w)}" fill="none" stroke="#555" stroke-width="1.2" vector-effect="non-scaling-stroke"/>
-    <polyline points="${line(b)}" fill="none" stroke="#111" stroke-dasharray="3 2" stroke-width="1.2" vector-effect="non-scaling-stroke"/>
-  </svg>`;
+function moveLabel(b, i) {
+  // "12." for White's move i (0-based), "12..." for Black's.
+  const startMove = +((b.start || "").split(" ")[5] || 1), wf = whiteStarts(b);
+  const k = i + (wf ? 0 : 1);
+  return `${startMove + Math.floor(k / 2)}${k % 2 ? "..." : "."}`;
 }
 
-function moves(sans) {
-  return (sans || []).map((s, i) => (i % 2 ? "" : `<b>${i / 2 + 1}.</b> `) + `<span>${esc(s)}</span>`).join(" ");
+function movesHtml(b, ply) {
+  const sans = b.san || [];
+  const wf = whiteStarts(b);
+  let out = "";
+  sans.forEach((s, i) => {
+    const whiteMove = (i % 2 === 0) === wf;
+    if (whiteMove || i === 0) out += `<span class="num">${moveLabel(b, i)}</span> `;
+    out += `<button type="button" class="move${i + 1 === ply ? " current" : ""}" data-ply="${i + 1}"${i + 1 === ply ? ' aria-current="step"' : ""}>${esc(s)}</button> `;
+  });
+  return out;
+}
+
+function playerHtml(b, color, clock) {
+  const p = (b.players || {})[color] || {};
+  const name = b[color] || (color === "white" ? "White" : "Black");
+  const i = color === "white" ? 0 : 1, flags = clock.flags || [0, 0];
+  const running = clock.state === "running" && clock.running === color[0];
+  let flag = "";
+  if (flags[i]) flag = `<span class="flag" title="flag fallen">⚑ flag${flags[1 - i] ? (flags[i] === 1 ? " first" : " second") : ""}</span>`;
+  return `<div class="player ${color}${running ? " running" : ""}${flags[i] ? " flagged" : ""}">
+    <span class="who">${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` <span class="fed">${esc(p.fed)}</span>` : ""}</span>
+    ${flag}<span class="time" data-clock="${color}" aria-label="${color}'s clock">${fmt(clock[color])}</span></div>`;
+}
+
+// Each player's clock after each of his moves, against the move number: every change of
+// time (increments, a new period, a penalty) shows as it was.
+function chart(b) {
+  const clk = b.clk || [];
+  if (!clk.some((x) => x != null)) return "";
+  const wf = whiteStarts(b), startMove = +((b.start || "").split(" ")[5] || 1);
+  const pts = { w: [], b: [] };
+  clk.forEach((ms, i) => {
+    if (ms == null) return;
+    const k = i + (wf ? 0 : 1);
+    pts[k % 2 ? "b" : "w"].push([startMove + Math.floor(k / 2) + (k % 2 ? 0.5 : 0), Math.max(0, ms) / 60000]);
+  });
+  const all = pts.w.concat(pts.b);
+  const x0 = startMove, x1 = Math.max(x0 + 1, ...all.map((p) => p[0]));
+  const ymax = Math.max(1, ...all.map((p) => p[1]));
+  const W = 300, H = 136, L = 34, R = 6, T = 14, B = 22;
+  const X = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R), Y = (y) => T + (1 - y / ymax) * (H - T - B);
+  const line = (ps) => ps.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" ");
+  const dots = (ps, side) => ps.map(([x, y]) => `<circle class="dot-${side}" cx="${X(x).toFixed(1)}" cy="${Y(y).toFixed(1)}" r="2"/>`).join("");
+  const step = niceStep(ymax);
+  let grid = "";
+  for (let y = 0; y <= ymax + 1e-9; y += step) {
+    grid += `<line class="grid" x1="${L}" x2="${W - R}" y1="${Y(y)}" y2="${Y(y)}"/><text class="tick" x="${L - 3}" y="${Y(y) + 3}" text-anchor="end">${+y.toFixed(2)}</text>`;
+  }
+  const xs = [...new Set([x0, Math.round((x0 + x1) / 2), Math.floor(x1)])];
+  for (const x of xs) grid += `<text class="tick" x="${X(x)}" y="${H - B + 12}" text-anchor="middle">${x}</text>`;
+  const names = [esc(b.white || "White"), esc(b.black || "Black")];
+  return `<figure class="chart-box"><svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Clock after each move, in minutes">
+    ${grid}
+    <line class="axis" x1="${L}" x2="${L}" y1="${T}" y2="${H - B}"/><line class="axis" x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}"/>
+    <text class="unit" x="2" y="${T - 4}">min</text>
+    <text class="unit" x="${W - R}" y="${H - 1}" text-anchor="end">move</text>
+    <polyline class="line-white" data-side="white" points="${line(pts.w)}"/>
+    <polyline class="line-black" data-side="black" points="${line(pts.b)}"/>${all.length <= 60 ? dots(pts.w, "white") + dots(pts.b, "black") : ""}
+  </svg><figcaption class="legend"><span class="key-white">${names[0]}</span> <span class="key-black">${names[1]}</span> — clock after each move (minutes)</figcaption></figure>`;
+}
+
+function niceStep(max) {
+  for (const s of [0.5, 1, 2, 5, 10, 15, 30, 60]) if (max / s <= 5) return s;
+  return 120;
+}
+
+// The evaluation bar's white share: 50% level, towards 100% as White's advantage grows.
+function whiteShare(a) {
+  if (a.mate != null) return a.mate > 0 ? 100 : 0;
+  return 50 + 50 * (2 / (1 + Math.exp(-0.004 * a.cp)) - 1);
+}
+
+function evalText(a) {
+  if (a.mate != null) return `#${a.mate}`;
+  return (a.cp > 0 ? "+" : "") + (a.cp / 100).toFixed(1);
+}
+
+function pvText(a) {
+  const parts = a.fen.split(" ");
+  let n = +parts[5] || 1, white = parts[1] === "w";
+  return a.pv.map((s, i) => {
+    const t = (white ? `${n}. ` : i === 0 ? `${n}... ` : "") + s;
+    if (!white) n++;
+    white = !white;
+    return esc(t);
+  }).join(" ");
+}
+
+function analysisHtml(b, s) {
+  const a = b.analysis;
+  if (!prefs.engine || !a || !s.live || a.fen !== b.fen) return { bar: "", line: "" };
+  const share = whiteShare(a).toFixed(1);
+  return {
+    bar: `<div class="evalbar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${share}" aria-label="evaluation ${evalText(a)}" data-eval="${evalText(a)}"><div class="white-share" style="height:${share}%"></div><span>${evalText(a)}</span></div>`,
+    line: `<p class="pv"><b>${evalText(a)}</b> ${a.depth ? `<small>depth ${a.depth}</small> ` : ""}${pvText(a)}</p>`,
+  };
+}
+
+function badges(b, clock) {
+  const out = [];
+  const over = b.result && b.result !== "*";
+  if (over) out.push(`<span class="badge result" data-result>${esc(b.result)} ${esc((b.termination || "").replace(/_/g, " "))}</span>`);
+  else if (clock.state === "paused") out.push('<span class="badge paused" data-paused>paused</span>');
+  const flags = clock.flags || [0, 0];
+  if (!over && (flags[0] || flags[1])) out.push(`<span class="badge flag" data-flag>⚑ ${flags[0] === 1 || (flags[0] && !flags[1]) ? "White" : "Black"}'s flag fell${flags[0] && flags[1] ? " first" : ""}</span>`);
+  if (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE") out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
+  return out.join(" ");
 }
 
 function render(b) {
+  if (single && b.number !== single) return;
   let card = document.getElementById("board-" + b.number);
   if (!card) {
     card = document.createElement("section");
     card.className = "card";
     card.id = "board-" + b.number;
-    document.getElementById("boards").append(card);
+    card.tabIndex = 0;
+    card.setAttribute("aria-labelledby", `title-${b.number}`);
+    const main = document.getElementById("boards");
+    const after = [...main.children].find((c) => +c.id.slice(6) > b.number);
+    main.insertBefore(card, after || null);
   }
+  const before = boards.get(b.number);
   b.receivedAt = performance.now();
+  if (!b.clock) b.clock = {};
   boards.set(b.number, b);
+  announce(before, b);
+  const v = view(b.number);
   const over = b.result && b.result !== "*";
-  const c = Object.assign({}, b.clock || {}, over ? { running: null } : {});
+  const c = Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
+  const s = shown(b);
+  const flipped = !!b.flipped !== v.flip;
+  const n = (b.san || []).length;
+  const label = `Board ${b.number}, ${s.ply ? "after " + moveLabel(b, s.ply - 1) + " " + b.san[s.ply - 1] : "the start"}${s.live ? "" : " (earlier position)"}. ${describe(s.sq)}`;
+  const an = analysisHtml(b, s);
+  card.classList.toggle("history", !s.live);
+  const focused = card.contains(document.activeElement) && document.activeElement !== card ? focusKey(document.activeElement) : null;
   card.innerHTML = `
-    <h2><span>Board ${b.number}</span><span class="result" data-result>${b.result && b.result !== "*" ? esc(b.result + " " + (b.termination || "").replace(/_/g, " ")) : ""}</span></h2>
-    <div class="player black ${c.running === "b" ? "running" : ""}"><span>${esc(b.black || "Black")}</span><span class="time" data-clock="black">${fmt(c.black)}</span></div>
-    ${boardSvg(b.fen, b.last, b.flipped)}
-    <div class="player white ${c.running === "w" ? "running" : ""}"><span>${esc(b.white || "White")}</span><span class="time" data-clock="white">${fmt(c.white)}</span></div>
-    <div class="moves" data-moves>${moves(b.san)}</div>
-    ${chart(b.used)}
-    <div class="command">${b.command ? "arbiter: " + esc(b.command) : ""}</div>
-    <div class="problem">${esc(b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : ""))}${b.state !== "ACTIVE" ? " (" + esc(String(b.state).toLowerCase()) + ")" : ""}</div>`;
+    <h2 id="title-${b.number}"><a href="/board/${b.number}" class="open">Board ${b.number}</a>
+      <span class="badges">${badges(b, c)}</span>
+      <span class="tools"><button type="button" data-flip aria-label="flip board ${b.number}" title="flip (f)">⇅</button>
+      <a href="/boards/${b.number}.pgn" download="board-${b.number}.pgn" class="pgn">PGN</a></span></h2>
+    <div class="body">
+      <div class="side">
+        ${playerHtml(b, flipped ? "white" : "black", c)}
+        <div class="boardrow">${an.bar}${boardSvg(s, flipped, label)}</div>
+        ${playerHtml(b, flipped ? "black" : "white", c)}
+      </div>
+      <div class="info">
+        <div class="nav" role="group" aria-label="moves of board ${b.number}">
+          <button type="button" data-go="start" aria-label="start">«</button><button type="button" data-go="back" aria-label="back">‹</button><button type="button" data-go="forward" aria-label="forward">›</button><button type="button" data-go="live" aria-label="live position">»</button>
+          <span class="where" data-where>${s.live ? "live" : `move ${s.ply} of ${n} — <b>End</b> for live`}</span>
+        </div>
+        <div class="moves" data-moves aria-label="moves">${movesHtml(b, s.live ? null : s.ply)}</div>
+        ${an.line}
+        ${chart(b)}
+        <div class="command">${b.command ? "arbiter: " + esc(b.command) : ""}</div>
+        <div class="problem">${esc(b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : ""))}${b.state !== "ACTIVE" ? " (" + esc(String(b.state).toLowerCase()) + ")" : ""}</div>
+      </div>
+    </div>`;
+  if (focused) { const el = card.querySelector(focused); if (el) el.focus(); }
+  const mv = card.querySelector("[data-moves]");
+  if (s.live) mv.scrollTop = mv.scrollHeight;
+  else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
+}
+
+// A control inside a card, found again after the card is drawn anew (a move came).
+function focusKey(el) {
+  if (el.dataset.ply) return `[data-ply="${el.dataset.ply}"]`;
+  if (el.dataset.go) return `[data-go="${el.dataset.go}"]`;
+  if (el.hasAttribute("data-flip")) return "[data-flip]";
+  if (el.classList.contains("open")) return "a.open";
+  if (el.classList.contains("pgn")) return "a.pgn";
+  return null;
+}
+
+// A clock line: only the clocks and the badges change.
+function renderClock(b) {
+  const card = document.getElementById("board-" + b.number);
+  if (!card) return;
+  const over = b.result && b.result !== "*";
+  const c = Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
+  for (const color of ["white", "black"]) {
+    const el = card.querySelector(`.player.${color}`);
+    if (!el) continue;
+    el.outerHTML = playerHtml(b, color, c);
+  }
+  const bd = card.querySelector(".badges");
+  if (bd) bd.innerHTML = badges(b, c);
+}
+
+// ----- what a screen reader hears: each new move and each result, once
+
+function announce(before, b) {
+  if (!greeted || !before) return;
+  const sans = b.san || [], old = (before.san || []).length;
+  const said = [];
+  const who = b.white && b.black ? ` (${b.white} – ${b.black})` : "";
+  if (sans.length > old && before.game === b.game) {
+    for (let i = old; i < sans.length; i++) said.push(`${moveLabel(b, i)} ${sans[i]}`);
+  }
+  if (b.result && b.result !== "*" && b.result !== before.result) said.push(`result ${b.result}, ${(b.termination || "").replace(/_/g, " ")}`);
+  if (said.length) {
+    const p = document.createElement("p");
+    p.textContent = `Board ${b.number}${who}: ${said.join(", ")}`;
+    const box = document.getElementById("announce");
+    box.append(p);
+    while (box.childElementCount > 20) box.firstElementChild.remove();
+  }
 }
 
 // Text from boards and the round (names, problems) goes into the page as text, never markup.
@@ -79,11 +343,91 @@ function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// ----- moving through a game
+
+function go(number, where) {
+  const b = boards.get(number);
+  if (!b) return;
+  const v = view(number), n = (b.san || []).length;
+  const at = v.ply == null ? n : v.ply;
+  if (where === "start") v.ply = 0;
+  else if (where === "back") v.ply = Math.max(0, at - 1);
+  else if (where === "forward") v.ply = at + 1 >= n ? null : at + 1;
+  else if (where === "live") v.ply = null;
+  else if (typeof where === "number") v.ply = where >= n ? null : where;
+  else if (where === "flip") v.flip = !v.flip;
+  render(b);
+}
+
+function cardOf(el) {
+  const card = el && el.closest && el.closest(".card");
+  return card ? +card.id.slice(6) : single;
+}
+
+document.addEventListener("click", (e) => {
+  const t = e.target.closest("button");
+  if (!t) return;
+  const n = cardOf(t);
+  if (n == null) return;
+  if (t.dataset.ply) go(n, +t.dataset.ply);
+  else if (t.dataset.go) go(n, t.dataset.go);
+  else if (t.hasAttribute("data-flip")) go(n, "flip");
+  else return;
+  const card = document.getElementById("board-" + n), key = focusKey(t);
+  const again = card && key && card.querySelector(key);
+  if (again) again.focus();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+  const n = cardOf(e.target);
+  if (n == null) return;
+  const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "start", End: "live", f: "flip" };
+  const where = keys[e.key];
+  if (!where) return;
+  e.preventDefault();
+  const focusCard = e.target.classList && e.target.classList.contains("card");
+  go(n, where);
+  if (focusCard || !document.activeElement || document.activeElement === document.body) {
+    const card = document.getElementById("board-" + n);
+    if (card) card.focus();
+  }
+});
+
+// ----- the page's switches
+
+function applyPrefs() {
+  document.documentElement.classList.toggle("contrast", prefs.contrast);
+  document.getElementById("engine-toggle").checked = prefs.engine;
+  document.getElementById("contrast-toggle").checked = prefs.contrast;
+}
+
+document.getElementById("engine-toggle").onchange = (e) => {
+  prefs.engine = e.target.checked;
+  localStorage.setItem("engine", prefs.engine ? "on" : "off");
+  boards.forEach(render);
+};
+document.getElementById("contrast-toggle").onchange = (e) => {
+  prefs.contrast = e.target.checked;
+  localStorage.setItem("contrast", prefs.contrast ? "high" : "normal");
+  applyPrefs();
+};
+
+function showRound(r) {
+  roundInfo = r;
+  const ev = r.event && r.event !== "?" ? r.event : "Live boards";
+  const text = `${ev} — round ${r.round}`;
+  document.getElementById("event").textContent = single ? `Board ${single} · ${text}` : text;
+  document.title = single ? `Board ${single} · ${ev}` : ev;
+}
+
+// ----- the feed
+
 function tick() {
   const now = performance.now();
   for (const b of boards.values()) {
     const c = b.clock || {};
-    if (!c.running || (b.result && b.result !== "*")) continue;
+    if (!c.running || c.state !== "running" || (b.result && b.result !== "*")) continue;
     const side = c.running === "w" ? "white" : "black";
     const el = document.querySelector(`#board-${b.number} [data-clock=${side}]`);
     if (el) el.textContent = fmt(c[side] - (c.age_ms || 0) - (now - b.receivedAt));
@@ -96,28 +440,26 @@ function connect() {
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
-      if (msg.round) {
-        roundInfo = msg.round;
-        const ev = msg.round.event && msg.round.event !== "?" ? msg.round.event : "Live boards";
-        document.getElementById("event").textContent = `${ev} — round ${msg.round.round}`;
-      }
+      if (msg.round) showRound(msg.round);
       msg.boards.forEach(render);
+      greeted = true;
     } else if (msg.type === "board") render(msg.board);
-    else if (msg.type === "round") {
-      roundInfo = msg.round;
-      document.getElementById("event").textContent = `${msg.round.event} — round ${msg.round.round}`;
-    }
+    else if (msg.type === "round") showRound(msg.round);
     else if (msg.type === "clock" && boards.has(msg.number)) {
       const b = boards.get(msg.number);
       b.clock = msg.clock;
-      render(b);
+      b.receivedAt = performance.now();
+      renderClock(b);
+    } else if (msg.type === "analysis" && boards.has(msg.number)) {
+      const b = boards.get(msg.number);
+      b.analysis = msg.analysis;
+      if (prefs.engine) render(b);
     }
   };
   ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
 }
 
 // Round and players, set from the page: the relay's token is asked for (POST /api/round).
-let roundInfo = {};
 const form = document.getElementById("settings");
 document.getElementById("settings-open").onclick = () => {
   form.hidden = !form.hidden;
@@ -138,5 +480,11 @@ form.onsubmit = async (e) => {
   document.getElementById("settings-said").textContent = r.ok ? "saved" : "not saved: " + (await r.text());
 };
 
+if (single) {
+  document.body.classList.add("single");
+  document.getElementById("all-boards").hidden = false;
+  document.getElementById("help").innerHTML = "<kbd>←</kbd> <kbd>→</kbd> step through the moves, <kbd>Home</kbd> the start, <kbd>End</kbd> the live position, <kbd>f</kbd> flips the board.";
+}
+applyPrefs();
 connect();
 setInterval(tick, 100);
