@@ -138,7 +138,7 @@ def bench(n, seconds, port):
     log = open(tmp / "relay.log", "w")
     relay = subprocess.Popen([sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"),
                               "--out", str(tmp / "out"), "--no-discover", "--port", str(port),
-                              "--livechess-port", str(port + 1)], cwd=ROOT,
+                              "--livechess-port", str(port + 1), "--no-engine"], cwd=ROOT,
                              stdout=log, stderr=subprocess.STDOUT, text=True)
     ws_seen, pgn_seen = {}, {}
 

@@ -1,7 +1,8 @@
 """The spectators' evaluation: a UCI engine (Stockfish by default, through python-chess's
 chess.engine) looks at each board's newest position in the background, at a bounded cost:
-one engine process with one search thread (at most one core of the relay's machine), each
-position for at most `movetime_ms`. Only a board's newest position waits: a board that
+one engine process with one search thread (at most one core of the relay's machine, at a
+low priority so that it never slows the relay down), each position for at most
+`movetime_ms`. Only a board's newest position waits: a board that
 moved again before its turn came is analysed once, at its newest position, so a hall of
 boards slows the evaluations down and never piles work up.
 
@@ -12,6 +13,8 @@ board, a player's device or a PGN. An engine that dies is started again (at most
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 
 import chess
 import chess.engine
@@ -19,6 +22,14 @@ import chess.engine
 PV_PLIES = 8  # the best line shown, in plies
 RESTARTS = 3
 RESTART_WAIT_S = 2.0
+
+
+def _below_normal() -> dict:
+    """How the engine is started so that it never takes the CPU from the relay (whose work
+    is the boards' moves): a low priority, on every system."""
+    if os.name == "nt":
+        return {"creationflags": subprocess.BELOW_NORMAL_PRIORITY_CLASS}
+    return {"preexec_fn": lambda: os.nice(19)}
 
 
 def score_json(pov: chess.engine.PovScore) -> dict:
@@ -101,7 +112,7 @@ class Analysis:
                 s, board, fen = self.pending.pop(number)
                 try:
                     if self._engine is None:
-                        _, self._engine = await chess.engine.popen_uci(self.engine_path)
+                        _, self._engine = await chess.engine.popen_uci(self.engine_path, **_below_normal())
                         await self._engine.configure(
                             {k: v for k, v in self.options.items() if k in self._engine.options})
                     info = await self._engine.analyse(board, self.limit)

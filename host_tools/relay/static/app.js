@@ -88,22 +88,48 @@ function view(n) {
 
 // ----- drawing
 
-function boardSvg(s, flipped, label) {
-  let out = `<svg class="board" viewBox="0 0 8 8" role="img" aria-label="${esc(label)}">`;
+// The board: its squares and coordinates (made again only when it is flipped), the
+// highlights as classes on the squares, and the pieces as a layer of their own.
+function squaresSvg(flipped) {
+  let out = "";
   for (let i = 0; i < 64; i++) {
     const f = i % 8, r = Math.floor(i / 8), name = FILES[f] + (r + 1);
     const x = flipped ? 7 - f : f, y = flipped ? r : 7 - r;
     const dark = (f + r) % 2 === 0;
-    let cls = dark ? "dark" : "light";
-    if (s.last && (s.last[0] === name || s.last[1] === name)) cls += " last";
-    if (s.check === name) cls += " check";
-    out += `<rect x="${x}" y="${y}" width="1" height="1" class="${cls}" data-square="${name}"/>`;
+    out += `<rect x="${x}" y="${y}" width="1" height="1" class="${dark ? "dark" : "light"}" data-square="${name}"/>`;
     if (y === 7) out += `<text class="coord ${dark ? "on-dark" : "on-light"}" x="${x + 0.96}" y="${y + 0.95}" text-anchor="end">${FILES[f]}</text>`;
     if (x === 0) out += `<text class="coord ${dark ? "on-dark" : "on-light"}" x="0.05" y="${y + 0.25}">${r + 1}</text>`;
-    const p = s.sq[i];
-    if (p) out += `<text x="${x + 0.5}" y="${y + 0.82}" font-size="0.85" text-anchor="middle" class="piece" data-piece="${p}" data-on="${name}">${PIECES[p]}</text>`;
   }
-  return out + "</svg>";
+  return out;
+}
+
+function piecesSvg(sq, flipped) {
+  let out = "";
+  sq.forEach((p, i) => {
+    if (!p) return;
+    const f = i % 8, r = Math.floor(i / 8);
+    const x = flipped ? 7 - f : f, y = flipped ? r : 7 - r;
+    out += `<text x="${x + 0.5}" y="${y + 0.82}" font-size="0.85" text-anchor="middle" class="piece" data-piece="${p}" data-on="${FILES[f]}${r + 1}">${PIECES[p]}</text>`;
+  });
+  return out;
+}
+
+function drawBoard(svg, s, flipped, label) {
+  if (svg._flipped !== flipped) {
+    svg.querySelector(".squares").innerHTML = squaresSvg(flipped);
+    svg._flipped = flipped;
+    svg._rects = [...svg.querySelectorAll("rect")];
+    svg.querySelector(".pieces")._html = null;
+  }
+  svg._rects.forEach((rect, i) => {
+    const name = FILES[i % 8] + (Math.floor(i / 8) + 1);
+    let cls = (i % 8 + Math.floor(i / 8)) % 2 === 0 ? "dark" : "light";
+    if (s.last && (s.last[0] === name || s.last[1] === name)) cls += " last";
+    if (s.check === name) cls += " check";
+    if (rect.getAttribute("class") !== cls) rect.setAttribute("class", cls);
+  });
+  setHTML(svg.querySelector(".pieces"), piecesSvg(s.sq, flipped));
+  if (svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
 }
 
 // The position in words, for a screen reader: "White: king g1, rook f1, ... Black: ...".
@@ -127,28 +153,52 @@ function moveLabel(b, i) {
   return `${startMove + Math.floor(k / 2)}${k % 2 ? "..." : "."}`;
 }
 
-function movesHtml(b, ply) {
-  const sans = b.san || [];
-  const wf = whiteStarts(b);
-  let out = "";
-  sans.forEach((s, i) => {
-    const whiteMove = (i % 2 === 0) === wf;
-    if (whiteMove || i === 0) out += `<span class="num">${moveLabel(b, i)}</span> `;
-    out += `<button type="button" class="move${i + 1 === ply ? " current" : ""}" data-ply="${i + 1}"${i + 1 === ply ? ' aria-current="step"' : ""}>${esc(s)}</button> `;
-  });
-  return out;
+function moveHtml(b, i) {
+  const whiteMove = (i % 2 === 0) === whiteStarts(b);
+  return (whiteMove || i === 0 ? `<span class="num">${moveLabel(b, i)}</span> ` : "") +
+    `<button type="button" class="move" data-ply="${i + 1}">${esc(b.san[i])}</button> `;
+}
+
+// The move list: new moves appended (a take-back or a new game draws it again), the move
+// on the board marked.
+function drawMoves(el, b, ply) {
+  const sans = b.san || [], had = el._sans || [];
+  const key = b.game + " " + b.start;
+  if (el._key !== key || had.length > sans.length || had.some((x, i) => x !== sans[i])) {
+    el.innerHTML = sans.map((_, i) => moveHtml(b, i)).join("");
+  } else if (sans.length > had.length) {
+    let add = "";
+    for (let i = had.length; i < sans.length; i++) add += moveHtml(b, i);
+    el.insertAdjacentHTML("beforeend", add);
+  }
+  el._key = key;
+  el._sans = sans.slice();
+  const old = el.querySelector(".current");
+  const cur = ply ? el.querySelector(`[data-ply="${ply}"]`) : null;
+  if (old !== cur) {
+    if (old) { old.classList.remove("current"); old.removeAttribute("aria-current"); }
+    if (cur) { cur.classList.add("current"); cur.setAttribute("aria-current", "step"); }
+  }
 }
 
 function playerHtml(b, color, clock) {
   const p = (b.players || {})[color] || {};
   const name = b[color] || (color === "white" ? "White" : "Black");
+  return `<div class="player ${color}${playerClasses(color, clock)}">
+    <span class="who">${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` <span class="fed">${esc(p.fed)}</span>` : ""}</span>
+    <span class="flag" title="flag fallen">${flagText(color, clock)}</span><span class="time" data-clock="${color}" aria-label="${color}'s clock">${fmt(clock[color])}</span></div>`;
+}
+
+function playerClasses(color, clock) {
   const i = color === "white" ? 0 : 1, flags = clock.flags || [0, 0];
   const running = clock.state === "running" && clock.running === color[0];
-  let flag = "";
-  if (flags[i]) flag = `<span class="flag" title="flag fallen">⚑ flag${flags[1 - i] ? (flags[i] === 1 ? " first" : " second") : ""}</span>`;
-  return `<div class="player ${color}${running ? " running" : ""}${flags[i] ? " flagged" : ""}">
-    <span class="who">${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` <span class="fed">${esc(p.fed)}</span>` : ""}</span>
-    ${flag}<span class="time" data-clock="${color}" aria-label="${color}'s clock">${fmt(clock[color])}</span></div>`;
+  return (running ? " running" : "") + (flags[i] ? " flagged" : "");
+}
+
+function flagText(color, clock) {
+  const i = color === "white" ? 0 : 1, flags = clock.flags || [0, 0];
+  if (!flags[i]) return "";
+  return "⚑ flag" + (flags[1 - i] ? (flags[i] === 1 ? " first" : " second") : "");
 }
 
 // Each player's clock after each of his moves, against the move number: every change of
@@ -239,16 +289,7 @@ function badges(b, clock) {
 function render(b) {
   if (single && b.number !== single) return;
   let card = document.getElementById("board-" + b.number);
-  if (!card) {
-    card = document.createElement("section");
-    card.className = "card";
-    card.id = "board-" + b.number;
-    card.tabIndex = 0;
-    card.setAttribute("aria-labelledby", `title-${b.number}`);
-    const main = document.getElementById("boards");
-    const after = [...main.children].find((c) => +c.id.slice(6) > b.number);
-    main.insertBefore(card, after || null);
-  }
+  if (!card) card = makeCard(b.number);
   const before = boards.get(b.number);
   b.receivedAt = performance.now();
   if (!b.clock) b.clock = {};
@@ -262,35 +303,92 @@ function render(b) {
   const n = (b.san || []).length;
   const label = `Board ${b.number}, ${s.ply ? "after " + moveLabel(b, s.ply - 1) + " " + b.san[s.ply - 1] : "the start"}${s.live ? "" : " (earlier position)"}. ${describe(s.sq)}`;
   const an = analysisHtml(b, s);
+  const part = (name) => card.querySelector(`[data-part=${name}]`);
   card.classList.toggle("history", !s.live);
-  const focused = card.contains(document.activeElement) && document.activeElement !== card ? focusKey(document.activeElement) : null;
+  setHTML(part("badges"), badges(b, c));
+  setHTML(part("top"), playerHtml(b, flipped ? "white" : "black", c));
+  setHTML(part("bottom"), playerHtml(b, flipped ? "black" : "white", c));
+  setHTML(part("evalbar"), an.bar);
+  drawBoard(card.querySelector("svg.board"), s, flipped, label);
+  setHTML(part("where"), s.live ? "live" : `move ${s.ply} of ${n} — <b>End</b> for live`);
+  const mv = part("moves");
+  drawMoves(mv, b, s.live ? null : s.ply);
+  setHTML(part("pv"), an.line);
+  setHTML(part("chart"), chart(b));
+  setText(part("command"), b.command ? "arbiter: " + b.command : "");
+  setText(part("problem"), (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
+    (b.state !== "ACTIVE" ? " (" + String(b.state).toLowerCase() + ")" : ""));
+  if (s.live) scrollToEnd(b.number);
+  else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
+}
+
+// A live move list shows its newest move: scrolled once a frame, on the cards in sight only
+// (reading a list's height makes the browser lay the page out; a hall of boards would do it
+// a hundred times a second).
+const inSight = new Set(), toScroll = new Set();
+const sight = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    const n = +e.target.id.slice(6);
+    if (e.isIntersecting) { inSight.add(n); scrollToEnd(n); } else inSight.delete(n);
+  }
+});
+let scrollDue = false;
+
+function scrollToEnd(n) {
+  toScroll.add(n);
+  if (scrollDue) return;
+  scrollDue = true;
+  requestAnimationFrame(() => {
+    scrollDue = false;
+    for (const k of toScroll) {
+      const v = views.get(k);
+      if (!inSight.has(k) || (v && v.ply != null)) continue;
+      const el = document.querySelector(`#board-${k} [data-moves]`);
+      if (el) el.scrollTop = 1e9;
+    }
+    toScroll.clear();
+  });
+}
+
+// A board's card, made once: its parts are drawn again only where they change.
+function makeCard(number) {
+  const card = document.createElement("section");
+  card.className = "card";
+  card.id = "board-" + number;
+  card.tabIndex = 0;
+  card.setAttribute("aria-labelledby", `title-${number}`);
   card.innerHTML = `
-    <h2 id="title-${b.number}"><a href="/board/${b.number}" class="open">Board ${b.number}</a>
-      <span class="badges">${badges(b, c)}</span>
-      <span class="tools"><button type="button" data-flip aria-label="flip board ${b.number}" title="flip (f)">⇅</button>
-      <a href="/boards/${b.number}.pgn" download="board-${b.number}.pgn" class="pgn">PGN</a></span></h2>
+    <h2 id="title-${number}"><a href="/board/${number}" class="open">Board ${number}</a>
+      <span class="badges" data-part="badges"></span>
+      <span class="tools"><button type="button" data-flip aria-label="flip board ${number}" title="flip (f)">⇅</button>
+      <a href="/boards/${number}.pgn" download="board-${number}.pgn" class="pgn">PGN</a></span></h2>
     <div class="body">
       <div class="side">
-        ${playerHtml(b, flipped ? "white" : "black", c)}
-        <div class="boardrow">${an.bar}${boardSvg(s, flipped, label)}</div>
-        ${playerHtml(b, flipped ? "black" : "white", c)}
+        <div data-part="top"></div>
+        <div class="boardrow"><div data-part="evalbar" class="evalslot"></div><svg class="board" viewBox="0 0 8 8" role="img"><g class="squares"></g><g class="pieces"></g></svg></div>
+        <div data-part="bottom"></div>
       </div>
       <div class="info">
-        <div class="nav" role="group" aria-label="moves of board ${b.number}">
+        <div class="nav" role="group" aria-label="moves of board ${number}">
           <button type="button" data-go="start" aria-label="start">«</button><button type="button" data-go="back" aria-label="back">‹</button><button type="button" data-go="forward" aria-label="forward">›</button><button type="button" data-go="live" aria-label="live position">»</button>
-          <span class="where" data-where>${s.live ? "live" : `move ${s.ply} of ${n} — <b>End</b> for live`}</span>
+          <span class="where" data-where data-part="where"></span>
         </div>
-        <div class="moves" data-moves aria-label="moves">${movesHtml(b, s.live ? null : s.ply)}</div>
-        ${an.line}
-        ${chart(b)}
-        <div class="command">${b.command ? "arbiter: " + esc(b.command) : ""}</div>
-        <div class="problem">${esc(b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : ""))}${b.state !== "ACTIVE" ? " (" + esc(String(b.state).toLowerCase()) + ")" : ""}</div>
+        <div class="moves" data-moves data-part="moves" aria-label="moves"></div>
+        <div data-part="pv"></div>
+        <div data-part="chart"></div>
+        <div class="command" data-part="command"></div>
+        <div class="problem" data-part="problem"></div>
       </div>
     </div>`;
-  if (focused) { const el = card.querySelector(focused); if (el) el.focus(); }
-  const mv = card.querySelector("[data-moves]");
-  if (s.live) mv.scrollTop = mv.scrollHeight;
-  else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
+  const main = document.getElementById("boards");
+  const after = [...main.children].find((c) => +c.id.slice(6) > number);
+  main.insertBefore(card, after || null);
+  sight.observe(card);
+  return card;
+}
+
+function setHTML(el, html) {
+  if (el && el._html !== html) { el.innerHTML = html; el._html = html; }
 }
 
 // A control inside a card, found again after the card is drawn anew (a move came).
@@ -312,10 +410,17 @@ function renderClock(b) {
   for (const color of ["white", "black"]) {
     const el = card.querySelector(`.player.${color}`);
     if (!el) continue;
-    el.outerHTML = playerHtml(b, color, c);
+    const cls = `player ${color}${playerClasses(color, c)}`;
+    if (el.className !== cls) el.className = cls;
+    setText(el.querySelector(".flag"), flagText(color, c));
+    setText(el.querySelector(".time"), fmt(c[color]));
   }
-  const bd = card.querySelector(".badges");
-  if (bd) bd.innerHTML = badges(b, c);
+  setHTML(card.querySelector("[data-part=badges]"), badges(b, c));
+}
+
+// Text changed only where it changes: a hall of boards redraws nothing that stayed the same.
+function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
 }
 
 // ----- what a screen reader hears: each new move and each result, once
@@ -429,8 +534,8 @@ function tick() {
     const c = b.clock || {};
     if (!c.running || c.state !== "running" || (b.result && b.result !== "*")) continue;
     const side = c.running === "w" ? "white" : "black";
-    const el = document.querySelector(`#board-${b.number} [data-clock=${side}]`);
-    if (el) el.textContent = fmt(c[side] - (c.age_ms || 0) - (now - b.receivedAt));
+    setText(document.querySelector(`#board-${b.number} [data-clock=${side}]`),
+      fmt(c[side] - (c.age_ms || 0) - (now - b.receivedAt)));
   }
 }
 
