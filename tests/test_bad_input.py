@@ -398,6 +398,8 @@ def _cli(*args, timeout=60):
     (["relay", "--round-file", "{trace}", "--no-discover", "--out", "{tmp}/out"], "not JSON"),
     (["relay", "--no-discover", "--out", "/proc/no/out"], "cannot be written"),
     (["relay", "/dev/nonexistent", "--no-discover", "--out", "{tmp}/out"], "no serial port /dev/nonexistent"),
+    (["relay", "--engine", "{tmp}/no-engine", "--no-discover", "--out", "{tmp}/out"], "is not an executable file"),
+    (["relay", "--engine-ms", "5", "--no-discover", "--out", "{tmp}/out"], "--engine-ms is 50..10000"),
 ])
 def test_a_bad_command_line_says_why_in_one_line(tmp_path, args, says):
     trace = _trace(tmp_path, LEGAL[:2], "t.trace")

@@ -316,3 +316,72 @@ def test_a_spectator_follows_two_boards(tmp_path):
     assert width <= 390 and 300 <= board <= 390
     # The evaluation is for spectators only: nothing of it reaches a board.
     assert all(line == "hello" or line.startswith("resend ") for line in got["to_boards"]), got["to_boards"]
+
+
+def test_the_page_follows_the_real_firmware_and_an_arbiters_pause(tmp_path):
+    # Two simulated boards running the real firmware: one plays a game to mate (the mated
+    # king lit, the result), the other is started, paused and resumed by the arbiter
+    # through the relay's API, and the page shows it paused (its clock still) and running.
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    import aiohttp
+    from playwright.async_api import async_playwright
+
+    from host_tools.sim import SimulatedBoard
+    from tests.test_relay import LEGAL, _trace
+
+    (tmp_path / "boards").mkdir()
+
+    async def body():
+        b1 = SimulatedBoard(_trace(tmp_path, LEGAL, "a.trace"), fast=True, wait_host=True,
+                            link=str(tmp_path / "boards" / "b1"), presets=str(tmp_path / "p1.json"))
+        b2 = SimulatedBoard(None, link=str(tmp_path / "boards" / "b2"), presets=str(tmp_path / "p2.json"))
+        relay = _relay(tmp_path, token="t0ken")
+        await relay.start()
+        got, errors = {}, []
+        try:
+            s = relay.sessions
+            assert await _until(lambda: len(s) == 2 and all(x.record for x in s.values()))
+            mated = next(n for n, x in s.items() if x.record.plies)
+            other = 3 - mated
+            assert await _until(lambda: s[mated].record.result != "*")
+            async with aiohttp.ClientSession() as http, async_playwright() as p:
+                async def command(line):
+                    r = await http.post(relay.urls()["page"] + f"api/boards/{other}/command",
+                                        json={"command": line}, headers={"Authorization": "Bearer t0ken"})
+                    return (await r.json())["answer"]
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector(f"#board-{mated} [data-result]")
+                got["result"] = await page.inner_text(f"#board-{mated} [data-result]")
+                got["check"] = await page.eval_on_selector_all(f"#board-{mated} rect.check", "rs => rs.map(r => r.dataset.square)")
+                got["start"] = await command("start")
+                await page.wait_for_selector(f"#board-{other} .player.white.running")
+                got["pause"] = await command("pause")
+                await page.wait_for_selector(f"#board-{other} [data-paused]")
+                got["running_in_pause"] = await page.eval_on_selector_all(f"#board-{other} .player.running", "es => es.length")
+                first = await page.inner_text(f"#board-{other} [data-clock=white]")
+                await asyncio.sleep(1.5)
+                got["still"] = (first, await page.inner_text(f"#board-{other} [data-clock=white]"))
+                got["resume"] = await command("resume")
+                await page.wait_for_selector(f"#board-{other} .player.white.running")
+                got["paused_after"] = await page.eval_on_selector_all(f"#board-{other} [data-paused]", "es => es.length")
+                got["command"] = await page.inner_text(f"#board-{other} .command")
+                await browser.close()
+        finally:
+            await relay.stop()
+            b1.stop()
+            b2.stop()
+        return got, errors
+
+    got, errors = asyncio.run(body())
+    assert errors == []
+    assert got["result"].startswith("1-0") and "checkmate" in got["result"]
+    assert got["check"] == ["e7"]  # Nd5#: the black king on e7
+    assert (got["start"], got["pause"], got["resume"]) == ("ok start", "ok pause", "ok resume")
+    assert got["running_in_pause"] == 0
+    first, later = got["still"]
+    assert first == later
+    assert got["paused_after"] == 0 and "resume -> ok resume" in got["command"]
