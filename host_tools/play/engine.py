@@ -266,6 +266,7 @@ class EngineGame:
             self._results.put((think, result.move, None))
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             self._results.put((think, None, e))
+        self.link.messages.put(("engine", None))  # the loop wakes to show the move now
 
     def _collect(self) -> None:
         try:
