@@ -249,6 +249,12 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 got["hrefs"] = hrefs
                 got["pgn_1"] = await page.evaluate("fetch('/boards/1.pgn').then(r => r.text())")
                 got["round_pgn"] = await page.evaluate("fetch('/round.pgn').then(r => r.text())")
+                # A second game on board 1: the first stays a link away.
+                one.send(f"@2:1 game tc=300+2 fen={START} chess960=- white=Anna black=Bo")
+                await page.wait_for_selector("#board-1 a[data-game='1']")
+                href = await page.eval_on_selector("#board-1 a[data-game='1']", "e => e.getAttribute('href')")
+                got["earlier"] = (href, await page.evaluate(f"fetch('{href}').then(r => r.text())"),
+                                  await page.evaluate("fetch('/boards/1.pgn').then(r => r.text())"))
                 await page.screenshot(path=str(SHOTS or tmp_path) + "/page.png", full_page=True)
                 # One board alone, at its own URL (and the preference kept).
                 await page.click("#board-2 a.open")
@@ -308,6 +314,8 @@ def test_a_spectator_follows_two_boards(tmp_path):
     assert "/round.pgn" in got["hrefs"] and "/boards/1.pgn" in got["hrefs"] and "/boards/2.pgn" in got["hrefs"]
     assert '[White "Anna Rudolf"]' in got["pgn_1"] and '[WhiteTitle "IM"]' in got["pgn_1"] and "Qb6+" in got["pgn_1"]
     assert got["round_pgn"].count("[Event ") == 2
+    href, first, now = got["earlier"]
+    assert href == "/boards/1/games/1.pgn" and "Qb6+" in first and "Qb6+" not in now
     assert got["single_url"].endswith("/board/2") and got["single_cards"] == ["board-2"]
     assert got["single_width"] > 500 and got["single_title"].startswith("Board 2")
     assert got["single_eval"] == 0  # switched off on this browser: it stays off

@@ -19,7 +19,8 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     entry = round_info.boards.get(s.number, {})
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
            "status": s.board_status, "flipped": s.flipped, "command": s.last_command,
-           "players": entry.get("info", {}), "analysis": s.analysis}
+           "players": entry.get("info", {}), "analysis": s.analysis,
+           "games": sorted(s.records)}  # every game of the board: /boards/<n>/games/<g>.pgn
     if rec is None:
         return out
     try:

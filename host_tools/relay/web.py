@@ -58,6 +58,14 @@ def make_app(relay) -> web.Application:
             raise web.HTTPNotFound(text="no game on that board yet")
         return web.Response(text=relay.pgn(s, s.record), content_type=PGN_TYPE)
 
+    @routes.get(r"/boards/{n:\d+}/games/{g:\d+}.pgn")
+    async def game_pgn(request):  # a board's earlier game (or its current one) by number
+        s = _board(relay, request)
+        rec = s.records.get(int(request.match_info["g"]))
+        if rec is None:
+            raise web.HTTPNotFound(text="no such game on that board")
+        return web.Response(text=relay.pgn(s, rec), content_type=PGN_TYPE)
+
     @routes.get("/api/state")
     async def state(request):
         return web.json_response(relay.state_json())

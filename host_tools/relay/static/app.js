@@ -275,6 +275,13 @@ function analysisHtml(b, s) {
   };
 }
 
+// The board's earlier games of the round, each with its PGN.
+function earlierGames(b) {
+  const older = (b.games || []).filter((g) => g !== b.game);
+  if (!older.length) return "";
+  return " earlier: " + older.map((g) => `<a href="/boards/${b.number}/games/${g}.pgn" download="board-${b.number}-game-${g}.pgn" data-game="${g}">game ${g}</a>`).join(" ");
+}
+
 function badges(b, clock) {
   const out = [];
   const over = b.result && b.result !== "*";
@@ -306,6 +313,7 @@ function render(b) {
   const part = (name) => card.querySelector(`[data-part=${name}]`);
   card.classList.toggle("history", !s.live);
   setHTML(part("badges"), badges(b, c));
+  setHTML(part("games"), earlierGames(b));
   setHTML(part("top"), playerHtml(b, flipped ? "white" : "black", c));
   setHTML(part("bottom"), playerHtml(b, flipped ? "black" : "white", c));
   setHTML(part("evalbar"), an.bar);
@@ -361,7 +369,7 @@ function makeCard(number) {
     <h2 id="title-${number}"><a href="/board/${number}" class="open">Board ${number}</a>
       <span class="badges" data-part="badges"></span>
       <span class="tools"><button type="button" data-flip aria-label="flip board ${number}" title="flip (f)">⇅</button>
-      <a href="/boards/${number}.pgn" download="board-${number}.pgn" class="pgn">PGN</a></span></h2>
+      <a href="/boards/${number}.pgn" download="board-${number}.pgn" class="pgn">PGN</a><span data-part="games"></span></span></h2>
     <div class="body">
       <div class="side">
         <div data-part="top"></div>
