@@ -284,7 +284,8 @@ def test_a_round_file_gives_the_players_fide_ids_titles_and_ratings(tmp_path):
     assert (headers["BlackFideId"], headers["BlackElo"]) == ("24116068", "1840") and "BlackTitle" not in headers
     # What the page shows beside the names: title, rating, federation.
     r = RoundInfo.from_json(dict(data, boards={"1": dict(data["boards"]["1"], white_fed="ITA")}))
-    assert r.boards[1]["info"] == {"white": {"title": "GM", "rating": 2610, "fed": "ITA"}, "black": {"rating": 1840}}
+    assert r.boards[1]["info"] == {"white": {"fide_id": 1503014, "title": "GM", "rating": 2610, "fed": "ITA"},
+                                   "black": {"fide_id": 24116068, "rating": 1840}}
     for field, value, says in (("white_title", "Grandmaster", "one of GM"), ("white_rating", 99999, "out of range"),
                                ("black_fide_id", "12ab", "whole number"), ("white_rating", True, "whole number"),
                                ("white_fed", "Italy", "three-letter"), ("black_fed", "it<", "three-letter"),

@@ -142,7 +142,7 @@ BOARD_1 = [f"@1:1 game tc=300+2 fen={PROMOTION_FEN} chess960=- white=Anna black=
            "@1:10 move 4 h7g6 Kg6", "@1:11 clk 4 417000"]
 BOARD_2 = [f"@1:1 game tc=5400/40+1800+30 fen={START} chess960=- white=Carla black=Dan", "@1:2 start",
            "@1:3 move 1 e2e4 e4", "@1:4 clk 1 5420000", "@1:5 move 2 e7e5 e5", "@1:6 clk 2 5410000"]
-ROUND = {"event": "Club night", "round": "4", "boards": {
+ROUND = {"event": "Club night", "round": "4", "site": "Milan", "date": "2026.11.24", "boards": {
     "1": {"serial": "fake1", "white": "Anna Rudolf", "black": "Bo", "white_title": "IM", "white_rating": 2360,
           "white_fed": "HUN", "black_rating": 1840, "black_fed": "ITA"},
     "2": {"serial": "fake2", "white": "Carla", "black": "Dan"}}}
@@ -255,6 +255,17 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 href = await page.eval_on_selector("#board-1 a[data-game='1']", "e => e.getAttribute('href')")
                 got["earlier"] = (href, await page.evaluate(f"fetch('{href}').then(r => r.text())"),
                                   await page.evaluate("fetch('/boards/1.pgn').then(r => r.text())"))
+                # The names changed from the page: titles, ratings, federations stay.
+                await page.click("#settings-open")
+                await page.fill("#settings [name=token]", relay.token)
+                await page.fill("#settings [name=b1]", "Bo Larsen")
+                await page.click("#settings button[type=submit]")
+                await page.wait_for_function(
+                    "document.querySelector('#board-1 .player.black').textContent.includes('Bo Larsen')")
+                got["kept"] = (await page.inner_text("#board-1 .player.white .who"),
+                               await page.inner_text("#board-1 .player.black .who"))
+                got["kept_tags"] = await page.evaluate("fetch('/boards/1/games/1.pgn').then(r => r.text())")
+                await page.click("#settings-open")
                 await page.screenshot(path=str(SHOTS or tmp_path) + "/page.png", full_page=True)
                 # One board alone, at its own URL (and the preference kept).
                 await page.click("#board-2 a.open")
@@ -314,6 +325,10 @@ def test_a_spectator_follows_two_boards(tmp_path):
     assert "/round.pgn" in got["hrefs"] and "/boards/1.pgn" in got["hrefs"] and "/boards/2.pgn" in got["hrefs"]
     assert '[White "Anna Rudolf"]' in got["pgn_1"] and '[WhiteTitle "IM"]' in got["pgn_1"] and "Qb6+" in got["pgn_1"]
     assert got["round_pgn"].count("[Event ") == 2
+    white, black = got["kept"]
+    assert "IM" in white and "2360" in white and "HUN" in white and "1840" in black and "ITA" in black
+    assert '[WhiteTitle "IM"]' in got["kept_tags"] and '[Black "Bo Larsen"]' in got["kept_tags"]
+    assert '[Site "Milan"]' in got["kept_tags"] and '[Date "2026.11.24"]' in got["kept_tags"]
     href, first, now = got["earlier"]
     assert href == "/boards/1/games/1.pgn" and "Qb6+" in first and "Qb6+" not in now
     assert got["single_url"].endswith("/board/2") and got["single_cards"] == ["board-2"]

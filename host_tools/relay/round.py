@@ -115,13 +115,13 @@ def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
 
 def _player_info(v: dict, board: str, tags: list) -> dict:
     """What the page shows of a board's players beside their names: title, rating and
-    federation (a three-letter FIDE code, e.g. ITA; the page only, PGN has no tag for it)."""
+    federation (a three-letter FIDE code, e.g. ITA; the page only, PGN has no tag for it),
+    and the FIDE ID (kept when the page saves the round)."""
     info = {"white": {}, "black": {}}
     for tag, text in tags:
         color = "white" if tag.startswith("White") else "black"
         key = tag[len(color):]
-        if key in ("Title", "Elo"):
-            info[color]["title" if key == "Title" else "rating"] = text if key == "Title" else int(text)
+        info[color][{"Title": "title", "Elo": "rating", "FideId": "fide_id"}[key]] = text if key == "Title" else int(text)
     for color in info:
         fed = v.get(f"{color}_fed")
         if fed is None:

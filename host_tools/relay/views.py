@@ -46,7 +46,8 @@ def clock_json(s: BoardSession) -> dict:
 
 
 def round_json(round_info: RoundInfo) -> dict:
-    return {"event": round_info.event, "site": round_info.site, "round": round_info.round}
+    return {"event": round_info.event, "site": round_info.site, "date": round_info.date, "round": round_info.round,
+            "lichess_round": round_info.lichess_round}
 
 
 def state_json(sessions: dict, round_info: RoundInfo) -> dict:

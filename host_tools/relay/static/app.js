@@ -585,8 +585,13 @@ document.getElementById("settings-open").onclick = () => {
 form.onsubmit = async (e) => {
   e.preventDefault();
   const body = { event: form.event.value || "?", round: form.round.value || "1", boards: {} };
+  for (const k of ["site", "date", "lichess_round"]) if (roundInfo[k]) body[k] = roundInfo[k];  // kept as they were
   for (const b of boards.values()) {
-    body.boards[b.number] = { white: form["w" + b.number].value, black: form["b" + b.number].value, serial: b.serial };
+    const entry = { white: form["w" + b.number].value, black: form["b" + b.number].value, serial: b.serial };
+    for (const color of ["white", "black"]) {  // what the round file said of the players stays
+      for (const [k, v] of Object.entries((b.players || {})[color] || {})) entry[`${color}_${k}`] = v;
+    }
+    body.boards[b.number] = entry;
   }
   const r = await fetch("/api/round", { method: "POST", body: JSON.stringify(body),
     headers: { "Content-Type": "application/json", Authorization: "Bearer " + form.token.value } });
