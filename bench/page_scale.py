@@ -30,7 +30,10 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 REPLAYERS = ROOT / "bench" / "relay_scale.py"
+
+from relay_scale import p99  # noqa: E402  (the same percentile as the relay's figures)
 
 # Runs in the page before its own script: the first frame at which each board shows n moves.
 OBSERVER = """
@@ -102,11 +105,6 @@ def _tree_cpu(root_pids):
     return sum(_proc_cpu(p) for p in seen)
 
 
-def p99(v):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(len(v) * 0.99))] if v else float("nan")
-
-
 def bench(n, seconds, port, engine_ms, engine):
     from playwright.async_api import async_playwright
 
@@ -145,13 +143,15 @@ def bench(n, seconds, port, engine_ms, engine):
                 page = await browser.new_page(viewport={"width": 1600, "height": 1000})
                 await page.add_init_script(OBSERVER)
                 await page.goto(f"http://127.0.0.1:{port}/")
-                t0, cpu0 = time.time(), {}
-                pids = {"relay": [relay.pid], "engine": _children(relay.pid, "stockfish"),
-                        # playwright's driver and the browser it started: this process's
-                        # children other than the boards and the relay
-                        "chromium": [c for c in _children(os.getpid(), "") if c not in (rep.pid, relay.pid)]}
-                for k, v in pids.items():
-                    cpu0[k] = _tree_cpu(v) if k == "chromium" else sum(_proc_cpu(x) for x in v)
+                t0 = time.time()
+                # playwright's driver and the browser it started: this process's children
+                # other than the boards and the relay; the engine: the relay's child, started
+                # at the first position it evaluates (looked for at each reading)
+                browser_pids = [c for c in _children(os.getpid(), "") if c not in (rep.pid, relay.pid)]
+                cpu_of = {"relay": lambda: _proc_cpu(relay.pid),
+                          "engine": lambda: sum(map(_proc_cpu, _children(relay.pid, "stockfish"))),
+                          "chromium": lambda: _tree_cpu(browser_pids)}
+                cpu0 = {k: f() for k, f in cpu_of.items()}
                 end = time.time() + seconds + 40
                 while time.time() < end and not result.exists():
                     try:
@@ -161,9 +161,7 @@ def bench(n, seconds, port, engine_ms, engine):
                     if msg.get("type") == "analysis" and msg.get("analysis"):
                         analyses += 1
                 wall = time.time() - t0
-                pids["engine"] = pids["engine"] or _children(relay.pid, "stockfish")
-                cpu = {k: ((_tree_cpu(v) if k == "chromium" else sum(_proc_cpu(x) for x in v)) - cpu0.get(k, 0)) / wall
-                       for k, v in pids.items()}
+                cpu = {k: (f() - cpu0[k]) / wall for k, f in cpu_of.items()}
                 await asyncio.sleep(2)
                 drawn = await page.evaluate("window.__drawn")
                 async with http.get(f"http://127.0.0.1:{port}/api/state") as r:

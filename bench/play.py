@@ -124,8 +124,9 @@ def engine_figures(plies, level):
         wait(lambda: len(game.record().plies) >= ply + 1 and game.record().plies[ply].clk_ms is not None)
     stop.set()
     t.join(5)
-    total = [(game.lit_at[p] - game.press_at[p - 1]) * 1000 for p in game.lit_at if p - 1 in game.press_at]
-    ours = [d - game.search_s.get(p, 0) * 1000 for d, p in zip(total, [p for p in game.lit_at if p - 1 in game.press_at])]
+    timed = [p for p in game.lit_at if p - 1 in game.press_at]
+    total = [(game.lit_at[p] - game.press_at[p - 1]) * 1000 for p in timed]
+    ours = [d - game.search_s.get(p, 0) * 1000 for d, p in zip(total, timed)]
     print(f"a game of {len(game.record().plies)} plies against Stockfish level {level}; the simulated board in real time")
     print(f"{'player press -> engine move lit on the board':48}{statistics.median(total):8.0f}{max(total):8.0f}"
           f"   (with the engine's search)  ({len(total)} moves)")

@@ -85,11 +85,11 @@ class Analysis:
         if rec is None:
             return
         try:
-            board = rec.board()
+            position = rec.position()  # read only; copied below only when it is queued
         except ValueError:
             return
-        fen = board.fen()
-        if board.is_game_over() or rec.result != "*":
+        fen = position.fen()
+        if position.is_game_over() or rec.result != "*":
             self.pending.pop(s.number, None)
             self.analysed.pop(s.number, None)
             if s.analysis is not None:
@@ -99,7 +99,7 @@ class Analysis:
         if self.analysed.get(s.number) == fen:
             return
         self.pending.pop(s.number, None)  # to the back of the queue, with its newest position
-        self.pending[s.number] = (s, board, fen)
+        self.pending[s.number] = (s, position.copy(), fen)
         self._wake.set()
 
     async def _run(self) -> None:

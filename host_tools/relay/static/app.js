@@ -303,8 +303,7 @@ function render(b) {
   boards.set(b.number, b);
   announce(before, b);
   const v = view(b.number);
-  const over = b.result && b.result !== "*";
-  const c = Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
+  const c = clockShown(b);
   const s = shown(b);
   const flipped = !!b.flipped !== v.flip;
   const n = (b.san || []).length;
@@ -399,22 +398,17 @@ function setHTML(el, html) {
   if (el && el._html !== html) { el.innerHTML = html; el._html = html; }
 }
 
-// A control inside a card, found again after the card is drawn anew (a move came).
-function focusKey(el) {
-  if (el.dataset.ply) return `[data-ply="${el.dataset.ply}"]`;
-  if (el.dataset.go) return `[data-go="${el.dataset.go}"]`;
-  if (el.hasAttribute("data-flip")) return "[data-flip]";
-  if (el.classList.contains("open")) return "a.open";
-  if (el.classList.contains("pgn")) return "a.pgn";
-  return null;
+// The clock as the page shows it: stopped once the game has its result.
+function clockShown(b) {
+  const over = b.result && b.result !== "*";
+  return Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
 }
 
 // A clock line: only the clocks and the badges change.
 function renderClock(b) {
   const card = document.getElementById("board-" + b.number);
   if (!card) return;
-  const over = b.result && b.result !== "*";
-  const c = Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
+  const c = clockShown(b);
   for (const color of ["white", "black"]) {
     const el = card.querySelector(`.player.${color}`);
     if (!el) continue;
@@ -485,10 +479,6 @@ document.addEventListener("click", (e) => {
   if (t.dataset.ply) go(n, +t.dataset.ply);
   else if (t.dataset.go) go(n, t.dataset.go);
   else if (t.hasAttribute("data-flip")) go(n, "flip");
-  else return;
-  const card = document.getElementById("board-" + n), key = focusKey(t);
-  const again = card && key && card.querySelector(key);
-  if (again) again.focus();
 });
 
 document.addEventListener("keydown", (e) => {
