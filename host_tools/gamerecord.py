@@ -57,7 +57,7 @@ class GameRecord:
     plies: list[Ply] = field(default_factory=list)
     result: str = "*"
     termination: str | None = None
-    notes: list[tuple[int, str]] = field(default_factory=list)  # (ply, text): corrections
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (ply, note): see note_text
     last_seq: int = 0
     clocks: tuple[int, int] | None = None  # the latest clock line: white, black ms
 
@@ -181,8 +181,12 @@ class GameRecord:
     def _movetext(self, white_first: bool, number: int) -> list[str]:
         words = []
         end = self.termination.replace("_", " ") if self.termination else None
-        if end and not self.plies:
-            words.append("{ " + end + " }")
+        noted: dict[int, list[str]] = {}  # ply -> the notes at it, in words
+        for ply, note in self.notes:  # a note after a take-back stays, at the last move
+            noted.setdefault(min(ply, len(self.plies)), []).append(note_text(note))
+        first = noted.get(0, []) + ([end] if end and not self.plies else [])
+        if first:
+            words.append("{ " + " ".join(first) + " }")
         numbered = False  # a Black move after a comment (or first) is numbered "N..."
         white = white_first
         last = len(self.plies) - 1
@@ -195,6 +199,7 @@ class GameRecord:
             comment = []
             if p.clk_ms is not None:
                 comment.append(_clk(p.clk_ms))
+            comment += noted.get(i + 1, ())
             if end and i == last:
                 comment.append(end)
             numbered = not comment
@@ -205,6 +210,51 @@ class GameRecord:
             white = not white
         words.append(self.result)
         return words
+
+
+_SIDE = {"w": "White", "b": "Black"}
+
+
+def _hms(ms: int) -> str:
+    t = max(0, ms) // 1000
+    return f"{t // 3600}:{t // 60 % 60:02d}:{t % 60:02d}" if t >= 3600 else f"{t // 60}:{t % 60:02d}"
+
+
+def note_text(note: str) -> str:
+    """A note of the record (an event the arbiter or the clock made at a move, or a note
+    of the relay's: "note <text>") in words, for a PGN comment: never a brace."""
+    w = note.split()
+    n = 2 if w[:1] == ["set"] else 1  # "set time w 60000": a kind of two words
+    kind, args = " ".join(w[:n]), w[n:]
+    try:
+        side = _SIDE.get(args[0], "?") if args else "?"
+        if kind == "note":
+            text = note[5:]
+        elif kind == "penalty":
+            text = f"penalty: {_hms(int(args[1]))} added to {side}"
+        elif kind == "set time":
+            text = f"arbiter: {side}'s clock set to {_hms(int(args[1]))}"
+        elif kind == "set moves":
+            text = f"arbiter: {side}'s move count set to {int(args[1])}"
+        elif kind == "set period":
+            text = f"arbiter: {side}'s period set to {int(args[1]) + 1}"
+        elif kind == "illegal":
+            text = f"illegal move by {side} ({'first' if args[1] == '1' else 'second'}; 7.5)"
+        elif kind == "quickplay":
+            text = "quickplay finish: 5 s a move for both from here (III.4)"
+        elif kind == "pause":
+            text = "clock paused by the arbiter"
+        elif kind == "resume":
+            text = "clock resumed"
+        elif kind == "flag":
+            text = f"{side}'s flag fell ({'first' if args[1] == '1' else 'second'})"
+        elif kind == "period":
+            text = f"{side}'s period {int(args[1]) + 1} begins"
+        else:
+            text = note
+    except (IndexError, ValueError):
+        text = note
+    return text.replace("{", "(").replace("}", ")")
 
 
 def _clk(ms: int) -> str:

@@ -74,7 +74,8 @@ def test_game_record_gaps_and_duplicates():
     for m in msgs[2:]:
         assert rec.apply(m) == "ok"
     assert rec.white == "Anna B" and rec.plies[0].san == "e4" and rec.plies[0].clk_ms == 301000
-    assert "1. e4 { [%clk 0:05:01] }" in rec.pgn()
+    # The arbiter's correction after the move is a comment at it, in words.
+    assert "1. e4 { [%clk 0:05:01] arbiter: White's clock set to 2:00 }" in rec.pgn()
 
 
 def test_an_illegal_move_from_a_board_is_refused():
@@ -159,7 +160,7 @@ def _pgn_by_python_chess(rec, **tags):
     import chess
     import chess.pgn
 
-    from host_tools.gamerecord import PGN_TERMINATION, pgn_string
+    from host_tools.gamerecord import PGN_TERMINATION, note_text, pgn_string
 
     class Escaping(chess.pgn.StringExporter):
         def visit_header(self, tagname, tagvalue):
@@ -177,12 +178,19 @@ def _pgn_by_python_chess(rec, **tags):
     if rec.termination:
         g.headers["Termination"] = PGN_TERMINATION.get(rec.termination, "normal")
     node, last = g, {chess.WHITE: None, chess.BLACK: None}
-    for p in rec.plies:
+
+    def noted(node, ply):  # the notes at that ply, after the clock, in words
+        words = [note_text(text) for at, text in rec.notes if min(at, len(rec.plies)) == ply]
+        if words:
+            node.comment = " ".join(([node.comment] if node.comment else []) + words)
+    noted(g, 0)
+    for i, p in enumerate(rec.plies):
         mover = node.board().turn
         node = node.add_variation(node.board().parse_uci(p.uci))
         if p.clk_ms is not None:
             node.set_clock(p.clk_ms // 1000)
             last[mover] = p.clk_ms
+        noted(node, i + 1)
     if rec.clocks:
         last = {chess.WHITE: rec.clocks[0], chess.BLACK: rec.clocks[1]}
     for color, tag in ((chess.WHITE, "WhiteClock"), (chess.BLACK, "BlackClock")):
@@ -224,6 +232,10 @@ def test_the_pgn_is_what_python_chess_writes():
                                                     ("0-1", "time_forfeit"), ("1-0", "checkmate")])
         if r.randrange(4) == 0:
             rec.clocks = (r.randrange(0, 9_000_000), r.randrange(0, 9_000_000))
+        for _ in range(r.choice([0, 0, 1, 3])):  # an arbiter's doings (one after a take-back: beyond the plies)
+            rec.notes.append((r.randrange(0, len(rec.plies) + 2), r.choice(
+                ["penalty b 120000", "set time w 5400000", "pause", "resume", "illegal w 1", "quickplay",
+                 "flag b 1", "note White claims a draw with the written move Nf3 {9.2.1.1}: incorrect"])))
         tags = r.choice([{}, {"event": "Club \"Open\"", "site": "Milan", "date": "2026.11.23", "round_": "3.1",
                               "game_id": "3-1-abc-1"}])
         assert rec.pgn(**tags) == _pgn_by_python_chess(rec, **tags), (trial, fen)

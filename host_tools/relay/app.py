@@ -4,6 +4,7 @@ for lichess, a live web page and feed, and a DGT LiveChess-compatible API.
 
 Relay builds the parts and holds them together; each part has one job:
     boards.py   the serial lines and each board's session
+    alerts.py   what the arbiter must know (illegal moves, claims, flags, a board differing)
     publish.py  a board's change into PGN files, the page's feed and the watchers
     views.py    what the page and the APIs show (JSON)
     analysis.py the spectators' engine evaluation (off the boards' path)
@@ -15,10 +16,12 @@ methods (round_pgn, pgn, state_json, board_json, set_round, listen, log)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from pathlib import Path
 
 from host_tools.relay import views
+from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import LichessPush
@@ -48,8 +51,9 @@ class Relay:
         self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
         self.sessions = {}  # board number -> BoardSession, kept by boards, read by the rest
         self.publisher = Publisher(self.store, self.sessions, lambda: self.round)
+        self.alerts = Alerts(self.store)
         self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
-                             lambda text: self.log(text), speaker)
+                             lambda text: self.log(text), speaker, self.alerts)
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
         self.lichess = LichessPush(self, **lichess) if lichess else None
@@ -60,6 +64,7 @@ class Relay:
         if self.analysis:
             self.publisher.board_watchers.append(self.analysis.changed)
         self.boards.restore()
+        self._restore_notes()
 
     def log(self, text: str) -> None:
         self._log(text)
@@ -90,10 +95,50 @@ class Relay:
 
     def unlisten(self, q: asyncio.Queue) -> None:
         self.publisher.listeners.discard(q)
+        self.publisher.arbiter_listeners.discard(q)
+
+    def listen_as_arbiter(self, q: asyncio.Queue) -> None:
+        """A feed whose reader gave the token gets the arbiter's alerts as well."""
+        self.publisher.arbiter_listeners.add(q)
+
+    def alerts_json(self) -> list[dict]:
+        return self.alerts.json()
+
+    def alert_seen(self, ident: int) -> dict | None:
+        """The arbiter saw alert ident: kept so, and every arbiter's page told."""
+        a = self.alerts.seen(ident)
+        if a is None:
+            return None
+        self.publisher.alert(a)
+        return a.json()
 
     def set_round(self, round_info: RoundInfo) -> None:
         self.round = round_info
         self.publisher.round_changed()
+
+    def claimed(self, s, claim) -> None:
+        """A draw claim taken through the API (relay/claims.py) and done on the board: in
+        the game's PGN as a comment at the move it was made after, and an alert."""
+        rec = s.record
+        if rec is None:
+            return
+        ply = len(rec.plies)
+        rec.notes.append((ply, "note " + claim.note()))
+        self.store.append("notes.jsonl", json.dumps({"board": s.number, "game": rec.game, "ply": ply,
+                                                     "text": claim.note()}))
+        self.boards.alert(s, "claim", claim.note(), True)
+        if not claim.correct and claim.move is not None:
+            s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san)  # 9.5.3: it must be played
+        self.publisher.board_changed(s)
+
+    def _restore_notes(self) -> None:
+        for line in self.store.lines("notes.jsonl"):
+            try:
+                n = json.loads(line)
+                rec = self.sessions[n["board"]].records[n["game"]]
+                rec.notes.append((int(n["ply"]), "note " + str(n["text"])))
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut by a crash, or a board whose journal is gone
 
     # ----- running
 

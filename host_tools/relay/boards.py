@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from host_tools.protocol import DeviceParser, Status
+from host_tools.protocol import DeviceParser, Event, Status
+from host_tools.relay.alerts import Alerts, alert_of
 from host_tools.relay.session import ACTIVE, BoardSession
 
 
@@ -20,10 +21,13 @@ class _LineState:
 
 
 class Boards:
-    def __init__(self, store, publisher, sessions: dict, round_info, log=print, speaker=None):
+    def __init__(self, store, publisher, sessions: dict, round_info, log=print, speaker=None,
+                 alerts: Alerts | None = None):
         """sessions: the dict (number -> BoardSession) this keeps, which the publisher reads;
-        round_info(): the round in force; speaker: host_tools/relay/speaker.py or None."""
+        round_info(): the round in force; speaker: host_tools/relay/speaker.py or None;
+        alerts: where what the arbiter must know goes (relay/alerts.py)."""
         self.store = store
+        self.alerts = alerts if alerts is not None else Alerts()
         self.publisher = publisher
         self.round_info = round_info
         self.log = log
@@ -63,9 +67,12 @@ class Boards:
     def closed(self, line) -> None:
         st = self._lines.pop(line, None)
         if st and st.session:
-            st.session.disconnected()
-            self.log(f"board {st.session.number}: line {line.path} closed")
-            self.publisher.board_changed(st.session)
+            s = st.session
+            running = s.clock.state == "running" and s.record is not None and s.record.result == "*"
+            s.disconnected()
+            self.alert(s, "line", f"the board's line {line.path} closed"
+                       + (" while its clock ran" if running else ""), running)
+            self.publisher.board_changed(s)
 
     def data(self, line, data: bytes) -> None:
         st = self._lines.get(line)
@@ -112,6 +119,8 @@ class Boards:
         for what, detail in changes:
             if what == "event":
                 self.store.append_event(s.number, detail.line)
+                if detail.kind == "move" and s.written and s.written[0] == detail.game:
+                    self._written_move(s, detail)
                 if detail.kind == "move" and self.speaker and s.record and s.record.plies:
                     first_white = s.record.fen.split()[1] == "w"
                     side = "w" if (len(s.record.plies) % 2 == 1) == first_white else "b"
@@ -121,14 +130,36 @@ class Boards:
             elif what == "answer":
                 self.publisher.board_changed(s)  # the page shows the arbiter what the board said
             elif what == "problem":
-                self.log(f"board {s.number}: {detail}")
+                recovered = isinstance(m, Status) and m.kind == "recovered"
+                self.alert(s, "recovered" if recovered else "problem", detail, True)
             elif what == "ask" and self.speaker:
                 self.speaker.ask(s, *detail)
-            elif what == "status" and detail.kind == "board" and detail.args[:1] == ["differs"]:
-                self.log(f"board {s.number}: differs from the game: {s.board_status}")
+        if not isinstance(m, Event) or any(what == "event" for what, _ in changes):
+            found = alert_of(s, m)  # a new event (not one seen before), or a status line
+            if found:
+                self.alert(s, *found)
         if before is not None and s.current != before and before in s.records:
             self.publisher.game_ended(s, before)
         if any(what != "clock" for what, _ in changes):
             self.publisher.board_changed(s)
         elif changes:
             self.publisher.clock_changed(s)
+
+    def _written_move(self, s: BoardSession, ev) -> None:
+        """The move after an incorrect claim with a written move must be that move (9.5.3)."""
+        game, ply, uci, san = s.written
+        if int(ev.args[0]) != ply:
+            return
+        s.written = None
+        if ev.args[1] != uci:
+            who = "Black" if "..." in san else "White"  # "32. Nf3" or "32... Nf6"
+            played = s.record.plies[ply - 1].san if s.record and len(s.record.plies) >= ply else ev.args[1]
+            self.alert(s, "written-move", f"{who} played {played}, not the move written with the claim, "
+                                          f"{san} (9.5.3: it must be played)", True)
+
+    def alert(self, s: BoardSession, kind: str, text: str, urgent: bool) -> None:
+        """Something for the arbiter: kept (relay/alerts.py), logged, sent to the arbiter's page."""
+        rec = s.record
+        a = self.alerts.add(s.number, kind, text, urgent, s.current, len(rec.plies) if rec else None)
+        self.log(f"board {s.number}: {'ALERT ' if urgent else ''}{text}")
+        self.publisher.alert(a)

@@ -12,8 +12,13 @@ from host_tools.relay.round import RoundError, parse_json
 
 def authorised(token: str, request) -> bool:
     got = request.headers.get("Authorization", "")
-    return got.startswith("Bearer ") and secrets.compare_digest(
-        got[7:].encode("utf-8", "surrogateescape"), token.encode())
+    return got.startswith("Bearer ") and token_matches(token, got[7:])
+
+
+def token_matches(token: str, given) -> bool:
+    """given (anything a client sent) is the token; compared in constant time."""
+    return isinstance(given, str) and secrets.compare_digest(
+        given.encode("utf-8", "surrogateescape"), token.encode())
 
 
 def require_token(token: str, request) -> None:

@@ -25,9 +25,11 @@ class Publisher:
         self.round_info = round_info
         self.loop = None  # set when the relay starts
         self.listeners: set[asyncio.Queue] = set()  # the page's websockets
+        self.arbiter_listeners: set[asyncio.Queue] = set()  # those that gave the token: alerts too
         self.board_watchers = []  # f(session): a board's game changed
         self.clock_watchers = []  # f(session): a board's game or clock changed
         self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
+        self._earlier: dict[tuple[int, int], str] = {}  # (board, game) -> an earlier game's PGN
         self._dirty: set[int] = set()
         self._round_due = False
         self._sync_due = False
@@ -35,20 +37,32 @@ class Publisher:
     # ----- PGN
 
     def pgn(self, s: BoardSession, rec) -> str:
-        """A game of board s as PGN, with the round's tags and the players the round names."""
+        """A game of board s as PGN, with the round's tags and the players the round names.
+        Its GameId is the board's serial and the board's own number of the game (`pico-e66141-g3`):
+        unique (a board numbers its games on, across rounds and power cuts), readable, and
+        the same whatever the arbiter does to the pairings - lichess matches its chapters
+        by it, so a board's second game of a round is a chapter of its own."""
         r = self.round_info()
         names = r.boards.get(s.number, {})
         return rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
-                       game_id=f"{r.round}-{s.number}-{s.serial[-6:]}-{rec.game}",
+                       game_id=f"{s.serial}-g{rec.game}",
                        white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
 
     def round_pgn(self) -> str:
+        """Every game of the round: each board's games in the order played (an earlier game
+        that was replaced before its first move is left out), the current one last."""
         out = []
         for n, s in sorted(self.sessions.items()):
-            if s.record is not None:
-                if n not in self._pgns:
-                    self._pgns[n] = self.pgn(s, s.record)
-                out.append(self._pgns[n])
+            for g, rec in sorted(s.records.items()):
+                if g == s.current:
+                    if n not in self._pgns:
+                        self._pgns[n] = self.pgn(s, rec)
+                    out.append(self._pgns[n])
+                elif rec.plies or rec.result != "*":
+                    key = (n, g)  # an earlier game no longer changes: made once
+                    if key not in self._earlier:
+                        self._earlier[key] = self.pgn(s, rec)
+                    out.append(self._earlier[key])
         return "".join(out)
 
     def game_ended(self, s: BoardSession, game: int) -> None:
@@ -80,12 +94,17 @@ class Publisher:
     def round_changed(self) -> None:
         """A new round (players, event): every PGN again, and the page told."""
         self._pgns.clear()
+        self._earlier.clear()
         for s in self.sessions.values():
             self._publish(s)
         self.send({"type": "round", "round": views.round_json(self.round_info())})
 
-    def send(self, msg: dict) -> None:
-        for q in list(self.listeners):
+    def alert(self, a) -> None:
+        """Something for the arbiter (relay/alerts.py): to the arbiter's feeds only."""
+        self.send({"type": "alert", "alert": a.json()}, arbiter=True)
+
+    def send(self, msg: dict, arbiter: bool = False) -> None:
+        for q in list(self.arbiter_listeners if arbiter else self.listeners):
             if q.qsize() < QUEUE_LIMIT:
                 q.put_nowait(msg)
 

@@ -4,8 +4,10 @@
                                  relay's own journal, replayed on restart
     <out>/board-<n>.pgn          that board's current game
     <out>/board-<n>-game-<g>.pgn each finished or replaced game
-    <out>/round.pgn              the current game of every board (what lichess polls)
+    <out>/round.pgn              every game of the round, board by board (what lichess polls)
     <out>/boards.json            which board serial is which board number
+    <out>/alerts.jsonl           what the arbiter was alerted to (relay/alerts.py)
+    <out>/notes.jsonl            what the arbiter noted at a move (a claim's written move)
 
 All writing happens in one writer thread, in the order asked: the event loop never waits
 for a disk. PGN files are written to a new file and renamed, so a reader never sees half
@@ -45,7 +47,12 @@ class Store:
     # ----- asked from the event loop: queued
 
     def append_event(self, board: int, line: str) -> None:
-        self._q.put(("append", board, line))
+        self._q.put(("append", f"board-{board}.events", line))
+
+    def append(self, name: str, line: str) -> None:
+        """A line at the end of a file of the output folder (synced with the journals)."""
+        self.path(name)
+        self._q.put(("append", name, line))
 
     def write(self, name: str, text: str) -> None:
         self.path(name)  # refused at once if it is no file of ours
@@ -74,8 +81,11 @@ class Store:
     # ----- read at start-up
 
     def events(self, board: int) -> list[str]:
-        p = self.path(f"board-{board}.events")
-        return p.read_text().splitlines() if p.exists() else []
+        return self.lines(f"board-{board}.events")
+
+    def lines(self, name: str) -> list[str]:
+        p = self.path(name)
+        return p.read_text(encoding="utf-8", errors="replace").splitlines() if p.exists() else []
 
     def boards(self) -> list[int]:
         out = []
@@ -96,13 +106,13 @@ class Store:
             try:
                 kind = job[0]
                 if kind == "append":
-                    _, board, line = job
-                    f = self._journals.get(board)
+                    _, name, line = job
+                    f = self._journals.get(name)
                     if f is None:
-                        f = self._journals[board] = open(self.path(f"board-{board}.events"), "a")
+                        f = self._journals[name] = open(self.path(name), "a", encoding="utf-8")
                     f.write(line + "\n")
                     f.flush()
-                    self._unsynced.add(board)
+                    self._unsynced.add(name)
                 elif kind == "write":
                     _, name, text = job
                     p = self.path(name)

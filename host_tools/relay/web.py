@@ -7,11 +7,13 @@ public methods only."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from host_tools.relay.guards import ascii_headers, json_body, require_token
+from host_tools.relay.claims import ClaimError, check_claim
+from host_tools.relay.guards import ascii_headers, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
 from host_tools.relay.round import RoundError, RoundInfo
 
@@ -43,6 +45,10 @@ def make_app(relay) -> web.Application:
     async def page(request):
         return web.FileResponse(STATIC / "index.html")
 
+    @routes.get("/arbiter")
+    async def arbiter_page(request):  # the page asks for the token; the data needs it
+        return web.FileResponse(STATIC / "arbiter.html")
+
     @routes.get(r"/board/{n:\d+}")
     async def board_page(request):  # one board, large: the page reads its number from the URL
         return web.FileResponse(STATIC / "index.html")
@@ -72,7 +78,9 @@ def make_app(relay) -> web.Application:
 
     @routes.get("/ws")
     async def ws(request):
-        sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)  # the page sends nothing
+        # The spectators' page sends nothing; the arbiter's page sends {"token": ...} once,
+        # and its feed then carries the alerts too.
+        sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
         await sock.prepare(request)
         q = relay.listen()
         try:
@@ -83,13 +91,36 @@ def make_app(relay) -> web.Application:
                     await sock.send_json(await q.get())
 
             task = asyncio.create_task(pump())
-            async for msg in sock:  # the page sends nothing; this keeps the socket open
+            async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
                     break
+                if msg.type == WSMsgType.TEXT:
+                    try:
+                        given = json.loads(msg.data).get("token")
+                    except (ValueError, AttributeError, RecursionError):
+                        given = None
+                    ok = token_matches(relay.token, given)
+                    if ok:
+                        relay.listen_as_arbiter(q)
+                    await sock.send_json({"type": "arbiter", "ok": ok,
+                                          "alerts": relay.alerts_json() if ok else []})
             task.cancel()
         finally:
             relay.unlisten(q)
         return sock
+
+    @routes.get("/api/alerts")
+    async def alerts(request):
+        require_token(relay.token, request)
+        return web.json_response({"alerts": relay.alerts_json()})
+
+    @routes.post(r"/api/alerts/{i:\d+}/seen")
+    async def alert_seen(request):
+        require_token(relay.token, request)
+        a = relay.alert_seen(int(request.match_info["i"]))
+        if a is None:
+            raise web.HTTPNotFound(text="no such alert")
+        return web.json_response(a)
 
     @routes.post("/api/round")
     async def set_round(request):
@@ -112,31 +143,34 @@ def make_app(relay) -> web.Application:
         if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 \
                 or not (line.isascii() and line.isprintable()):
             raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
-        answer = asyncio.get_running_loop().create_future()
+        status, out = await ask_board(relay, s, line)
+        return web.json_response(out, status=status)
 
-        def answered(m):
-            if not answer.done():
-                answer.set_result(m)
-        entry = (line, answered)
-        s.waiting.append(entry)
-        if s.send is None or not s.send(line):
-            s.waiting.remove(entry)
-            raise web.HTTPConflict(text="the board is not connected")
-        relay.log(f"board {s.number}: arbiter sent {line!r}")
+    @routes.post(r"/api/boards/{n:\d+}/claim")
+    async def claim(request):
+        """A draw claim (9.2, 9.3) with the claimant's written move or none, checked on the
+        relay's record by python-chess (relay/claims.py). Correct: the board is told the
+        claim (it checks it too, and ends the game). Incorrect: the board adds the 9.5.3
+        penalty. Either way the claim goes into the PGN as a comment and to the alerts."""
+        require_token(relay.token, request)
+        s = _board(relay, request)
+        body = await json_body(request)
+        if not isinstance(body, dict) or body.get("side") not in ("w", "b") \
+                or not isinstance(body.get("move") or "", str) or len(body.get("move") or "") > 12:
+            raise web.HTTPBadRequest(text='send {"side": "w", "move": "Nf3"} (move: the written one, or null)')
+        if s.record is None:
+            raise web.HTTPConflict(text="no game on that board")
         try:
-            m = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            if entry in s.waiting:
-                s.waiting.remove(entry)
-            s.last_command = f"{line} -> no answer"
-            relay.publisher.board_changed(s)
-            return web.json_response({"sent": line, "answer": None,
-                                      "error": f"no answer from the board within {ANSWER_TIMEOUT_S:g} s"}, status=504)
-        if m is None:
-            return web.json_response({"sent": line, "answer": None, "error": "the board's line went"}, status=409)
-        relay.log(f"board {s.number}: {m.line}")
-        return web.json_response({"sent": line, "answer": m.line, "ok": m.kind == "ok"},
-                                 status=200 if m.kind == "ok" else 422)
+            c = check_claim(s.record.board(), body["side"], body.get("move") or None)
+        except ClaimError as e:
+            raise web.HTTPConflict(text=str(e))
+        line = f"claim {c.side}" if c.correct else f"penalty claim {c.side}"
+        status, out = await ask_board(relay, s, line)
+        if out.get("ok"):
+            relay.claimed(s, c)
+        out["claim"] = {"correct": c.correct, "reason": c.reason, "move": c.move.uci() if c.move else None,
+                        "note": c.note()}
+        return web.json_response(out, status=status)
 
     app.add_routes(routes)
     app.router.add_static("/static", STATIC, follow_symlinks=False)
@@ -155,3 +189,31 @@ async def start_web(relay) -> list:
         relay.http_port = runners[0].addresses[0][1]
         relay.livechess_port = runners[1].addresses[0][1]
     return runners
+
+
+async def ask_board(relay, s, line: str) -> tuple[int, dict]:
+    """Send a checked command line to board s and wait for its answer: (HTTP status, body)."""
+    answer = asyncio.get_running_loop().create_future()
+
+    def answered(m):
+        if not answer.done():
+            answer.set_result(m)
+    entry = (line, answered)
+    s.waiting.append(entry)
+    if s.send is None or not s.send(line):
+        s.waiting.remove(entry)
+        raise web.HTTPConflict(text="the board is not connected")
+    relay.log(f"board {s.number}: arbiter sent {line!r}")
+    try:
+        m = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        if entry in s.waiting:
+            s.waiting.remove(entry)
+        s.last_command = f"{line} -> no answer"
+        relay.publisher.board_changed(s)
+        return 504, {"sent": line, "answer": None,
+                     "error": f"no answer from the board within {ANSWER_TIMEOUT_S:g} s"}
+    if m is None:
+        return 409, {"sent": line, "answer": None, "error": "the board's line went"}
+    relay.log(f"board {s.number}: {m.line}")
+    return (200 if m.kind == "ok" else 422), {"sent": line, "answer": m.line, "ok": m.kind == "ok"}

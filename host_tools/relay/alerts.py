@@ -1,0 +1,147 @@
+"""What the arbiter must know of the boards, as alerts: a completed illegal move or press, a
+piece where no legal move goes, a touched piece, a draw claim and its verdict, a board that
+differs from its game (and its fix), a flag, a low battery, a board back from a power cut,
+a warning, a line that went. `alert_of(session, message)` says (pure) whether a board's
+message is one and in what words; `Alerts` keeps every board's, newest last, numbered, with
+what the arbiter has seen. Urgent alerts ask for the arbiter now (the arbiter's page sounds
+them); the others are for the record (a touched piece, a result)."""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+
+from host_tools.protocol import Event
+
+KEEP = 2000  # alerts kept (all boards): the newest
+SIDES = {"w": "White", "b": "Black"}
+
+
+@dataclass
+class Alert:
+    id: int
+    board: int
+    kind: str
+    text: str
+    urgent: bool
+    at: float  # host time (Unix seconds) of the last time it came
+    game: int | None = None
+    ply: int | None = None  # the game's length when it came
+    count: int = 1  # the same alert again, at once, is counted, not repeated
+    seen: bool = False
+
+    def json(self) -> dict:
+        return asdict(self)
+
+
+def _side(word: str) -> str:
+    return SIDES.get(word, "?")
+
+
+def _nth(n: str) -> str:
+    return {"1": "first", "2": "second"}.get(n, n)
+
+
+def _to_move(s) -> str:
+    rec = s.record
+    if rec is None:
+        return "?"
+    try:
+        return "White" if rec.position().turn else "Black"
+    except ValueError:
+        return "?"
+
+
+def alert_of(s, m) -> tuple[str, str, bool] | None:
+    """(kind, text, urgent) when message m of board session s is something for the arbiter
+    (m already taken into s: its record and status are as after it), else None."""
+    if isinstance(m, Event):
+        a = m.args
+        if m.kind == "illegal" and len(a) == 2:
+            return "illegal", f"{_side(a[0])} completed an illegal move ({_nth(a[1])}; 7.5)", True
+        if m.kind == "flag" and len(a) == 2:
+            return "flag", f"{_side(a[0])}'s flag fell ({'first' if a[1] == '1' else 'second'})", True
+        if m.kind == "result" and a:
+            end = a[1].replace("_", " ") if len(a) > 1 else ""
+            return "result", f"{a[0]} {end}".strip(), False
+        return None
+    k, a = m.kind, m.args
+    if k == "illegal-press" and len(a) == 2:
+        return "illegal-press", (f"{_side(a[0])} pressed the clock without a legal move "
+                                 f"({_nth(a[1])}; 7.5.3)"), True
+    if k == "attempt" and a:
+        return "attempt", f"{_to_move(s)}: a piece stands where no legal move goes ({a[0]})", False
+    if k == "touched" and a:
+        return "touched", f"a piece on {a[0]} was lifted and put back (4.3 may apply)", False
+    if k == "claim" and len(a) == 2:
+        return "claim", f"{_side(a[0])} claimed a draw: {a[1]}", True
+    if k == "board" and a[:1] == ["differs"]:
+        return "differs", f"the board differs from the game: {s.board_status[len('differs '):]}", True
+    if k == "board" and a[:1] == ["sync"]:
+        return "sync", "the board is as the game again", False
+    if k == "power" and len(a) == 3 and a[2] == "low":
+        return "power", f"low battery ({a[0]} mV): the clock shows its sign", True
+    if k == "recovered":
+        return "recovered", s.problem or "the board restarted and came back with its game", True
+    if k == "warning":
+        return "warning", " ".join(a), True
+    if k == "unreadable":
+        return "problem", f"an unreadable line from the board: {m.line[:80]!r}", True
+    return None
+
+
+class Alerts:
+    def __init__(self, store=None):
+        """store: the relay's files (alerts.jsonl, one alert a line, read back at a restart)."""
+        self.store = store
+        self.items: list[Alert] = []
+        self._next = 1
+        if store is not None:
+            for line in store.lines("alerts.jsonl")[-KEEP:]:
+                try:
+                    a = Alert(**json.loads(line))
+                except (ValueError, TypeError):
+                    continue  # a line cut by a crash
+                self._keep(a, replace=True)
+            if self.items:
+                self._next = max(a.id for a in self.items) + 1
+
+    def add(self, board: int, kind: str, text: str, urgent: bool, game=None, ply=None) -> Alert:
+        last = next((a for a in reversed(self.items[-50:]) if a.board == board), None)
+        if last is not None and (last.kind, last.text, last.game, last.ply) == (kind, text, game, ply):
+            last.count += 1
+            last.at = time.time()
+            last.seen = False
+            self._write(last)
+            return last
+        a = Alert(self._next, board, kind, text, urgent, time.time(), game, ply)
+        self._next += 1
+        self._keep(a)
+        self._write(a)
+        return a
+
+    def seen(self, ident: int) -> Alert | None:
+        a = next((a for a in self.items if a.id == ident), None)
+        if a is not None and not a.seen:
+            a.seen = True
+            self._write(a)
+        return a
+
+    def json(self) -> list[dict]:
+        return [a.json() for a in self.items]
+
+    def _keep(self, a: Alert, replace: bool = False) -> None:
+        if replace:  # a later line of the same alert (seen, or counted again): in its place
+            for i, x in enumerate(self.items):
+                if x.id == a.id:
+                    self.items[i] = a
+                    return
+        self.items.append(a)
+        if len(self.items) > KEEP:
+            del self.items[: len(self.items) - KEEP]
+
+    def _write(self, a: Alert) -> None:
+        # Each change is a line of its own: the newest line of an id is what it is now.
+        if self.store is not None:
+            self.store.append("alerts.jsonl", json.dumps(a.json()))
+
