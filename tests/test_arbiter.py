@@ -322,7 +322,7 @@ def test_alerts_from_lines_a_board_sends():
         said[line] = alert_of(s, m)
     assert said["@1:2 illegal w 2"] == ("illegal", "White completed an illegal move (second; 7.5)", True)
     assert said["@1:3 flag b 1"] == ("flag", "Black's flag fell (first)", True)
-    assert said["@1:4 result 1-0 time_forfeit"] == ("result", "1-0 time forfeit", False)
+    assert said["@1:4 result 1-0 time_forfeit"] == ("result", "the game ended 1-0 (time forfeit)", False)
     assert said["board differs missing=e2 fix=e4e2"][0:1] == ("differs",)
     assert said["power 3380 battery low"] == ("power", "low battery (3380 mV): the clock shows its sign", True)
     assert said["power 3900 battery ok"] is None and said["promotion q e8"] is None

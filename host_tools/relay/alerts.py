@@ -63,7 +63,7 @@ def alert_of(s, m) -> tuple[str, str, bool] | None:
             return "flag", f"{_side(a[0])}'s flag fell ({'first' if a[1] == '1' else 'second'})", True
         if m.kind == "result" and a:
             end = a[1].replace("_", " ") if len(a) > 1 else ""
-            return "result", f"{a[0]} {end}".strip(), False
+            return "result", f"the game ended {a[0]}" + (f" ({end})" if end else ""), False
         return None
     k, a = m.kind, m.args
     if k == "illegal-press" and len(a) == 2:

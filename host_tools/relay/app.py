@@ -116,6 +116,12 @@ class Relay:
         self.round = round_info
         self.publisher.round_changed()
 
+    def assign(self, serial: str, n: int) -> None:
+        """The arbiter pairs a board: the board of this serial plays board n of the round
+        (RoundError for a number out of range, or a serial that is not text)."""
+        self.set_round(self.round.with_serial(serial, n))
+        self.boards.assign(serial, n)
+
     def claimed(self, s, claim) -> None:
         """A draw claim taken through the API (relay/claims.py) and done on the board: in
         the game's PGN as a comment at the move it was made after, and an alert."""

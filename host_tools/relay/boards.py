@@ -58,6 +58,34 @@ class Boards:
             n += 1
         return n
 
+    def assign(self, serial: str, n: int) -> None:
+        """The board with this serial plays board number n from now on (the arbiter paired
+        it): its session, its journal and its PGN files take the number, and a board that
+        had the number takes the old one. Nothing of either game changes."""
+        s = next((x for x in self.sessions.values() if x.serial == serial), None)
+        old = s.number if s is not None else self._serials.get(serial)
+        if old == n:
+            return
+        for k, v in list(self._serials.items()):
+            if v == n and old is not None:
+                self._serials[k] = old
+        self._serials[serial] = n
+        self.store.write("boards.json", json.dumps(self._serials))
+        if s is None:
+            return
+        other = self.sessions.pop(n, None)
+        del self.sessions[old]
+        s.number = n
+        self.sessions[n] = s
+        if other is not None:
+            other.number = old
+            self.sessions[old] = other
+        games = set(s.records) | set(other.records if other else ())
+        for name in ["board-{}.events", "board-{}.pgn"] + [f"board-{{}}-game-{g}.pgn" for g in sorted(games)]:
+            self.store.swap(name.format(old), name.format(n))
+        self.log(f"board {n}: {serial} (was board {old}) plays pairing {n} now")
+        self.publisher.renumbered(old, n)
+
     # ----- lines (host_tools/relay/lines.py calls these in the event loop)
 
     def opened(self, line) -> None:

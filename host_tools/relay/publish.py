@@ -81,6 +81,20 @@ class Publisher:
             self._sync_due = True
             self.loop.call_later(SYNC_EVERY_S, self._sync)
 
+    def renumbered(self, a: int, b: int) -> None:
+        """Boards a and b changed numbers (or one took the other's free number)."""
+        for n in (a, b):
+            self._pgns.pop(n, None)
+            for key in [k for k in self._earlier if k[0] == n]:
+                del self._earlier[key]
+            if n in self.sessions:
+                self._publish(self.sessions[n])
+            else:
+                self.send({"type": "removed", "number": n})
+        if not self._round_due:
+            self._round_due = True
+            self.loop.call_later(ROUND_EVERY_S, self._write_round)
+
     def clock_changed(self, s: BoardSession) -> None:
         """Only the clock: the live feeds, no files."""
         self.send({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})

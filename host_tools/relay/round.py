@@ -87,6 +87,35 @@ class RoundInfo:
                    clean_text(data.get("round", "1"), "the round", 10), boards, lichess_round)
 
 
+    def to_json(self) -> dict:
+        """The round as a round file says it (from_json(to_json()) is the same round)."""
+        boards = {}
+        for n, b in self.boards.items():
+            entry = {k: b[k] for k in PLAYER_KEYS if k in b}
+            for color, info in b.get("info", {}).items():
+                for k, v in info.items():
+                    entry[f"{color}_{k}"] = v
+            boards[str(n)] = entry
+        out = {"event": self.event, "site": self.site, "date": self.date, "round": self.round, "boards": boards}
+        if self.lichess_round:
+            out["lichess_round"] = self.lichess_round
+        return out
+
+    def with_serial(self, serial: str, n: int) -> "RoundInfo":
+        """The same round with board n played on the board of this serial (and no other);
+        a board that had number n takes this one's old number."""
+        data = self.to_json()
+        target = data["boards"].setdefault(str(n), {})
+        displaced = target.get("serial")
+        for entry in data["boards"].values():
+            if entry.get("serial") == serial:
+                del entry["serial"]
+                if displaced and displaced != serial:
+                    entry["serial"] = displaced
+        target["serial"] = serial
+        return RoundInfo.from_json(data)
+
+
 def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
     """The PGN tags of a board's players' FIDE IDs, titles and ratings, checked."""
     tags = []

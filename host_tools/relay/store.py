@@ -61,6 +61,12 @@ class Store:
     def sync(self) -> None:
         self._q.put(("sync",))
 
+    def swap(self, a: str, b: str) -> None:
+        """Two files of the output folder change names (either may not exist): a board
+        renumbered takes its journal and PGN files with it."""
+        self.path(a), self.path(b)
+        self._q.put(("swap", a, b))
+
     def flush(self) -> None:
         """Wait until everything asked so far is on disk."""
         done = threading.Event()
@@ -119,6 +125,21 @@ class Store:
                     tmp = p.with_name(p.name + ".tmp")
                     tmp.write_text(text)
                     os.replace(tmp, p)
+                elif kind == "swap":
+                    pa, pb = self.path(job[1]), self.path(job[2])
+                    for name in job[1:]:
+                        f = self._journals.pop(name, None)
+                        if f is not None:
+                            os.fsync(f.fileno())
+                            f.close()
+                        self._unsynced.discard(name)
+                    tmp = pa.with_name(pa.name + ".swap")
+                    if pa.exists():
+                        os.replace(pa, tmp)
+                    if pb.exists():
+                        os.replace(pb, pa)
+                    if tmp.exists():
+                        os.replace(tmp, pb)
                 elif kind == "sync":
                     self._syncs.put(([self._journals[b].fileno() for b in self._unsynced], None))
                     self._unsynced.clear()

@@ -122,6 +122,24 @@ def make_app(relay) -> web.Application:
             raise web.HTTPNotFound(text="no such alert")
         return web.json_response(a)
 
+    @routes.get("/api/round")
+    async def get_round(request):  # the round as its file says it, serials included
+        require_token(relay.token, request)
+        return web.json_response(relay.round.to_json())
+
+    @routes.post("/api/round/assign")
+    async def assign(request):
+        require_token(relay.token, request)
+        body = await json_body(request)
+        if not isinstance(body, dict) or not isinstance(body.get("serial"), str) \
+                or isinstance(body.get("board"), bool) or not isinstance(body.get("board"), int):
+            raise web.HTTPBadRequest(text='send {"serial": "<board serial>", "board": <number>}')
+        try:
+            relay.assign(body["serial"], body["board"])
+        except RoundError as e:
+            raise web.HTTPBadRequest(text=f"bad pairing: {e}")
+        return web.json_response({"ok": True, "serial": body["serial"], "board": body["board"]})
+
     @routes.post("/api/round")
     async def set_round(request):
         require_token(relay.token, request)

@@ -16,17 +16,6 @@ const prefs = {
 let roundInfo = {};
 let greeted = false; // the first state is shown, not announced
 
-// ----- time
-
-function fmt(ms) {
-  if (ms == null) return "–";
-  ms = Math.max(0, ms);
-  if (ms < 20000) return (Math.floor(ms / 100) / 10).toFixed(1);
-  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = s % 60;
-  const pad = (x) => String(x).padStart(2, "0");
-  return h ? `${h}:${pad(m)}:${pad(ss)}` : `${m}:${pad(ss)}`;
-}
-
 // ----- positions: a FEN's board as 64 squares (a1 = 0, h8 = 63), moves applied to it
 
 function squaresOf(fen) {
@@ -446,9 +435,6 @@ function announce(before, b) {
 }
 
 // Text from boards and the round (names, problems) goes into the page as text, never markup.
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 // ----- moving through a game
 
@@ -548,6 +534,12 @@ function connect() {
       greeted = true;
     } else if (msg.type === "board") render(msg.board);
     else if (msg.type === "round") showRound(msg.round);
+    else if (msg.type === "removed") { // the arbiter gave the board another number
+      boards.delete(msg.number);
+      views.delete(msg.number);
+      const card = document.getElementById("board-" + msg.number);
+      if (card) card.remove();
+    }
     else if (msg.type === "clock" && boards.has(msg.number)) {
       const b = boards.get(msg.number);
       b.clock = msg.clock;

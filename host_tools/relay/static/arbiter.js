@@ -1,0 +1,264 @@
+// The arbiter's page: every board with what the arbiter does to it (the clock, corrections,
+// penalties, claims with the written move, results, a new game, which board plays which
+// pairing), each command confirmed by the board's own answer; and the boards' alerts as they
+// come, urgent ones highlighted and sounded until seen. Everything needs the relay's token:
+// it is kept for this tab only (sessionStorage) and sent with every request.
+"use strict";
+const boards = new Map(); // number -> the relay's board (views.py board_json)
+const alerts = new Map(); // id -> alert (relay/alerts.py)
+let token = sessionStorage.getItem("token") || "";
+let roundInfo = {};
+let audio = null;
+
+// ----- the relay's API
+
+async function api(path, body) {
+  const r = await fetch(path, { method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch (e) { data = null; }
+  return { status: r.status, data, text };
+}
+
+// A value in a board command: one word, as the protocol encodes it (docs/protocol.md).
+function word(text) { return encodeURIComponent(text); }
+
+function said(number, ok, text) {
+  const out = document.querySelector(`#board-${number} [data-part=said]`);
+  out.textContent = text;
+  out.className = "said " + (ok ? "ok" : "err");
+}
+
+async function command(number, line) {
+  const r = await api(`/api/boards/${number}/command`, { command: line });
+  if (r.data && r.data.answer) said(number, r.data.ok, `${line} → ${r.data.answer}`);
+  else said(number, false, `${line} → ${r.data ? r.data.error : r.text}`);
+}
+
+async function claim(number, side, move) {
+  const r = await api(`/api/boards/${number}/claim`, { side, move: move || null });
+  if (r.data && r.data.claim) said(number, r.data.ok, `${r.data.claim.note} → ${r.data.answer || r.data.error}`);
+  else said(number, false, `claim → ${r.data ? r.data.error : r.text}`);
+}
+
+// ----- what the arbiter types, as commands
+
+function toMs(text) {
+  const parts = text.trim().split(":").map(Number);
+  if (!parts.length || parts.some((p) => !Number.isInteger(p) || p < 0)) return null;
+  return parts.reduce((acc, p) => acc * 60 + p, 0) * 1000;
+}
+
+function setLine(f) {
+  const what = f.what.value, side = f.side.value, v = f.value.value;
+  if (what === "time") { const ms = toMs(v); return ms == null ? null : `set time ${side} ${ms}`; }
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < (what === "period" ? 1 : 0)) return null;
+  return `set ${what} ${side} ${what === "period" ? n - 1 : n}`; // periods are counted from 1 here, 0 on the board
+}
+
+function newLine(f) {
+  let line = "new";
+  if (f.tc.value.trim()) line += " tc=" + word(f.tc.value.trim());
+  if (f.white.value.trim()) line += " white=" + word(f.white.value.trim());
+  if (f.black.value.trim()) line += " black=" + word(f.black.value.trim());
+  return line;
+}
+
+// ----- a board's desk
+
+const SIDES = `<option value="w">White</option><option value="b">Black</option>`;
+
+function makeDesk(n) {
+  const el = document.createElement("section");
+  el.className = "card desk";
+  el.id = "board-" + n;
+  el.setAttribute("aria-label", "Board " + n);
+  el.innerHTML = `
+    <h2><a href="/board/${n}">Board ${n}</a> <span data-part="players"></span></h2>
+    <p class="deskline"><span data-part="state"></span> <span data-part="clock"></span></p>
+    <p class="deskline" data-part="status"></p>
+    <div class="controls">
+      <button type="button" data-cmd="start">Start</button>
+      <button type="button" data-cmd="pause">Pause</button>
+      <button type="button" data-cmd="resume">Resume</button>
+    </div>
+    <form data-form="set" class="controls"><label>Set <select name="what"><option value="time">time</option><option value="moves">moves made</option><option value="period">period</option></select></label>
+      <select name="side" aria-label="side">${SIDES}</select>
+      <input name="value" size="8" placeholder="1:30:00" aria-label="value" required> <button>Set</button></form>
+    <form data-form="penalty" class="controls"><label>Penalty <select name="why"><option value="illegal">illegal move (7.5.5)</option><option value="claim">incorrect claim (9.5.3)</option></select></label>
+      <label>by <select name="side">${SIDES}</select></label> <button>Give</button></form>
+    <form data-form="claim" class="controls"><label>Draw claim by <select name="side">${SIDES}</select></label>
+      <label>written move <input name="move" size="6" placeholder="Nf3"></label> <button>Check</button></form>
+    <form data-form="quickplay" class="controls"><label>Quickplay finish (III.4) for <select name="side">${SIDES}</select></label> <button>Grant</button></form>
+    <form data-form="result" class="controls"><label>Result <select name="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option></select></label> <button>Set result</button></form>
+    <form data-form="new" class="controls"><label>New game <input name="tc" size="14" placeholder="5400+30"></label>
+      <input name="white" size="10" placeholder="White" aria-label="White"> <input name="black" size="10" placeholder="Black" aria-label="Black"> <button>Start new game</button></form>
+    <form data-form="pair" class="controls"><label>This board plays pairing <select name="pairing"></select></label> <button>Assign</button></form>
+    <p class="said" data-part="said" role="status"></p>`;
+  el.querySelectorAll("[data-cmd]").forEach((b) => { b.onclick = () => command(n, b.dataset.cmd); });
+  const forms = {
+    set: (f) => { const line = setLine(f); if (line) command(n, line); else said(n, false, "a time as h:mm:ss or m:ss, a count as a whole number"); },
+    penalty: (f) => command(n, `penalty ${f.why.value} ${f.side.value}`),
+    claim: (f) => claim(n, f.side.value, f.move.value.trim()),
+    quickplay: (f) => command(n, `quickplay ${f.side.value}`),
+    result: (f) => command(n, `result ${f.result.value}`),
+    new: (f) => command(n, newLine(f)),
+    pair: (f) => assign(n, +f.pairing.value),
+  };
+  el.querySelectorAll("[data-form]").forEach((f) => {
+    f.onsubmit = (e) => { e.preventDefault(); forms[f.dataset.form](f); };
+  });
+  document.getElementById("desk").appendChild(el);
+  return el;
+}
+
+function part(n, name) { return document.querySelector(`#board-${n} [data-part=${name}]`); }
+
+function render(b) {
+  boards.set(b.number, b);
+  const el = document.getElementById("board-" + b.number) || makeDesk(b.number);
+  part(b.number, "players").textContent = `${b.white || "?"} – ${b.black || "?"} · ${b.serial}${b.game ? " · game " + b.game : ""}`;
+  const state = b.state !== "ACTIVE" ? "line gone" : b.result && b.result !== "*" ? b.result : (b.clock || {}).state || "";
+  part(b.number, "state").textContent = state;
+  renderClock(b);
+  const trouble = [b.problem, b.status && b.status !== "sync" ? "board " + b.status : null].filter(Boolean).join(" · ");
+  part(b.number, "status").textContent = trouble;
+  el.classList.toggle("trouble", !!trouble || b.state !== "ACTIVE");
+  pairings();
+}
+
+function renderClock(b) {
+  const c = b.clock;
+  if (!c) return;
+  const run = c.state === "running" ? c.running : null;
+  part(b.number, "clock").textContent = `White ${fmt(c.white)}${run === "w" ? " ◀" : ""} · Black ${fmt(c.black)}${run === "b" ? " ◀" : ""}`;
+}
+
+// ----- pairings: which board (serial) plays which pairing of the round
+
+function pairings() {
+  const entries = Object.entries(roundInfo.boards || {});
+  for (const b of boards.values()) {
+    const sel = document.querySelector(`#board-${b.number} [data-form=pair] select`);
+    const want = entries.map(([k, v]) => `${k}|${v.white || "?"}|${v.black || "?"}|${v.serial || ""}`).join(",");
+    if (sel.dataset.built === want) continue;
+    sel.dataset.built = want;
+    sel.innerHTML = entries.map(([k, v]) =>
+      `<option value="${k}"${+k === b.number ? " selected" : ""}>${k}: ${esc(v.white || "?")} – ${esc(v.black || "?")}</option>`).join("");
+  }
+}
+
+async function assign(n, pairing) {
+  const b = boards.get(n);
+  const r = await api("/api/round/assign", { serial: b.serial, board: pairing });
+  said(n, r.status === 200, r.status === 200 ? `${b.serial} now plays pairing ${pairing}` : r.text);
+}
+
+// ----- alerts
+
+function renderAlert(a) {
+  alerts.set(a.id, a);
+  let li = document.getElementById("alert-" + a.id);
+  const fresh = !li;
+  if (!li) {
+    li = document.createElement("li");
+    li.id = "alert-" + a.id;
+    document.getElementById("alerts").prepend(li);
+  }
+  const at = new Date(a.at * 1000).toLocaleTimeString();
+  const where = a.ply != null ? `, after ply ${a.ply}` : "";
+  li.className = "alert-item" + (a.urgent && !a.seen ? " urgent" : "") + (a.seen ? " seen" : "");
+  li.innerHTML = `<time>${esc(at)}</time> <strong>Board ${a.board}</strong>${esc(where)}: ${esc(a.text)}${a.count > 1 ? ` <span class="count">×${a.count}</span>` : ""}
+    ${a.seen ? "" : `<button type="button" data-seen="${a.id}">Seen</button>`}`;
+  const button = li.querySelector("[data-seen]");
+  if (button) button.onclick = () => api(`/api/alerts/${a.id}/seen`, {});
+  const desk = document.getElementById("board-" + a.board);
+  if (desk) desk.classList.toggle("alerted", [...alerts.values()].some((x) => x.board === a.board && x.urgent && !x.seen));
+  unseen();
+  return fresh || (!a.seen && a.count > 1);
+}
+
+function unseen() {
+  const n = [...alerts.values()].filter((a) => a.urgent && !a.seen).length;
+  const badge = document.getElementById("unseen");
+  badge.hidden = !n;
+  badge.textContent = n + " not seen";
+  document.title = (n ? `(${n}) ` : "") + "Arbiter";
+}
+
+function sound() {
+  if (!document.getElementById("sound").checked || !audio) return;
+  const o = audio.createOscillator(), g = audio.createGain();
+  o.frequency.value = 880;
+  g.gain.setValueAtTime(0.2, audio.currentTime);
+  g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+  o.connect(g).connect(audio.destination);
+  o.start();
+  o.stop(audio.currentTime + 0.4);
+}
+
+function newAlert(a) {
+  if (renderAlert(a) && a.urgent && !a.seen) {
+    sound();
+    document.getElementById("announce").textContent = `Board ${a.board}: ${a.text}`;
+  }
+}
+
+// ----- the feed
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onopen = () => ws.send(JSON.stringify({ token }));
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "arbiter") {
+      if (!msg.ok) { signOut("that is not the relay's token"); ws.onclose = null; ws.close(); return; }
+      document.getElementById("link").textContent = "signed in · live";
+      msg.alerts.forEach(renderAlert);
+    } else if (msg.type === "state") {
+      loadRound();
+      msg.boards.forEach(render);
+    } else if (msg.type === "board") render(msg.board);
+    else if (msg.type === "round") loadRound();
+    else if (msg.type === "removed") {
+      boards.delete(msg.number);
+      const desk = document.getElementById("board-" + msg.number);
+      if (desk) desk.remove();
+    }
+    else if (msg.type === "clock" && boards.has(msg.number)) { boards.get(msg.number).clock = msg.clock; renderClock(boards.get(msg.number)); }
+    else if (msg.type === "alert") newAlert(msg.alert);
+  };
+  ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
+}
+
+// The pairings themselves (with serials) come from the round, which only the token reads.
+async function loadRound() {
+  const r = await api("/api/round");
+  if (r.status === 200) { roundInfo = r.data; pairings(); }
+}
+
+function signOut(why) {
+  sessionStorage.removeItem("token");
+  document.getElementById("login").hidden = false;
+  document.getElementById("login-said").textContent = why;
+  document.getElementById("link").textContent = "not signed in";
+}
+
+function signIn() {
+  document.getElementById("login").hidden = true;
+  document.getElementById("alerts-panel").hidden = false;
+  document.getElementById("desk").hidden = false;
+  connect();
+}
+
+document.getElementById("login").onsubmit = (e) => {
+  e.preventDefault();
+  token = e.target.token.value;
+  sessionStorage.setItem("token", token);
+  try { audio = new AudioContext(); } catch (err) { audio = null; } // made on a click: browsers allow it then
+  signIn();
+};
+if (token) signIn();

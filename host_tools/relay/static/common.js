@@ -1,0 +1,17 @@
+// What the spectators' page (app.js) and the arbiter's page (arbiter.js) both need.
+"use strict";
+
+// A clock's time as a DGT 3000 shows it: h:mm:ss, m:ss, and tenths under 20 seconds.
+function fmt(ms) {
+  if (ms == null) return "–";
+  ms = Math.max(0, ms);
+  if (ms < 20000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, ss = s % 60;
+  const pad = (x) => String(x).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(ss)}` : `${m}:${pad(ss)}`;
+}
+
+// Text for HTML: a name or an alert can never become markup.
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

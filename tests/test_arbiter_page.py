@@ -1,0 +1,159 @@
+"""The arbiter's page (/arbiter) in a real headless browser (chromium, playwright), as an
+arbiter uses it on two simulated boards running the real firmware: signing in with the
+token (a wrong one refused), a board's alert arriving highlighted and sounded, marked seen;
+the clock started, paused, corrected and resumed, a penalty, a draw claim with the written
+move, a result, a new game with a control - each confirmed by the board's own answer; and
+a board given the pairing of another board's number. The PGN then has the arbiter's doings
+as comments."""
+import asyncio
+import io
+import json
+
+import chess
+import chess.pgn
+import pytest
+
+from host_tools.sim import SimulatedBoard
+from tests.test_arbiter import TOKEN, Hands, _relay
+from tests.test_relay import _until, run
+from tests.test_web_page import ARGS, CHROMIUM
+
+# Counts the beeps the page makes (its WebAudio oscillators), as a test can hear them.
+COUNT_BEEPS = """
+window.__beeps = 0;
+const make = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__beeps++; return make.call(this); };
+"""
+
+
+def test_the_arbiters_page(tmp_path):
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    (tmp_path / "boards").mkdir()
+    round_file = tmp_path / "round.json"
+    round_file.write_text(json.dumps({"event": "Club", "round": 2, "boards": {
+        "1": {"white": "Anna", "black": "Bo", "serial": "sim-a"},
+        "2": {"white": "Cy", "black": "Di", "serial": "sim-b"}}}))
+    got = {}
+
+    async def body():
+        a = SimulatedBoard(hands=True, link=str(tmp_path / "boards" / "a"), board_id="sim-a")
+        b = SimulatedBoard(None, link=str(tmp_path / "boards" / "b"), board_id="sim-b")
+        relay = _relay(tmp_path, round_file=str(round_file))
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: all(n in s and s[n].record for n in (1, 2)), 20)
+            hands = Hands(a, relay)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS + ["--autoplay-policy=no-user-gesture-required"])
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                await page.add_init_script(COUNT_BEEPS)
+                await page.goto(relay.urls()["page"] + "arbiter")
+                await page.fill("#login [name=token]", "guess")
+                await page.click("#login button")
+                await page.wait_for_function("document.getElementById('login-said').textContent.includes('not the relay')")
+                got["refused_alerts"] = await page.eval_on_selector_all("#alerts li", "l => l.length")
+                await page.fill("#login [name=token]", TOKEN)
+                await page.click("#login button")
+                await page.wait_for_selector("#board-1 [data-cmd=start]")
+                await page.wait_for_selector("#board-2 [data-cmd=start]")
+                got["players"] = await page.inner_text("#board-1 [data-part=players]")
+
+                async def said(n, text):
+                    await page.wait_for_function(
+                        f"document.querySelector('#board-{n} [data-part=said]').textContent.includes({json.dumps(text)})")
+                    return await page.inner_text(f"#board-{n} [data-part=said]")
+
+                await page.click("#board-1 [data-cmd=start]")
+                got["start"] = await said(1, "ok start")
+                await hands.move("e4")
+                await hands._do(a.hands.press, chess.BLACK)  # Black presses with no move made
+                await page.wait_for_selector("#alerts li.urgent")
+                got["alert"] = await page.inner_text("#alerts li.urgent")
+                got["title"] = await page.title()
+                got["beeps"] = await page.evaluate("window.__beeps")
+                got["desk_alerted"] = await page.eval_on_selector("#board-1", "e => e.classList.contains('alerted')")
+                await page.click("#alerts li.urgent [data-seen]")
+                await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
+                got["title_after"] = await page.title()
+
+                await page.click("#board-1 [data-cmd=pause]")
+                await said(1, "pause → ok pause")
+                await page.select_option("#board-1 [data-form=set] [name=what]", "time")
+                await page.select_option("#board-1 [data-form=set] [name=side]", "w")
+                await page.fill("#board-1 [data-form=set] [name=value]", "1:30:00")
+                await page.click("#board-1 [data-form=set] button")
+                got["set"] = await said(1, "ok set time")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=clock]').textContent.includes('White 1:30:00')")
+                await page.fill("#board-1 [data-form=set] [name=value]", "ninety")
+                await page.click("#board-1 [data-form=set] button")
+                got["set_bad"] = await said(1, "a time as")
+                await page.click("#board-1 [data-cmd=resume]")
+                await said(1, "resume → ok resume")
+                await page.select_option("#board-1 [data-form=penalty] [name=why]", "illegal")
+                await page.select_option("#board-1 [data-form=penalty] [name=side]", "b")
+                await page.click("#board-1 [data-form=penalty] button")
+                got["penalty"] = await said(1, "ok penalty")
+                await page.select_option("#board-1 [data-form=claim] [name=side]", "b")
+                await page.fill("#board-1 [data-form=claim] [name=move]", "Nf6")
+                await page.click("#board-1 [data-form=claim] button")
+                got["claim"] = await said(1, "incorrect")
+                await page.select_option("#board-1 [data-form=result] [name=result]", "1/2-1/2")
+                await page.click("#board-1 [data-form=result] button")
+                got["result"] = await said(1, "ok result")
+                await page.fill("#board-1 [data-form=new] [name=tc]", "5400+30")
+                await page.fill("#board-1 [data-form=new] [name=white]", "Anna Rudolf")
+                await page.fill("#board-1 [data-form=new] [name=black]", "Bo")
+                await page.click("#board-1 [data-form=new] button")
+                got["new"] = await said(1, "ok new")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('game 2')")
+                got["game1_pgn"] = relay.pgn(s[1], s[1].records[1])
+                got["game2"] = (s[1].record.tc, s[1].record.white)
+                await page.screenshot(path=str(tmp_path / "arbiter.png"))
+
+                # The board of sim-a is to play pairing 2: the two boards swap numbers.
+                await page.select_option("#board-1 [data-form=pair] select", "2")
+                await page.click("#board-1 [data-form=pair] button")
+                await page.wait_for_function("document.querySelector('#board-2 [data-part=players]').textContent.includes('sim-a')")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('sim-b')")
+                got["swapped"] = {n: (s[n].serial, relay.board_json(s[n])["white"]) for n in (1, 2)}
+                got["round_serials"] = {n: e.get("serial") for n, e in relay.round.boards.items()}
+                await browser.close()
+        finally:
+            await relay.stop()
+            a.stop()
+            b.stop()
+        again = _relay(tmp_path, round_file=str(round_file))  # a restart: the numbers stay swapped
+        got["after_restart"] = {n: again.sessions[n].records[min(again.sessions[n].records)].plies[:1]
+                                for n in (1, 2)}
+        got["files"] = sorted(p.name for p in (tmp_path / "out").glob("board-*"))
+
+    run(body())
+    assert got["refused_alerts"] == 0
+    assert got["players"].startswith("Anna – Bo · sim-a")
+    assert got["start"] == "start → ok start"
+    assert "Board 1" in got["alert"] and "Black pressed the clock without a legal move" in got["alert"]
+    assert got["title"] == "(1) Arbiter" and got["beeps"] >= 1 and got["desk_alerted"]
+    assert got["title_after"] == "Arbiter"
+    assert got["set"] == "set time w 5400000 → ok set time"
+    assert got["set_bad"].startswith("a time as h:mm:ss")
+    assert got["penalty"].startswith("penalty illegal b → ok penalty")
+    assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim")
+    assert got["result"] == "result 1/2-1/2 → ok result"
+    assert got["new"].startswith("new tc=5400%2B30 white=Anna%20Rudolf black=Bo → ok new")
+    assert got["game2"] == ("5400+30", "Anna Rudolf")
+    game = chess.pgn.read_game(io.StringIO(got["game1_pgn"]))
+    text = " ".join(n.comment for n in game.mainline())
+    for said_ in ("clock paused by the arbiter", "arbiter: White's clock set to 1:30:00", "clock resumed",
+                  "illegal move by Black (first; 7.5)", "Black claims a draw with the written move 1... Nf6"):
+        assert said_ in text, (said_, text)
+    assert game.headers["Result"] == "1/2-1/2"
+    # sim-a plays pairing 2 (Cy - Di) now, sim-b pairing 1: the names go with the numbers.
+    assert got["swapped"] == {1: ("sim-b", "Anna"), 2: ("sim-a", "Cy")}
+    assert got["round_serials"] == {1: "sim-b", 2: "sim-a"}
+    # The journals went with the boards: board 2's first game is sim-a's (1. e4).
+    assert [p.uci for p in got["after_restart"][2]] == ["e2e4"] and got["after_restart"][1] == []
+    assert "board-2.events" in got["files"] and "board-1.events" in got["files"]
