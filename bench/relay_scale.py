@@ -1,5 +1,6 @@
 """Many boards against one relay: a whole hall (the target: 1,000 boards on this 2-core
-machine with p99 under 50 ms, nothing lost).
+machine with p99 under 50 ms, nothing lost), and an arbiter's commands through it (p99 of
+the round trip under 300 ms at 200 boards).
 
     python bench/relay_scale.py [--boards 10 200 1000] [--seconds 30]
 
@@ -8,7 +9,10 @@ answers hello and resend, sends a move (and its clk) every 1-3 s of a random leg
 and a clock line every second. The relay runs as its own process, as in use. Reported per
 N: the delay from a board's move line to the relay's websocket message (median, p99), and
 to that board's PGN on disk (sampled on 10 boards), the relay's CPU and peak memory, and
-the moves lost (must be 0)."""
+the moves lost (must be 0). Meanwhile an arbiter sends four commands a second (pause and
+resume, to boards at random) through `POST /api/boards/<n>/command`, which each board
+answers as the firmware does (`ok pause`): reported, the round trip from the request to the
+HTTP answer, and to the board's answer shown on the page (its websocket message)."""
 from __future__ import annotations
 
 import argparse
@@ -29,6 +33,7 @@ import aiohttp
 import chess
 
 ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "bench-token"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"
 
 
@@ -71,6 +76,8 @@ class Replayer:
             elif text.startswith("resend "):
                 for ev in self.events[int(text.split(":")[1]) - 1:]:
                     self.send(ev)
+            elif text in ("pause", "resume"):  # an arbiter's command, answered as the firmware does
+                self.send(f"ok {text}")
 
     async def play(self, until):
         await asyncio.sleep(self.rng.uniform(0.5, 3))
@@ -139,8 +146,11 @@ def bench(n, seconds, port):
     relay = subprocess.Popen([sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"),
                               "--out", str(tmp / "out"), "--no-discover", "--port", str(port),
                               "--livechess-port", str(port + 1), "--no-engine"], cwd=ROOT,
-                             stdout=log, stderr=subprocess.STDOUT, text=True)
+                             stdout=log, stderr=subprocess.STDOUT, text=True,
+                             env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
     ws_seen, pgn_seen = {}, {}
+    asked = {}  # board number -> (command line, sent at): waiting for the page to show the answer
+    http_rtt, page_rtt = [], []
 
     async def listen():
         async with aiohttp.ClientSession() as http:
@@ -171,7 +181,27 @@ def bench(n, seconds, port):
                             pgn_seen.setdefault(key, time.time())
                     await asyncio.sleep(0.002)
 
+            async def arbiter():
+                # Once the boards are playing: a command every 0.25 s, to a board at random.
+                await asyncio.sleep(8)
+                rng = random.Random(5)
+                paused = set()
+                while not result.exists():
+                    n_ = rng.randint(1, n)
+                    if n_ not in asked:
+                        line = "resume" if n_ in paused else "pause"
+                        paused ^= {n_}
+                        t = time.time()
+                        asked[n_] = (line, t)
+                        r = await http.post(f"http://127.0.0.1:{port}/api/boards/{n_}/command",
+                                            json={"command": line}, headers={"Authorization": "Bearer " + TOKEN})
+                        await r.read()
+                        if r.status == 200:
+                            http_rtt.append((time.time() - t) * 1000)
+                    await asyncio.sleep(0.25)
+
             watcher = asyncio.create_task(watch_pgn())
+            commands = asyncio.create_task(arbiter())
             end = time.time() + seconds + 40
             while time.time() < end and not result.exists():
                 try:
@@ -181,7 +211,12 @@ def bench(n, seconds, port):
                 if msg.get("type") == "board":
                     b = msg["board"]
                     ws_seen.setdefault((b.get("serial"), len(b.get("san") or [])), time.time())
+                    want = asked.get(b["number"])
+                    if want and b.get("command") == f"{want[0]} -> ok {want[0]}":
+                        page_rtt.append((time.time() - want[1]) * 1000)
+                        del asked[b["number"]]
             watcher.cancel()
+            commands.cancel()
             await ws.close()
 
     cpu0, _ = _cpu_mem(relay.pid)
@@ -210,6 +245,10 @@ def bench(n, seconds, port):
           f"ws median {statistics.median(ws_delay):.1f} ms p99 {p99(ws_delay):.1f} ms  "
           f"pgn median {statistics.median(pgn_delay) if pgn_delay else float('nan'):.1f} ms p99 {p99(pgn_delay):.1f} ms  "
           f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB", flush=True)
+    if page_rtt:
+        print(f"       arbiter commands {len(page_rtt)}: request -> HTTP answer median {statistics.median(http_rtt):.1f} ms "
+              f"p99 {p99(http_rtt):.1f} ms; -> answer on the page median {statistics.median(page_rtt):.1f} ms "
+              f"p99 {p99(page_rtt):.1f} ms", flush=True)
 
 
 def main():
