@@ -54,28 +54,20 @@ class Hands:
         assert await _until(lambda: len(self.relay.sessions[1].record.plies) == n
                             and self.relay.sessions[1].record.plies[-1].clk_ms is not None, 20), san
 
-    async def touch(self, square):
-        def lift_and_put_back():
-            tr = self.sim.hands._trace(self.board)
-            tr.lift(square)
-            tr.wait(300, 400)
-            tr.place(square)
-            tr.wait(300, 400)
-            self.sim.hands._finish(tr)
-        await self._do(lift_and_put_back)
-
-    async def illegal(self, frm, to, color):
-        """A piece put where no legal move goes, and the clock pressed on it."""
-        def put():
+    async def put(self, frm, to, press=None):
+        """A piece lifted from frm and put on to (frm again: touched), and the clock of
+        press pressed on it, if given."""
+        def hands():
             tr = self.sim.hands._trace(self.board)
             tr.lift(frm)
             tr.wait(300, 400)
             tr.place(to)
             tr.wait(800, 900)
-            tr.press(color)
-            tr.wait(300, 400)
+            if press is not None:
+                tr.press(press)
+                tr.wait(300, 400)
             self.sim.hands._finish(tr)
-        await self._do(put)
+        await self._do(hands)
 
 
 def test_the_boards_alerts_reach_the_arbiter_and_only_him(tmp_path):
@@ -101,11 +93,11 @@ def test_the_boards_alerts_reach_the_arbiter_and_only_him(tmp_path):
                 r = await http.post(base + "api/boards/1/command", json={"command": "start"}, headers=AUTH)
                 assert r.status == 200
                 await hands.move("e4")
-                await hands.touch(chess.G8)  # Black lifts his knight and puts it back
+                await hands.put(chess.G8, chess.G8)  # Black lifts his knight and puts it back
                 await asyncio.sleep(1.0)
                 await hands._do(sim.hands.press, chess.BLACK)  # Black presses with no move made
                 await asyncio.sleep(1.5)
-                await hands.illegal(chess.G8, chess.G5, chess.BLACK)  # a knight to g5, and the press
+                await hands.put(chess.G8, chess.G5, chess.BLACK)  # a knight to g5, and the press
                 assert await _until(lambda: relay.sessions[1].board_status.startswith("differs"), 10)
                 r = await http.post(base + "api/boards/1/command", json={"command": "claim w"}, headers=AUTH)
                 assert (await r.json())["answer"] == "ok claim incorrect"
