@@ -6,6 +6,7 @@ comments in the PGN; every game of a round in the round PGN with a GameId of its
 that a board's second game becomes a lichess chapter of its own."""
 import asyncio
 import io
+import json
 
 import aiohttp
 import chess
@@ -320,3 +321,52 @@ def test_alerts_from_lines_a_board_sends():
     assert said["power 3900 battery ok"] is None and said["promotion q e8"] is None
     assert said["clock 1 2 w running moves=0,0 period=0,0 flags=0,0"] is None
     assert said["warning presets damaged"] == ("warning", "presets damaged", True)
+
+
+def test_a_board_given_a_free_number(tmp_path):
+    # The arbiter pairs board fake1 (now board 1) with pairing 3, which no board plays: it
+    # becomes board 3, its journal and PGN go with it, the pages drop board 1; bad requests
+    # change nothing.
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        base = relay.urls()["page"]
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 2)
+            async with aiohttp.ClientSession() as http:
+                ws = await http.ws_connect(base + "ws")
+                await _drain(ws)
+                statuses = []
+                for body_, headers in (({"serial": "fake1", "board": 3}, {}),
+                                       ({"serial": "fake1", "board": 0}, AUTH),
+                                       ({"serial": "fake1", "board": "3"}, AUTH),
+                                       ({"serial": "fake1", "board": True}, AUTH),
+                                       ({"serial": "fake1\nnew", "board": 3}, AUTH)):
+                    r = await http.post(base + "api/round/assign", json=body_, headers=headers)
+                    statuses.append(r.status)
+                unchanged = sorted(relay.sessions)
+                r = await http.post(base + "api/round/assign", json={"serial": "fake1", "board": 3}, headers=AUTH)
+                statuses.append(r.status)
+                msgs = await _drain(ws)
+                fake.add("@1:3 move 2 e7e5 e5")  # the game goes on under its new number
+                assert await _until(lambda: 3 in relay.sessions and len(relay.sessions[3].record.plies) == 2)
+                round_ = await (await http.get(base + "api/round", headers=AUTH)).json()
+        finally:
+            await relay.stop()
+            fake.close()
+        return statuses, unchanged, msgs, sorted(relay.sessions), round_
+
+    statuses, unchanged, msgs, numbers, round_ = run(body())
+    assert statuses == [401, 400, 400, 400, 400, 200] and unchanged == [1]
+    assert {"type": "removed", "number": 1} in msgs
+    assert any(m["type"] == "board" and m["board"]["number"] == 3 for m in msgs)
+    assert numbers == [3] and round_["boards"] == {"3": {"serial": "fake1"}}
+    out = tmp_path / "out"
+    assert not (out / "board-1.events").exists() and len((out / "board-3.events").read_text().splitlines()) == 3
+    assert (out / "board-3.pgn").exists()
+    assert json.loads((out / "boards.json").read_text()) == {"fake1": 3}
