@@ -169,6 +169,6 @@ class Relay:
 
     def urls(self) -> dict:
         base = f"http://{self.host}:{self.http_port}"
-        return {"page": base + "/", "round_pgn": base + "/round.pgn",
+        return {"page": base + "/", "arbiter": base + "/arbiter", "round_pgn": base + "/round.pgn",
                 "livechess": f"ws://{self.host}:{self.livechess_port}/api/v1.0",
                 "pgn_file": str(self.store.path("round.pgn"))}

@@ -124,6 +124,7 @@ async def run(a, until=None, on_start=None):
                          f"{a.livechess_port}: {e.strerror or e}") from None
     u = relay.urls()
     print(f"live page:      {u['page']}")
+    print(f"arbiter's page: {u['arbiter']}  (it asks for the API token)")
     print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")
     print(f"LiveChess API:  {u['livechess']}")
     print(f"API token:      {relay.token}")
