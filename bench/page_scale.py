@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 REPLAYERS = ROOT / "bench" / "relay_scale.py"
 
-from relay_scale import p99  # noqa: E402  (the same percentile as the relay's figures)
+from relay_scale import feed, p99  # noqa: E402  (the same feed reading and percentile as the relay's figures)
 
 # Runs in the page before its own script: the first frame at which each board shows n moves.
 OBSERVER = """
@@ -152,12 +152,7 @@ def bench(n, seconds, port, engine_ms, engine):
                           "engine": lambda: sum(map(_proc_cpu, _children(relay.pid, "stockfish"))),
                           "chromium": lambda: _tree_cpu(browser_pids)}
                 cpu0 = {k: f() for k, f in cpu_of.items()}
-                end = time.time() + seconds + 40
-                while time.time() < end and not result.exists():
-                    try:
-                        msg = await ws.receive_json(timeout=0.5)
-                    except (asyncio.TimeoutError, TypeError):
-                        continue
+                async for msg in feed(ws, result, seconds):
                     if msg.get("type") == "analysis" and msg.get("analysis"):
                         analyses += 1
                 wall = time.time() - t0

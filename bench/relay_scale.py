@@ -117,6 +117,17 @@ def replayers(n, lines, seconds, result):
     asyncio.run(go())
 
 
+async def feed(ws, result, seconds):
+    """The relay's feed messages, until the replayers have written their result (or the run
+    is 40 s overdue)."""
+    end = time.time() + seconds + 40
+    while time.time() < end and not result.exists():
+        try:
+            yield await ws.receive_json(timeout=0.5)
+        except (asyncio.TimeoutError, TypeError):
+            continue
+
+
 def _cpu_mem(pid):
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().split(")")[1].split()
@@ -202,12 +213,7 @@ def bench(n, seconds, port):
 
             watcher = asyncio.create_task(watch_pgn())
             commands = asyncio.create_task(arbiter())
-            end = time.time() + seconds + 40
-            while time.time() < end and not result.exists():
-                try:
-                    msg = await ws.receive_json(timeout=0.5)
-                except (asyncio.TimeoutError, TypeError):
-                    continue
+            async for msg in feed(ws, result, seconds):
                 if msg.get("type") == "board":
                     b = msg["board"]
                     ws_seen.setdefault((b.get("serial"), len(b.get("san") or [])), time.time())

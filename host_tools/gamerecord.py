@@ -212,7 +212,7 @@ class GameRecord:
         return words
 
 
-_SIDE = {"w": "White", "b": "Black"}
+SIDE_NAMES = {"w": "White", "b": "Black"}
 
 
 def _hms(ms: int) -> str:
@@ -227,7 +227,7 @@ def note_text(note: str) -> str:
     n = 2 if w[:1] == ["set"] else 1  # "set time w 60000": a kind of two words
     kind, args = " ".join(w[:n]), w[n:]
     try:
-        side = _SIDE.get(args[0], "?") if args else "?"
+        side = SIDE_NAMES.get(args[0], "?") if args else "?"
         if kind == "note":
             text = note[5:]
         elif kind == "penalty":

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass
+from itertools import islice
 
+from host_tools.gamerecord import SIDE_NAMES
 from host_tools.protocol import Event
 
 KEEP = 2000  # alerts kept (all boards): the newest
-SIDES = {"w": "White", "b": "Black"}
 
 
 @dataclass
@@ -35,7 +36,7 @@ class Alert:
 
 
 def _side(word: str) -> str:
-    return SIDES.get(word, "?")
+    return SIDE_NAMES.get(word, "?")
 
 
 def _nth(n: str) -> str:
@@ -94,20 +95,18 @@ class Alerts:
     def __init__(self, store=None):
         """store: the relay's files (alerts.jsonl, one alert a line, read back at a restart)."""
         self.store = store
-        self.items: list[Alert] = []
-        self._next = 1
+        self.items: dict[int, Alert] = {}  # id -> alert, oldest first
         if store is not None:
-            for line in store.lines("alerts.jsonl")[-KEEP:]:
+            for line in store.lines("alerts.jsonl"):
                 try:
                     a = Alert(**json.loads(line))
                 except (ValueError, TypeError):
                     continue  # a line cut by a crash
-                self._keep(a, replace=True)
-            if self.items:
-                self._next = max(a.id for a in self.items) + 1
+                self._keep(a)  # a later line of an alert (seen, counted again) takes its place
+        self._next = max(self.items, default=0) + 1
 
     def add(self, board: int, kind: str, text: str, urgent: bool, game=None, ply=None) -> Alert:
-        last = next((a for a in reversed(self.items[-50:]) if a.board == board), None)
+        last = next((a for a in islice(reversed(self.items.values()), 50) if a.board == board), None)
         if last is not None and (last.kind, last.text, last.game, last.ply) == (kind, text, game, ply):
             last.count += 1
             last.at = time.time()
@@ -121,24 +120,19 @@ class Alerts:
         return a
 
     def seen(self, ident: int) -> Alert | None:
-        a = next((a for a in self.items if a.id == ident), None)
+        a = self.items.get(ident)
         if a is not None and not a.seen:
             a.seen = True
             self._write(a)
         return a
 
     def json(self) -> list[dict]:
-        return [a.json() for a in self.items]
+        return [a.json() for a in self.items.values()]
 
-    def _keep(self, a: Alert, replace: bool = False) -> None:
-        if replace:  # a later line of the same alert (seen, or counted again): in its place
-            for i, x in enumerate(self.items):
-                if x.id == a.id:
-                    self.items[i] = a
-                    return
-        self.items.append(a)
-        if len(self.items) > KEEP:
-            del self.items[: len(self.items) - KEEP]
+    def _keep(self, a: Alert) -> None:
+        self.items[a.id] = a
+        while len(self.items) > KEEP:
+            del self.items[next(iter(self.items))]
 
     def _write(self, a: Alert) -> None:
         # Each change is a line of its own: the newest line of an id is what it is now.

@@ -134,7 +134,7 @@ class Relay:
                                                      "text": claim.note()}))
         self.boards.alert(s, "claim", claim.note(), True)
         if not claim.correct and claim.move is not None:
-            s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san)  # 9.5.3: it must be played
+            s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san, claim.side)  # 9.5.3: it must be played
         self.publisher.board_changed(s)
 
     def _restore_notes(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from host_tools.gamerecord import SIDE_NAMES
 from host_tools.protocol import DeviceParser, Event, Status
 from host_tools.relay.alerts import Alerts, alert_of
 from host_tools.relay.session import ACTIVE, BoardSession
@@ -175,12 +176,12 @@ class Boards:
 
     def _written_move(self, s: BoardSession, ev) -> None:
         """The move after an incorrect claim with a written move must be that move (9.5.3)."""
-        game, ply, uci, san = s.written
+        game, ply, uci, san, side = s.written
         if int(ev.args[0]) != ply:
             return
         s.written = None
         if ev.args[1] != uci:
-            who = "Black" if "..." in san else "White"  # "32. Nf3" or "32... Nf6"
+            who = SIDE_NAMES[side]
             played = s.record.plies[ply - 1].san if s.record and len(s.record.plies) >= ply else ev.args[1]
             self.alert(s, "written-move", f"{who} played {played}, not the move written with the claim, "
                                           f"{san} (9.5.3: it must be played)", True)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import chess
 
+from host_tools.gamerecord import SIDE_NAMES
+
 
 class ClaimError(ValueError):
     """A claim the arbiter cannot take: not the claimant's turn, a move that is not legal."""
@@ -26,7 +28,7 @@ class Claim:
 
     def note(self) -> str:
         """The claim as the PGN's comment at the move it was made after."""
-        who = "White" if self.side == "w" else "Black"
+        who = SIDE_NAMES[self.side]
         written = f" with the written move {self.move_san} (9.2.1.1, 9.3.1)" if self.move_san else ""
         if self.correct:
             return f"{who} claims a draw{written}: correct, {self.reason}"

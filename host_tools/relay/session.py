@@ -39,7 +39,7 @@ class BoardSession:
         self.waiting: list = []  # (command line, answered(status)) sent by the arbiter, oldest first
         self.last_command: str | None = None  # the arbiter's last command and its answer, for the page
         self.analysis: dict | None = None  # the spectators' engine evaluation (relay/analysis.py)
-        self.written: tuple | None = None  # (game, ply, uci, san): a move an incorrect claim wrote (9.5.3)
+        self.written: tuple | None = None  # (game, ply, uci, san, side): a move an incorrect claim wrote (9.5.3)
 
     @property
     def record(self) -> GameRecord | None:
