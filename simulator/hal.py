@@ -172,6 +172,9 @@ class SimHal:
     def led(self, name, on):
         self._record("led %s %s" % (name, "on" if on else "off"))
 
+    def signal(self, side, on):
+        self._record("signal %s %s" % ("w" if side == WHITE else "b", "on" if on else "off"))
+
     def motor(self, side, duty_percent):
         self._record("motor %s %d" % ("w" if side == WHITE else "b", duty_percent))
 
@@ -182,7 +185,7 @@ class SimHal:
         self._record("squares " + bytes(kinds).hex())
 
     def power(self):
-        return None, True, False  # a simulated board is on USB power
+        return None, True, False, None  # a simulated board is on USB power
 
     def feed_watchdog(self):
         if self._watchdog:

@@ -56,7 +56,7 @@ class Device:
         self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
         self.settings = BoardSettings(presets_path.replace("presets", "config"))
         self.faces = Faces(hal, now)
-        self.signals = Signals(hal, self.access, self.faces)
+        self.signals = Signals(hal, self.access)
         self.events = GameEvents(self.game, self.record, self.signals, self.faces,
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now)
@@ -352,13 +352,14 @@ class Device:
             self.selftest.step(now)
         if self.hal.diff(now, self._power_at) >= POWER_EVERY_MS:
             self._power_at = now
-            mv, usb, low = self.hal.power()
+            mv, usb, low, level = self.hal.power()
             if mv is not None:
                 self.write("power %d %s %s" % (mv, "usb" if usb else "battery", "low" if low else "ok"))
+            self.menu.battery = "USB" if usb else "--" if level is None else "%d%%" % level
             if low != self.faces.low_battery:
                 self.faces.low_battery = low
                 self.faces.dirty = True
-        self.faces.refresh(now, c, self.menu, self.signals.owns_led, dirty)
+        self.faces.refresh(now, c, self.menu, self.game.turn, dirty)
         if self.dgt is not None:
             self.dgt.clock_step(now)
         self.record.commit(now, c)

@@ -55,6 +55,7 @@ class GameEvents(GameSink):
         self.record.event(MOVE, 0, self.game.ply + 1, m, san)
         match.play(m, now, True)
         self._last_move = m
+        self.faces.dirty = True  # MOVE on the mover's face at once: the move was seen
 
     def settle(self, now):
         """After the step that made a move: its line (and a press's clk) out, then whether

@@ -1,6 +1,6 @@
-# What the board shows: the two clock faces (times, the menu, the low-battery sign), the
-# side LEDs (the running side; a deaf player's LED is lent to his signals while they play)
-# and the optional chain of square LEDs (the last move, or while the board differs from
+# What the board shows: the two clock faces (times and their signs, the menu, the low-
+# battery sign, a move made that awaits its press: firmware/hal/face.py), the side LEDs
+# (the running side, seen from 10 m) and the optional chain of square LEDs (the last move, or while the board differs from
 # the game, the squares to put right; the move of a player who is not at the board - an
 # engine, an opponent online - for the player at the board to carry out; a hint for his
 # own move).
@@ -26,16 +26,18 @@ class Faces:
         self._hint = None  # a move suggested to the player at the board (from, to)
         self._expect = None
         self._expect_side = None  # whose face shows the move to carry out...
-        self._expect_text = None  # ...as "e2e4" (made once, not at every refresh)
+        self._expect_text = None  # ...as "e2-e4" (made once, not at every refresh)
 
     def led(self, side, on):
         if self._leds[side] != on:
             self._leds[side] = on
             self.hal.led("white" if side == WHITE else "black", on)
 
-    def refresh(self, now, clock, menu, owns_led, force=False):
-        """The faces, at once after a change (force or dirty), else ten times a second;
-        the running side's LED with them unless owns_led(side) (a signal is playing on it)."""
+    def refresh(self, now, clock, menu, turn, force=False):
+        """The faces, at once after a change (force or dirty), else ten times a second,
+        and the running side's LED with them. turn: the side to move in the game - while
+        the other side's clock still runs, that side's move is made and awaits its press
+        (MOVE on his face: the move was recognised)."""
         if not (force or self.dirty or self.hal.diff(now, self._at) >= DISPLAY_EVERY_MS):
             return
         self.dirty = False
@@ -44,6 +46,9 @@ class Faces:
             shown = menu.text()
         else:
             shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))
+            run = clock.running_side()
+            if run is not None and run != turn and not clock.paused:
+                shown = (shown[0] + " M", shown[1]) if run == WHITE else (shown[0], shown[1] + " M")
             move = self._expect_text
             if move is not None:
                 shown = (move, shown[1]) if self._expect_side == WHITE else (shown[0], move)
@@ -54,8 +59,7 @@ class Faces:
             self.hal.display(shown[0], shown[1])
             run = clock.running_side()
             for side in (WHITE, BLACK):
-                if not owns_led(side):
-                    self.led(side, run == side)
+                self.led(side, run == side)
 
     # ----- the square LEDs
 
@@ -70,10 +74,10 @@ class Faces:
 
     def expected(self, frm, to, side=None):
         """The move to carry out on the board (None, None: none); side: whose face shows
-        it (\"e2e4\") instead of his time until it is made."""
+        it (\"e2-e4\") instead of his time until it is made."""
         self._expect = (frm, to) if frm is not None else None
         self._expect_side = side
-        self._expect_text = square_name(frm) + square_name(to) if frm is not None and side is not None else None
+        self._expect_text = square_name(frm) + "-" + square_name(to) if frm is not None and side is not None else None
         self.dirty = True
         self._squares()
 

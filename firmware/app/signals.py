@@ -1,6 +1,6 @@
 # Signals for blind and deaf players (firmware/access/): each side's event patterns and
-# number codes, played on its motor (blind), its LED (deaf) and the buzzer (if on), as the
-# access settings say. The time thresholds and the last seconds of the running side are
+# number codes, played on its motor (blind), its face's SIGNAL light (deaf: a light of its
+# own, apart from the running-side LED) and the buzzer (if on), as the access settings say. The time thresholds and the last seconds of the running side are
 # watched here; a held clock lever asks for a number (own time, the opponent's, the move).
 from firmware.access import numbercode
 from firmware.access.patterns import PATTERNS, THRESHOLDS
@@ -17,12 +17,10 @@ def letter(side):
 
 
 class Signals:
-    def __init__(self, hal, access, faces):
-        """access: AccessSettings; faces: Faces (a deaf player's LED is its signal light
-        while a signal plays)."""
+    def __init__(self, hal, access):
+        """access: AccessSettings."""
         self.hal = hal
         self.access = access
-        self.faces = faces
         self.players = {WHITE: SignalPlayer(lambda lv: self._level(WHITE, lv), hal.diff),
                         BLACK: SignalPlayer(lambda lv: self._level(BLACK, lv), hal.diff)}
         self._left = {WHITE: None, BLACK: None}
@@ -34,13 +32,9 @@ class Signals:
         if l in a["blind"]:
             self.hal.motor(side, a["intensity"][level - 1] if level else 0)
         if l in a["visual"]:
-            self.faces.led(side, level > 0)
+            self.hal.signal(side, level > 0)
         if a["buzzer"]:
             self.hal.buzzer(2000 if level else 0)
-
-    def owns_led(self, side):
-        """A deaf player's LED belongs to his signal while one plays."""
-        return self.players[side].busy and letter(side) in self.access["visual"]
 
     def event(self, side, name, now):
         """An event's pattern for one side (None: both)."""
@@ -52,12 +46,8 @@ class Signals:
 
     def step(self, now, clock):
         self._thresholds(now, clock)
-        run = clock.running_side()
         for side in (WHITE, BLACK):
-            p = self.players[side]
-            p.step(now)
-            if not p.busy and letter(side) in self.access["visual"]:
-                self.faces.led(side, run == side)
+            self.players[side].step(now)
 
     def _thresholds(self, now, clock):
         run = clock.running_side()

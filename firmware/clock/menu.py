@@ -10,15 +10,19 @@
 #   ok             the next field; after the last one: apply everything and close
 #
 # Arbiter fields, in order: White's minutes, White's seconds, Black's minutes, Black's
-# seconds, White's moves, Black's moves, White's period, Black's period. Setting 1:23:45 and
+# seconds, White's moves, Black's moves, White's period, Black's period, then the battery
+# (shown only: C.02 asks for its level). White's face names the field ("W MIN"), Black's
+# shows its value (a time as h:mm:ss). Every text fits the faces' eight characters
+# (firmware/hal/face.py); a preset shows as "P4 RAPID" and "25+10". Setting 1:23:45 and
 # 0:59:10, 35 and 34 moves takes about 40 presses: well under the minute C.02 allows.
 # Every change is applied as the clock's own corrections (set_time, set_moves,
 # set_period), so it is logged and streamed to the host like a host's correction.
 from firmware.clock.presets import FIXED
 
-_FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper")
-_LABEL = {"wm": "W min", "ws": "W sec", "bm": "B min", "bs": "B sec", "wmov": "W mov",
-          "bmov": "B mov", "wper": "W per", "bper": "B per"}
+_FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper", "bat")
+_LABEL = {"wm": "W MIN", "ws": "W SEC", "bm": "B MIN", "bs": "B SEC", "wmov": "W MOVES",
+          "bmov": "B MOVES", "wper": "W PERIOD", "bper": "B PERIOD", "bat": "BATTERY"}
+FACE_CHARS = 8
 LONG = 10  # a held button moves ten steps
 
 
@@ -30,6 +34,7 @@ class ClockMenu:
         self.values = {}
         self.preset = 1
         self._opened_in_pause = False  # the arbiter's menu was opened on a paused clock
+        self.battery = "--"  # the battery's level as the faces show it ("87%", "USB")
 
     @property
     def open(self):
@@ -100,6 +105,8 @@ class ClockMenu:
 
     def _change(self, clock, d):
         f = _FIELDS[self.field]
+        if f == "bat":
+            return  # shown, not set
         v = self.values[f] + d
         top = {"wm": 5999, "bm": 5999, "ws": 59, "bs": 59, "wmov": 999, "bmov": 999,
                "wper": len(clock.control.periods) - 1, "bper": len(clock.control.periods) - 1}[f]
@@ -129,8 +136,46 @@ class ClockMenu:
                 n, name, control = self.presets.all()[self.preset - 1]
             else:
                 n, (name, control) = self.preset, FIXED[self.preset - 1]
-            return "P%d %s" % (n, name), control
+            head = "P%d " % n
+            word = name.split(" ")[0].upper() if name else ""
+            return head + word[:FACE_CHARS - len(head)], control_label(control)
         f = _FIELDS[self.field]
-        v = self.values[f]
-        shown = "%d:%02d" % (self.values[f[0] + "m"], self.values[f[0] + "s"]) if f[1:] in ("m", "s") else "%d" % v
+        if f == "bat":
+            return _LABEL[f], self.battery
+        if f[1:] in ("m", "s"):
+            m, sec = self.values[f[0] + "m"], self.values[f[0] + "s"]
+            shown = "%d:%02d:%02d" % (m // 60, m % 60, sec) if m >= 60 else "%d:%02d" % (m, sec)
+        else:
+            shown = "%d" % self.values[f]
         return _LABEL[f], shown
+
+
+def _minutes(secs):
+    """Seconds as the faces show a control's times: whole minutes, else seconds ("90S")."""
+    return "%d" % (secs // 60) if secs % 60 == 0 else "%dS" % secs
+
+
+def control_label(control):
+    """A time control (firmware/clock/timecontrol.py) in the faces' eight characters, its
+    first period: "40/90+30" (moves/minutes+increment), "25+10", "5 D3" (US delay), "5 B3"
+    (Bronstein), "60 5X30" (byo-yomi), "60 25/10" (Canadian), "GLASS 3", "UP"."""
+    c = control.split(":")[0]
+    if c in ("up", "-"):
+        return "UP"
+    if c[:1] == "*":
+        return "GLASS " + _minutes(int(c[1:]))
+    moves = ""
+    if "/" in c.split("c")[0]:
+        moves, c = c.split("/", 1)
+        moves += "/"
+    for mark, sep in (("+", "+"), ("d", " D"), ("b", " B"), ("y", " "), ("c", " ")):
+        if mark in c:
+            base, extra = c.split(mark, 1)
+            if mark == "c":
+                n, secs = extra.split("/")
+                extra = "%s/%s" % (n, _minutes(int(secs)))
+            elif mark == "y":
+                n, secs = extra.split("x")
+                extra = "%sX%s" % (n, secs)
+            return moves + _minutes(int(base)) + sep + extra
+    return moves + _minutes(int(c))

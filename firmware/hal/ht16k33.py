@@ -1,27 +1,27 @@
-# A clock face: an HT16K33 driving a 4-digit 7-segment display with a colon (large
-# 1.2" digits are legible from well over 3 m, C.02). The bus is passed in: anything with
-# writeto(addr, bytes).
-#   "1:29" (h:mm), "4:37" (m:ss), "19.7" (s.t), "----"; a trailing "<" is not shown here
-#   (the side LEDs show which clock runs).
-_DIGITS = {
-    "0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66, "5": 0x6D, "6": 0x7D, "7": 0x07,
-    "8": 0x7F, "9": 0x6F, "-": 0x40, " ": 0x00, "F": 0x71, "P": 0x73, "b": 0x7C, "d": 0x5E,
-    # the files, for a move to carry out ("e2e4")
-    "a": 0x77, "c": 0x58, "e": 0x79, "f": 0x71, "g": 0x6F, "h": 0x74,
-}
-_POS = (0, 2, 6, 8)  # display RAM address of each digit; the colon is at 4
-_DOT = 0x80
+# A clock face's driver: the HT16K33 that multiplexes its eight 14-segment characters and
+# eight indicator lights (the face itself: firmware/hal/face.py). The bus is passed in:
+# anything with writeto(addr, buf).
+#
+# The display RAM holds two bytes per COM line (ROW0-7, then ROW8-15): character i's word
+# (firmware/hal/face.py) goes to addresses 2i and 2i+1, little end first.
+from firmware.hal.face import CHARS, SIGNAL, render
+
+BRIGHTNESS = 4  # of 15 (5/16 of full): what hardware/power.py sizes the battery for
 
 
-class SevenSegment:
-    def __init__(self, i2c, addr):
+class Face:
+    def __init__(self, i2c, addr, brightness=BRIGHTNESS):
         self.i2c = i2c
         self.addr = addr
-        self._buf = bytearray(17)
+        self._cells = [0] * CHARS
+        self._ram = bytearray(1 + 2 * CHARS)  # the RAM address (0), then the RAM
+        self._one = bytearray(2)
         self.text = None
+        self.fits = True
         i2c.writeto(addr, b"\x21")  # oscillator on
         i2c.writeto(addr, b"\x81")  # display on, no blinking
-        self.brightness(15)
+        self.brightness(brightness)
+        i2c.writeto(addr, self._ram)  # nothing lit
 
     def brightness(self, level):
         self.i2c.writeto(self.addr, bytes((0xE0 | (level & 15),)))
@@ -30,36 +30,30 @@ class SevenSegment:
         self.i2c.writeto(self.addr, b"\x85" if on else b"\x81")
 
     def show(self, text):
-        """Show up to four characters with ':' and '.' where the clock formats put them."""
+        """The text on the face (firmware/hal/face.py says how); the SIGNAL light stays
+        as it is."""
         if text == self.text:
             return
         self.text = text
-        buf = self._buf
-        for i in range(17):
-            buf[i] = 0
-        digits = []
-        colon = False
-        for ch in text:
-            if ch == ":":
-                colon = True
-            elif ch == "." and digits:
-                digits[-1] |= _DOT
-            elif ch in _DIGITS:
-                digits.append(_DIGITS[ch])
-        digits = digits[-4:]
-        digits = [0] * (4 - len(digits)) + digits
-        for i in range(4):
-            buf[1 + _POS[i]] = digits[i]
-        if colon:
-            buf[1 + 4] = 0x02
-        self.i2c.writeto(self.addr, buf)
+        cells = self._cells
+        self.fits = render(text, cells)
+        ram = self._ram
+        sig = ram[2 + 2 * SIGNAL] & 0x80
+        for i in range(CHARS):
+            ram[1 + 2 * i] = cells[i] & 0xFF
+            ram[2 + 2 * i] = cells[i] >> 8
+        ram[2 + 2 * SIGNAL] |= sig
+        self.i2c.writeto(self.addr, ram)
 
-
-def face_text(clock_text):
-    """The clock's display text (1:29:43, 4:37, 19.7) as four digits: an hour or more
-    shows h:mm, under an hour m:ss (or mm:ss), under 20 s seconds and tenths."""
-    t = clock_text.split()[0] if clock_text else "----"
-    if t.count(":") == 2:
-        h, m, _ = t.split(":")
-        return "%s:%s" % (h, m)
-    return t
+    def signal(self, on):
+        """The SIGNAL light (a deaf player's): one RAM byte written."""
+        ram = self._ram
+        hi = 2 + 2 * SIGNAL
+        v = (ram[hi] | 0x80) if on else (ram[hi] & 0x7F)
+        if v == ram[hi]:
+            return
+        ram[hi] = v
+        one = self._one
+        one[0] = hi - 1
+        one[1] = v
+        self.i2c.writeto(self.addr, one)

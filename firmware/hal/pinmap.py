@@ -6,13 +6,15 @@
 #                     ever driven, low), 8 column inputs with pull-ups, read in one go
 #   clock buttons  2
 #   menu buttons   4  plus, minus, ok, menu
-#   I2C            2  the two clock faces (HT16K33 7-segment backpacks, 0x70 and 0x71)
+#   I2C            2  the two clock faces (an HT16K33 each, 0x70 and 0x71: firmware/hal/face.py)
 #   motors         2  one vibration motor per player (PWM through a transistor)
 #   buzzer         1  PWM
 #   side LEDs      2  which clock runs, seen from 10 m
 #   square LEDs    1  optional WS2812 chain, one per square (move and "put it here" hints)
-#   total         25  of 26: GP28 spare. Driving 8 rows directly would need 30.
-# Inside the Pico: GP24 senses VBUS (USB power), GP29 reads VSYS / 3 (the battery).
+#   battery        1  the cells' voltage through a 1:2 divider (ADC2)
+#   total         26  of 26. Driving 8 rows directly would need 30.
+# Inside the Pico: GP24 senses VBUS (USB power); GP29 reads VSYS / 3 (the boost's output,
+# not the cells: unused).
 
 ROW_SELECT = (0, 1, 2)  # 74HC138 A0, A1, A2; Y0..Y7 drive rank 1..8 low
 COLUMNS = (3, 4, 5, 6, 7, 8, 9, 10)  # file a..h, consecutive: one register read
@@ -30,9 +32,8 @@ I2C_SCL = 21
 MOTOR_BLACK = 22  # PWM slice 3: motors and buzzer on different slices (frequencies)
 LED_BLACK = 26
 SQUARE_LEDS = 27
-SPARE = 28
+BATTERY_ADC = 28  # ADC2: the cells through 100k/100k (firmware/hal/battery.py)
 VBUS_SENSE = 24
-VSYS_ADC = 29  # ADC3, VSYS through a 3:1 divider on the Pico
 
 I2C_ID = 0
 DISPLAY_WHITE = 0x70
@@ -56,5 +57,6 @@ def header_pins():
                 "BUTTON_MINUS": BUTTON_MINUS, "BUTTON_OK": BUTTON_OK, "BUTTON_MENU": BUTTON_MENU,
                 "MOTOR_WHITE": MOTOR_WHITE, "MOTOR_BLACK": MOTOR_BLACK, "BUZZER": BUZZER,
                 "LED_WHITE": LED_WHITE, "LED_BLACK": LED_BLACK, "I2C_SDA": I2C_SDA,
-                "I2C_SCL": I2C_SCL, "SQUARE_LEDS": SQUARE_LEDS})
+                "I2C_SCL": I2C_SCL, "SQUARE_LEDS": SQUARE_LEDS,
+                "BATTERY_ADC": BATTERY_ADC})
     return out

@@ -7,7 +7,8 @@
 # take at most ~6% of the CPU.
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
-from firmware.hal.ht16k33 import SevenSegment, face_text
+from firmware.hal.battery import LOW_BATTERY_MV, cell_mv, percent
+from firmware.hal.ht16k33 import Face
 from firmware.hal.matrix import MatrixScanner
 from firmware.hal.scanner import TimedScanner
 from firmware.hal.squareleds import SquareLeds
@@ -15,14 +16,13 @@ from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE
 
 REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once)
-LOW_BATTERY_MV = 3500  # 3 x AA under ~1.17 V each, or a Li-ion cell near empty
 
 
 class Rp2Hal:
     scan_ms = 10
 
     def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
-                 i2c=None, motors=(None, None), buzzer=None, leds=(None, None), vsys=None,
+                 i2c=None, motors=(None, None), buzzer=None, leds=(None, None), battery=None,
                  vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None, squares=None):
         self.now = ticks_ms
         self.diff = ticks_diff
@@ -33,13 +33,13 @@ class Rp2Hal:
         self.faces = (None, None)
         if i2c is not None:
             try:
-                self.faces = (SevenSegment(i2c, P.DISPLAY_WHITE), SevenSegment(i2c, P.DISPLAY_BLACK))
+                self.faces = (Face(i2c, P.DISPLAY_WHITE), Face(i2c, P.DISPLAY_BLACK))
             except OSError:
                 self.faces = (None, None)  # no display answered: the board still works
         self.motors = motors
         self.buzzer_pwm = buzzer
         self.leds = leds
-        self.vsys = vsys
+        self.battery = battery
         self.vbus = vbus
         self.wdt = wdt
         self.square_leds = SquareLeds(squares) if squares is not None else None
@@ -67,7 +67,12 @@ class Rp2Hal:
     def display(self, white, black):
         for face, text in zip(self.faces, (white, black)):
             if face is not None:
-                face.show(face_text(text))
+                face.show(text)
+
+    def signal(self, side, on):
+        face = self.faces[0 if side == WHITE else 1]
+        if face is not None:
+            face.signal(on)
 
     def led(self, name, on):
         pin = self.leds[0 if name == "white" else 1]
@@ -93,12 +98,13 @@ class Rp2Hal:
             self.square_leds.show(kinds)
 
     def power(self):
-        """(VSYS in mV or None, on USB power, low) - the low-battery sign C.02 asks for."""
-        if self.vsys is None:
-            return None, True, False
-        mv = self.vsys.read_u16() * 3300 * 3 // 65535
+        """(the cells' mV or None, on USB power, low, per cent left or None) - the low-
+        battery sign and the level C.02 asks for (firmware/hal/battery.py)."""
+        if self.battery is None:
+            return None, True, False, None
+        mv = cell_mv(self.battery.read_u16())
         usb = bool(self.vbus.value()) if self.vbus is not None else False
-        return mv, usb, (not usb and mv < LOW_BATTERY_MV)
+        return mv, usb, (not usb and mv < LOW_BATTERY_MV), percent(mv)
 
     def feed_watchdog(self):
         if self.wdt is not None:
@@ -181,7 +187,7 @@ def create():
                  buzzer=machine.PWM(machine.Pin(P.BUZZER), freq=2000, duty_u16=0),
                  leds=(machine.Pin(P.LED_WHITE, machine.Pin.OUT, value=0),
                        machine.Pin(P.LED_BLACK, machine.Pin.OUT, value=0)),
-                 vsys=machine.ADC(P.VSYS_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
+                 battery=machine.ADC(P.BATTERY_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
                  wdt=machine.WDT(timeout=8000), squares=_square_chain(machine),
                  board_id="".join("%02x" % b for b in machine.unique_id()))
     # The matrix every 10 ms from a timer (firmware/hal/scanner.py), not from the loop.

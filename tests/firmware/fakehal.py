@@ -25,10 +25,11 @@ class FakeHal:
         self.queue = []
         self.faces = []
         self.leds = {}
+        self.signals = []  # (t, side, on) of the SIGNAL lights
         self.fed = 0
         self.motors = []
         self.tones = []
-        self.power_state = (None, True, False)
+        self.power_state = (None, True, False, None)
         self.lit = bytes(64)
 
     def now(self):
@@ -63,6 +64,9 @@ class FakeHal:
 
     def led(self, name, on):
         self.leds[name] = on
+
+    def signal(self, side, on):
+        self.signals.append((self.t, side, on))
 
     def motor(self, side, duty_percent):
         self.motors.append((self.t, side, duty_percent))

@@ -163,11 +163,12 @@ def test_selftest_finds_stuck_and_dead_squares_and_buttons():
 
 def test_power_and_the_low_battery_sign():
     dev, hal = _device()
-    hal.power_state = (3400, False, True)
+    hal.power_state = (3400, False, True, 5)
     run(dev, hal, 31000)
     lines = hal.lines()
     assert "power 3400 battery low" in lines
     assert hal.faces[-1][0].endswith(" L")
+    assert dev.menu.battery == "5%"  # the level the arbiter's menu shows (C.02)
 
 
 def test_the_clock_menu_from_the_buttons():
@@ -177,8 +178,12 @@ def test_the_clock_menu_from_the_buttons():
     hal.queue.append(("button", "menu", True, hal.t))
     run(dev, hal, 50)
     assert "@1:3 pause" in hal.lines()
-    assert hal.faces[-1] == ("W min", "4:58")
+    assert hal.faces[-1] == ("W MIN", "4:58")
     for name in ["minus", "ok"] + ["ok"] * 7:  # White one minute less, the rest as it was
+        hal.queue.append(("button", name, True, hal.t))
+        run(dev, hal, 20)
+    assert hal.faces[-1] == ("BATTERY", "USB")  # C.02: the battery's level
+    for name in ["ok"]:
         hal.queue.append(("button", name, True, hal.t))
         run(dev, hal, 20)
     lines = hal.lines()
@@ -207,18 +212,20 @@ def test_signals_for_a_blind_player():
     # Asking for one's time by holding the lever, as the levers give it: test_levers.py.
 
 
-def test_a_deaf_player_sees_the_signals_on_his_led():
+def test_a_deaf_player_sees_the_signals_on_his_own_light():
     dev, hal = _device()
     _ask(dev, hal, "access visual=b\n")
     _ask(dev, hal, "start\n")
-    hal.leds.clear()
-    events = []
-    hal.led = lambda name, on: events.append((hal.t, name, on))
-    _ask(dev, hal, "pause\n", ms=2000)  # the arbiter is called: l s s l on Black's LED
-    black = [(t, on) for t, name, on in events if name == "black"]
+    leds = []
+    hal.led = lambda name, on: leds.append((hal.t, name, on))
+    hal.signals.clear()
+    _ask(dev, hal, "pause\n", ms=2000)  # the arbiter is called: l s s l on Black's light
+    black = [(t, on) for t, side, on in hal.signals if side == BLACK]
     flashes = [b[0] - a[0] for a, b in zip(black[::2], black[1::2]) if a[1] and not b[1]]
-    assert flashes == [500, 150, 150, 500]
-    assert not any(name == "white" for _, name, _ in events)  # White's LED is not his
+    assert flashes == [500, 150, 150, 500]  # every pulse whole: the light is his alone
+    assert not any(side == WHITE for _, side, _ in hal.signals)  # White's light is not his
+    assert not any(on for _, name, on in leds)  # the running-side LEDs keep their meaning
+
 
 
 def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():

@@ -150,10 +150,10 @@ def test_the_expected_move_shows_on_its_players_face_until_it_is_made():
     dev, hal = _engine_plays_white()
     hal.send("expect g1f3\n")
     run(dev, hal, 200)
-    assert hal.faces[-1][0] == "g1f3" and hal.faces[-1][1] != "g1f3"  # White's face: the move
+    assert hal.faces[-1][0] == "g1-f3" and hal.faces[-1][1] != "g1-f3"  # White's face: the move
     _move(dev, hal, "g1", "f3")
     run(dev, hal, 200)
-    assert "g1f3" not in hal.faces[-1]  # both show their times again
+    assert "g1-f3" not in hal.faces[-1]  # both show their times again
 
 
 def test_buttons_the_board_does_not_use_go_to_the_host():

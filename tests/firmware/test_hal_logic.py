@@ -1,7 +1,6 @@
 # The rp2 HAL's logic on the host: the matrix scan against a model of the wiring (with and
 # without diodes), the buttons' debouncing, the clock face driver against a fake I2C bus.
 from firmware.hal.buttons import ButtonBank, DEBOUNCE_MS, LONG_MS
-from firmware.hal.ht16k33 import SevenSegment, face_text
 from firmware.hal.matrix import MatrixScanner
 
 
@@ -130,22 +129,6 @@ class FakeI2C:
         self.writes.append((addr, bytes(data)))
 
 
-def test_clock_face_digits():
-    bus = FakeI2C()
-    face = SevenSegment(bus, 0x70)
-    face.show("4:37")
-    addr, data = bus.writes[-1]
-    assert addr == 0x70 and data[0] == 0
-    assert (data[1], data[3], data[5], data[7], data[9]) == (0x00, 0x66, 0x02, 0x4F, 0x07)
-    face.show("19.7")
-    data = bus.writes[-1][1]
-    assert (data[1], data[3], data[7], data[9]) == (0x00, 0x06, 0x6F | 0x80, 0x07)
-    n = len(bus.writes)
-    face.show("19.7")
-    assert len(bus.writes) == n  # unchanged: nothing sent
-    assert face_text("1:29:43 < F1") == "1:29" and face_text("4:37 <") == "4:37"
-
-
 class FakePwm:
     def __init__(self):
         self.duty = 0
@@ -178,7 +161,7 @@ def test_rp2_hal_with_fake_parts():
     motors = (FakePwm(), FakePwm())
     vbus = FakePin(0)
     hal = Rp2Hal(model.pins, model.read, None, lambda i: down[i], lambda: t[0], lambda a, b: a - b,
-                 i2c=bus, motors=motors, buzzer=FakePwm(), leds=leds, vsys=FakeAdc(21000), vbus=vbus)
+                 i2c=bus, motors=motors, buzzer=FakePwm(), leds=leds, battery=FakeAdc(35000), vbus=vbus)
     out = hal.scan(bytearray(8))
     assert out[0] == 1 << 4 and out[7] == 1 << 3
     down[1] = True
@@ -188,12 +171,15 @@ def test_rp2_hal_with_fake_parts():
     assert hal.inputs() == [("press", BLACK, None, 995), ("button", "plus", True, 998)]
     hal.display("4:37 <", "1:29:43")
     assert [a for a, _ in bus.writes[-2:]] == [0x70, 0x71]
+    hal.signal(BLACK, True)
+    assert bus.writes[-1] == (0x71, bytes((15, 0x80)))  # Black's SIGNAL light
     hal.led("black", True)
     assert leds[1].v == 1 and leds[0].v == 0
     hal.motor(WHITE, 50)
     assert motors[0].duty == 32750 and motors[1].duty == 0
-    mv, usb, low = hal.power()
-    assert 3100 <= mv <= 3200 and not usb and low  # 21000/65535 x 3.3 V x 3: a flat battery
+    mv, usb, low, level = hal.power()
+    assert 3520 <= mv <= 3530 and not usb and low  # 35000/65535 x 3.3 V x 2: the cells low
+    assert level == 9  # on the curve: under a tenth of the charge left
     vbus.v = 1
     assert hal.power()[2] is False  # on USB power nothing is low
 

@@ -29,11 +29,12 @@ def test_arbiter_sets_both_times_moves_and_period_within_a_minute():
     t.advance(60700)  # with the first press 0.3 s later, White has used 61 s: 88:59 left
     begin = t.now()
     _presses(menu, clock, t, ["menu"])
-    assert clock.paused and menu.open and menu.text() == ("W min", "88:59")
+    assert clock.paused and menu.open and menu.text() == ("W MIN", "1:28:59")
     presses = (_plan(88, 83) + ["ok"] + _plan(59, 45) + ["ok"]  # White 1:23:45
                + _plan(90, 59) + ["ok"] + _plan(0, 10) + ["ok"]  # Black 0:59:10
                + _plan(0, 35) + ["ok"] + _plan(0, 34) + ["ok"]  # moves 35 and 34
-               + ["plus", "ok", "ok"])  # White in the second period, Black not
+               + ["plus", "ok", "ok"]  # White in the second period, Black not
+               + ["ok"])  # the battery's level, seen: everything applied
     _presses(menu, clock, t, presses)
     assert not menu.open
     assert clock.time_left(WHITE, t.now()) == (83 * 60 + 45) * 1000
@@ -78,9 +79,9 @@ def test_presets_before_the_start():
     clock = ChessClock("300+2", diff=t.diff, add=t.add)
     menu = ClockMenu()
     menu.button("menu", clock, t.now())
-    assert menu.mode == "presets" and menu.text()[1] == "40/5400+30:1800+30"
+    assert menu.mode == "presets" and menu.text() == ("P1 FIDE", "40/90+30")
     menu.button("plus", clock, t.now())
     menu.button("plus", clock, t.now())
-    assert menu.text()[1] == "40/7200:1800"
+    assert menu.text() == ("P3 CLASS", "40/120")
     assert menu.button("ok", clock, t.now()) == ("preset", 3)
     assert not menu.open

@@ -162,10 +162,12 @@ def test_take_back_and_new_game():
     game, ev, rec = replay(s.lines)
     assert _ucis(game) == ["e2e4"] and ("takeback", 1, None) in ev.list
     s.move("d7", "d5").press("black").move("g1", "f3").press("white").move("b8", "c6")
+    game = ev = rec = None  # (one replay at a time in the capped heap)
     game, ev, rec = replay(s.lines)
     assert _ucis(game) == ["e2e4", "d7d5", "g1f3", "b8c6"]
     # Pieces back to the start: a new game.
     s.lift("c6").place("b8").lift("f3").place("g1").lift("d5").place("d7").lift("e4").place("e2", gap=500)
+    game = ev = rec = None
     game, ev, rec = replay(s.lines)
     assert _ucis(game) == [] and "new_game" in ev.kinds()
 
