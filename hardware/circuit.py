@@ -37,9 +37,12 @@ def _no_log_files():
 _no_log_files()
 
 from firmware.hal import pinmap as P  # noqa: E402
+from firmware.hal.face import COLON_HM as FACE_COLON_HM, COLON_MS as FACE_COLON_MS, INDICATORS  # noqa: E402
 
 T = Pin.types
 FILES = "abcdefgh"
+# A face character's segments, in the order of the HT16K33's rows (firmware/hal/face.py).
+SEGMENTS = ("A", "B", "C", "D", "E", "F", "G1", "G2", "H", "J", "K", "L", "M", "N", "DP")
 
 # The Raspberry Pi Pico's 40 header pins, by number.
 PICO_PINS = {
@@ -118,14 +121,39 @@ def _parts():
                             "magnetic buzzer, 3-5 V, passive (PWM)"),
         "led": _template("LED", "D", diode,
                          "LED_THT:LED_D10.0mm", "WP813SRD", "LED, 10 mm, high brightness (seen from 10 m)"),
-        "display": _template("HT16K33_7seg", "DS", [(1, "GND", T.PWRIN), (2, "VCC", T.PWRIN),
-                                                    (3, "VIO", T.PWRIN), (4, "SDA", T.BIDIR),
-                                                    (5, "SCL", T.INPUT)],
-                             "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical", "Adafruit 1270",
-                             "1.2-inch 4-digit 7-segment display with HT16K33 I2C backpack "
-                             "(digits legible from 3 m): LEDs on VCC (4-5.5 V), logic on VIO (3.3 V)"),
+        "ht16k33": _template("HT16K33", "U", [(1, "VSS", T.PWRIN)] + [(2 + i, "COM%d" % i, T.OUTPUT) for i in range(8)]
+                             + [(25 - r, "ROW%d" % r, T.OUTPUT) for r in range(16)]
+                             + [(26, "SCL", T.INPUT), (27, "SDA", T.BIDIR), (28, "VDD", T.PWRIN)],
+                             "Package_SO:SOIC-28W_7.5x17.9mm_P1.27mm", "HT16K33-28SOP",
+                             "LED driver, 16 rows x 8 commons, I2C (28-pin SOP: every row); pin numbers "
+                             "from the datasheet's 28SOP assignment"),
+        "char14": _template("Char_14seg_CC", "DS", [(i + 1, n, T.PASSIVE) for i, n in enumerate(SEGMENTS)]
+                            + [(16, "CC", T.PASSIVE)],
+                            "Connector_PinHeader_2.54mm:PinHeader_2x08_P2.54mm_Vertical", "PSC08-11SRWA",
+                            "0.8-inch (20 mm) single 14-segment LED character with point, common cathode, "
+                            "red (pins here in segment order A..N, DP, common: map them to the chosen "
+                            "display's own pinout when laying out the face)"),
+        "indicator": _template("LED_3mm", "D", diode, "LED_THT:LED_D3.0mm", "WP710A10SRD",
+                               "LED, 3 mm, red, diffused (a face's indicator, its label printed beside it)"),
+        "signal_diode": _template("D_Small", "D", diode, "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "1N4148",
+                                  "signal diode, DO-35"),
+        "nmos": _template("Q_NMOS_GSD", "Q", [(1, "G", T.PASSIVE), (2, "S", T.PASSIVE), (3, "D", T.PASSIVE)],
+                          "Package_TO_SOT_SMD:SOT-23", "BSS138",
+                          "N-channel MOSFET, SOT-23: the I2C level shifter (3.3 V Pico, 5 V faces)"),
+        "charger": _template("Charger_Module", "U", [(1, "IN+", T.PWRIN), (2, "IN-", T.PWRIN), (3, "B+", T.PASSIVE),
+                                                     (4, "B-", T.PASSIVE), (5, "OUT+", T.PWROUT),
+                                                     (6, "OUT-", T.PASSIVE)],
+                             "Connector_PinHeader_2.54mm:PinHeader_1x06_P2.54mm_Vertical", "TP4056 + DW01A module",
+                             "1-cell Li-ion charger module with protection (TP4056 + DW01A + FS8205A); "
+                             "its R_PROG changed to 2.4 kohm for 500 mA, what a USB port gives"),
+        "boost": _template("Boost_5V", "U", [(1, "EN", T.INPUT), (2, "VIN", T.PWRIN), (3, "GND", T.PWRIN),
+                                             (4, "VOUT", T.PWROUT)],
+                           "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical", "Pololu S7V8F5",
+                           "5 V step-up/step-down regulator module, 2.7-11.8 V in, about 1 A, with an "
+                           "enable input (low: off)"),
         "conn2": _template("Conn_01x02", "J", two, "Connector_JST:JST_PH_B2B-PH-K_1x02_P2.00mm_Vertical",
-                           "B2B-PH-K-S", "battery connector, JST PH 2-pin"),
+                           "B2B-PH-K-S", "battery connector, JST PH 2-pin, to a holder of three 18650 Li-ion "
+                           "cells in parallel (1S3P, 3000 mAh each: hardware/power.py)"),
         "conn3": _template("Conn_01x03", "J", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE), (3, "3", T.PASSIVE)],
                            "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical", "B3B-XH-A",
                            "square LED chain connector: 5 V, data, GND"),
@@ -227,20 +255,59 @@ class Board:
         pico["RUN"] += run
         reset["1", "2"] += run, gnd
 
-        # ----- clock faces: two HT16K33 backpacks on I2C0 (0x70 White, 0x71 Black: bridge
-        # A0 on Black's), with the bus pull-ups
+        # ----- clock faces (firmware/hal/face.py): on each, one HT16K33 drives eight 14-
+        # segment characters (character i on COM i, its segments on ROW0-13, its point on
+        # ROW14) and eight indicator lights (ROW15 on COM i; the colons are two LEDs each).
+        # White's answers at 0x70; Black's at 0x71: A0 (ROW2) tied to AD (COM0) through a
+        # diode and 39k, as the datasheet sets an address bit. The faces run from VSYS (the
+        # HT16K33 needs 4.5-5.5 V); two BSS138 shift the Pico's 3.3 V I2C to them.
         sda = gpio("I2C_SDA", P.I2C_SDA)
         scl = gpio("I2C_SCL", P.I2C_SCL)
-        for side, addr in (("white", P.DISPLAY_WHITE), ("black", P.DISPLAY_BLACK)):
-            ds = self._part("display_" + side, t["display"], value="HT16K33 0x%02X" % addr,
-                            role="%s's clock face%s" % (side, " (bridge A0)" if addr & 1 else ""))
-            ds["GND"] += gnd
-            ds["VCC"] += vsys
-            ds["VIO"] += v33
-            ds["SDA"] += sda
-            ds["SCL"] += scl
         self._part("r_sda", t["r"], value="4k7")["1", "2"] += v33, sda
         self._part("r_scl", t["r"], value="4k7")["1", "2"] += v33, scl
+        bus5 = {}
+        for name, low in (("SDA", sda), ("SCL", scl)):
+            high = self._net("FACE_" + name)
+            q = self._part("q_shift_" + name.lower(), t["nmos"], value="BSS138", role="I2C level shifter " + name)
+            q["G"] += v33
+            q["S"] += low
+            q["D"] += high
+            self._part("r_face_" + name.lower(), t["r"], value="10k")["1", "2"] += vsys, high
+            bus5[name] = high
+        for side, addr in (("white", P.DISPLAY_WHITE), ("black", P.DISPLAY_BLACK)):
+            k = side[0].upper()
+            u = self._part("face_" + side, t["ht16k33"], value="HT16K33 0x%02X" % addr,
+                           role="%s's clock face" % side)
+            u["VDD"] += vsys
+            u["VSS"] += gnd
+            u["SDA"] += bus5["SDA"]
+            u["SCL"] += bus5["SCL"]
+            self._part("c_face_" + side, t["c"], value="100n")["1", "2"] += vsys, gnd
+            self._part("cp_face_" + side, t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
+            coms = [self._net("FACE_%s_COM%d" % (k, i)) for i in range(8)]
+            rows = [self._net("FACE_%s_ROW%d" % (k, r)) for r in range(16)]
+            for i in range(8):
+                u["COM%d" % i] += coms[i]
+            for r in range(16):
+                u["ROW%d" % r] += rows[r]
+            for i in range(8):
+                ch = self._part("char_%s_%d" % (side, i), t["char14"], value="14-seg 0.8in",
+                                role="%s's face, character %d" % (side, i + 1))
+                for r, seg in enumerate(SEGMENTS):
+                    ch[seg] += rows[r]
+                ch["CC"] += coms[i]
+                for n in range(2 if i in (FACE_COLON_HM, FACE_COLON_MS) else 1):
+                    led = self._part("ind_%s_%d%s" % (side, i, "ab"[n] if i < 2 else ""), t["indicator"],
+                                     value="red 3 mm", role="%s's face: %s" % (side, INDICATORS[i]))
+                    led["A"] += rows[15]
+                    led["K"] += coms[i]
+            if addr & 1:  # A0 set
+                d = self._part("d_addr_" + side, t["signal_diode"], value="1N4148", role="%s's face: A0" % side)
+                r = self._part("r_addr_" + side, t["r"], value="39k")
+                mid = self._net("FACE_%s_A0" % k)
+                d["A"] += coms[0]
+                d["K"] += mid
+                r["1", "2"] += mid, rows[2]
 
         # ----- motors and buzzer: low-side NPN switches from VSYS, a flyback diode across
         # each coil (the coil's kick must not reach the transistor or the Pico)
@@ -293,24 +360,53 @@ class Board:
         j["1", "2", "3"] += vbus, dout, gnd
         self._part("c_led_chain", t["cpol"], value="1000u")["+", "-"] += vbus, gnd
 
-        # ----- power: USB (VBUS, through the Pico's own diode to VSYS), or a battery pack
-        # (3 x AA or one Li-ion cell, 2.8-5.5 V) through the switch and a Schottky diode
-        # into VSYS; the Pico measures VSYS on GP29 (ADC3, /3) and senses USB on GP24.
-        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x AA or one Li-ion cell")
+        # ----- power (hardware/power.py sizes it): three 18650 cells in parallel behind a
+        # charger with protection, charged from USB; a 5 V regulator from them, through the
+        # switch, into VSYS by a Schottky diode. USB's VBUS (through the Pico's own diode)
+        # feeds VSYS when plugged in, and then holds the regulator off through an NPN, so
+        # that the cells only charge. The cells' voltage reaches GP28 (ADC2) halved.
+        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
+        chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
+        bplus = self._net("CELL+")
+        bminus = self._net("CELL-")
+        bat["1", "2"] += bplus, bminus
+        chg["B+"] += bplus
+        chg["B-"] += bminus
+        chg["IN+"] += vbus
+        chg["IN-"] += gnd
+        chg["OUT-"] += gnd
+        bout = self._net("BAT_OUT")
+        chg["OUT+"] += bout
         sw = self._part("power_switch", t["switch"], value="SPDT", role="battery on/off")
-        bplus = self._net("BAT+")
-        bsw = self._net("BAT_SW")
-        bat["1", "2"] += bplus, gnd
-        sw["A"] += bplus
+        bsw = self._net("BAT_SW", power=True)  # the cells through the switch
+        sw["A"] += bout
         sw["B"] += bsw
         sw["C"] += self.circuit.NC
+        reg = self._part("regulator", t["boost"], value="5 V", role="5 V from the cells")
+        reg["VIN"] += bsw
+        reg["GND"] += gnd
+        v5 = self._net("BOOST_5V")
+        reg["VOUT"] += v5
+        en = self._net("BOOST_EN")
+        reg["EN"] += en
+        q = self._part("q_usb", t["npn"], value="BC337", role="USB present: regulator off")
+        base = self._net("BASE_USB")
+        self._part("r_base_usb", t["r"], value="10k")["1", "2"] += vbus, base
+        self._part("r_pull_usb", t["r"], value="100k")["1", "2"] += base, gnd
+        q["B"] += base
+        q["E"] += gnd
+        q["C"] += en
         d = self._part("diode_battery", t["flyback"], value="1N5819")
-        d["A"] += bsw
+        d["A"] += v5
         d["K"] += vsys
         self._part("c_vsys", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
+        adc = gpio("BATTERY_ADC", P.BATTERY_ADC)
+        self._part("r_bat_top", t["r"], value="100k")["1", "2"] += bout, adc
+        self._part("r_bat_bottom", t["r"], value="100k")["1", "2"] += adc, gnd
+        self._part("c_bat_adc", t["c"], value="100n")["1", "2"] += adc, gnd
 
         # Pins the board leaves free.
-        for name in ("GP%d" % P.SPARE, "3V3_EN", "ADC_VREF"):
+        for name in ("3V3_EN", "ADC_VREF"):
             pico[name] += self.circuit.NC
 
     # ----- checks and outputs

@@ -24,8 +24,10 @@ TO = {
     "BUTTON_MENU": "menu, to GND", "MOTOR_WHITE": "1k -> BC337 base: White's motor",
     "MOTOR_BLACK": "1k -> BC337 base: Black's motor", "BUZZER": "1k -> BC337 base: buzzer",
     "LED_WHITE": "2k2 -> BC337 base: White's LED", "LED_BLACK": "2k2 -> BC337 base: Black's LED",
-    "I2C_SDA": "SDA of both displays (4k7 to 3V3)", "I2C_SCL": "SCL of both displays (4k7 to 3V3)",
+    "I2C_SDA": "4k7 to 3V3; BSS138 S-D: faces' SDA",
+    "I2C_SCL": "4k7 to 3V3; BSS138 S-D: faces' SCL",
     "SQUARE_LEDS": "330R -> data in of the WS2812 chain",
+    "BATTERY_ADC": "charger OUT+ -> 100k; 100k + 100n to GND",
 }
 
 
@@ -86,7 +88,8 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     ax.add_patch(Rectangle((46.5, 90), 7, 4, fc="#bbbbbb", ec="black"))
     ax.text(50, 50, "Pico", color="white", ha="center", va="center", fontsize=16, rotation=90)
     colours = {"ROW": "#1565c0", "COL": "#6a1b9a", "CLOCK": "#c62828", "BUTTON": "#ef6c00", "MOTOR": "#00838f",
-               "BUZZER": "#00838f", "LED": "#f9a825", "I2C": "#2e7d32", "SQUARE": "#f9a825"}
+               "BUZZER": "#00838f", "LED": "#f9a825", "I2C": "#2e7d32", "SQUARE": "#f9a825",
+               "BATTERY": "#6d4c41"}
     for num, name in PICO_PINS.items():
         left = num <= 20
         row = num - 1 if left else 40 - num
@@ -95,8 +98,9 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         gp = int(name[2:]) if name.startswith("GP") else None
         sig = nets.get(gp) if gp is not None else None
         if sig is None:
-            sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, displays",
-                   "VSYS": "VSYS: battery (via 1N5819 + switch), motors, LEDs", "VBUS": "VBUS: 5 V for the WS2812 chain",
+            sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, BSS138 gates",
+                   "VSYS": "VSYS: 5 V regulator (via 1N5819), faces, motors, LEDs",
+                   "VBUS": "VBUS: charger IN+, WS2812 chain, 10k -> BC337: regulator off",
                    "RUN": "reset button to GND"}.get(name, "not connected")
         if sig.startswith("COL_"):
             label = "file %s: 10k to 3V3, reed switches of file %s" % (sig[-1], sig[-1])
@@ -151,13 +155,16 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     dx = fig.add_axes([0.02, 0.01, 0.54, 0.2])
     dx.axis("off")
     dx.text(0, 1, "\n".join([
-        "Drivers (all grounds common; VSYS is USB's 5 V through the Pico's diode, or the battery):",
+        "Drivers (all grounds common; VSYS is USB's 5 V through the Pico's diode, or the 5 V regulator's):",
         "  Motors, buzzer: GPIO -> 1k -> BC337 base; emitter to GND; collector to the motor's (buzzer's) - lead;",
         "      its + lead to VSYS; a 1N5819 across it, band to VSYS (the coil's kick); 100k from the GPIO to GND.",
         "  Side LEDs: GPIO -> 2k2 -> BC337 base; emitter to GND; VSYS -> 100R -> LED anode; LED cathode to the collector.",
-        "  Displays: two HT16K33 1.2\" backpacks: GND, VCC to VSYS (LEDs), VIO to 3V3, SDA, SCL; bridge A0 on Black's (0x71).",
+        "  Faces: an HT16K33 (VDD VSYS, 100n + 100u) each; COM i -> character i's common cathode and indicator i's",
+        "      cathode; ROW0-13 -> segments A..N of all eight characters, ROW14 -> their points, ROW15 -> the",
+        "      indicators' anodes (colons: two LEDs). Black's: COM0 -> 1N4148 -> 39k -> ROW2 (A0: address 0x71).",
         "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
-        "  Battery (3 x AA or one Li-ion cell): + -> on/off switch -> 1N5819 (band to VSYS) -> VSYS; 100u on VSYS.",
+        "  Power: 3 x 18650 in parallel -> charger B+/B- (IN+ from VBUS); OUT+ -> switch -> 5 V regulator VIN;",
+        "      VOUT -> 1N5819 -> VSYS (100u); regulator EN <- BC337 collector, base <- 10k <- VBUS: off on USB.",
         "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R, 1000u across the supply.",
     ]), va="top", ha="left", fontsize=8.5, family="monospace")
     fig.savefig(path)

@@ -31,7 +31,7 @@ def test_erc_is_clean_and_would_catch_a_fault(board):
 def test_the_circuit_uses_the_firmware_pin_map_pin_by_pin(board):
     used = board.pico_nets()
     assert used == {g: name for name, g in pinmap.header_pins().items()}
-    assert len(used) <= len(C.HEADER_GPIOS) == 26  # the budget: 25 of the Pico's 26
+    assert len(used) <= len(C.HEADER_GPIOS) == 26  # the budget: all 26 of the Pico's header GPIOs
     # Each signal reaches what the firmware drives or reads there.
     nets = board.nets
     for i in range(3):
@@ -41,8 +41,16 @@ def test_the_circuit_uses_the_firmware_pin_map_pin_by_pin(board):
         assert {"square %s%d" % (f, r) for r in range(1, 9)} <= roles
     assert "white" in {r for r, _, _ in _pins(nets["CLOCK_WHITE"])}
     assert "black" in {r for r, _, _ in _pins(nets["CLOCK_BLACK"])}
-    for n in ("I2C_SDA", "I2C_SCL"):
-        assert sum(1 for r, _, _ in _pins(nets[n]) if "clock face" in r) == 2
+    for n in ("SDA", "SCL"):
+        # The Pico's 3.3 V bus reaches both faces' 5 V bus through a BSS138 (source low,
+        # drain high, gate on 3V3), each side pulled up to its own supply.
+        q = board.parts["q_shift_" + n.lower()]
+        assert q["S"].net is nets["I2C_" + n] and q["D"].net is nets["FACE_" + n] and q["G"].net is nets["+3V3"]
+        assert sum(1 for r, _, _ in _pins(nets["FACE_" + n]) if "clock face" in r) == 2
+    assert pinmap.BATTERY_ADC in (26, 27, 28)  # an ADC input
+    top, bottom = board.parts["r_bat_top"], board.parts["r_bat_bottom"]
+    assert {top["1"].net, top["2"].net} == {nets["BAT_OUT"], nets["BATTERY_ADC"]}  # the cells, halved
+    assert {bottom["1"].net, bottom["2"].net} == {nets["BATTERY_ADC"], nets["GND"]}
     for sig, load in (("MOTOR_WHITE", "motor_white"), ("MOTOR_BLACK", "motor_black"), ("BUZZER", "buzzer")):
         q = board.parts["q_" + load]
         rb = board.parts["r_base_" + load]
@@ -54,12 +62,78 @@ def test_the_circuit_uses_the_firmware_pin_map_pin_by_pin(board):
 
 
 def test_changing_a_pin_in_the_pin_map_changes_the_circuit(monkeypatch):
-    monkeypatch.setattr(pinmap, "BUZZER", pinmap.SPARE)
-    monkeypatch.setattr(pinmap, "SPARE", 18)
+    monkeypatch.setattr(pinmap, "LED_BLACK", pinmap.SQUARE_LEDS)
+    monkeypatch.setattr(pinmap, "SQUARE_LEDS", 26)
     b = C.Board()
-    assert b.pico_nets()[pinmap.BUZZER] == "BUZZER"
-    assert 18 not in b.pico_nets()
+    assert b.pico_nets()[27] == "LED_BLACK" and b.pico_nets()[26] == "SQUARE_LEDS"
     assert b.erc() == (0, 0)
+
+
+def _face_seen(board, side, ram):
+    """What a person sees on a face: the HT16K33 lights the LED between ROW r and COM i
+    when RAM bit (i, r) is set; each lit part is found through the circuit's own nets and
+    read back as a character (by its lit segments) or an indicator (by its role)."""
+    from firmware.hal import face as F
+
+    u = board.parts["face_" + side]
+    com = {u["COM%d" % i].net: i for i in range(8)}
+    row = {u["ROW%d" % r].net: r for r in range(16)}
+    words = [ram[2 * i] | ram[2 * i + 1] << 8 for i in range(8)]
+    lit = lambda anode, cathode: bool(words[com[cathode.net]] >> row[anode.net] & 1)
+    chars = {}
+    lights = set()
+    for p in board.circuit.parts:
+        role = p.fields.get("Role", "")
+        if role.startswith("%s's face, character " % side):
+            bits = sum(1 << k for k, seg in enumerate(C.SEGMENTS[:14]) if lit(p[seg], p["CC"]))
+            glyphs = {F.glyph(ch): ch for ch in " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-+/%"}
+            chars[int(role.split()[-1])] = glyphs.get(bits, "?") + ("." if lit(p["DP"], p["CC"]) else "")
+        elif role.startswith("%s's face: " % side) and p.name == "LED_3mm" and lit(p["A"], p["K"]):
+            lights.add(role.split(": ", 1)[1])
+    return "".join(chars[i] for i in range(1, 9)), lights
+
+
+def test_the_faces_show_through_the_circuit_what_the_firmware_writes(board):
+    # The firmware's driver writes the display RAM; the circuit's wiring turns it into
+    # lit segments: both must agree on every character, point and indicator.
+    from firmware.hal.ht16k33 import Face
+
+    class Bus:
+        def writeto(self, addr, data):
+            self.addr, self.data = addr, bytes(data)
+
+    for side, addr in (("white", pinmap.DISPLAY_WHITE), ("black", pinmap.DISPLAY_BLACK)):
+        bus = Bus()
+        face = Face(bus, addr)
+        for text, seen in (("1:29:43 < F1", ("F1 12943", {"colon h:mm", "colon m:ss", "FLAG"})),
+                           ("19.7 < D4 L", ("D4   19.7", {"DELAY", "LOW BAT"})),
+                           ("0:25 B3 M", ("B3   025", {"colon m:ss", "BYO-YOMI", "MOVE"})),
+                           ("BATTERY", ("BATTERY ", set())), ("e2-e4", ("E2-E4   ", set()))):
+            face.show(text)
+            assert bus.addr == addr and _face_seen(board, side, bus.data[1:]) == seen, text
+        face.signal(True)
+        assert "SIGNAL" in _face_seen(board, side, face._ram[1:])[1]
+    # Black's face answers at 0x71: A0 (ROW2) tied to AD (COM0) through a diode and 39k.
+    u, d = board.parts["face_black"], board.parts["d_addr_black"]
+    assert d["A"].net is u["COM0"].net
+    r = board.parts["r_addr_black"]
+    assert {r["1"].net, r["2"].net} == {d["K"].net, u["ROW2"].net}
+    assert "d_addr_white" not in board.parts  # White's at 0x70: A0 open
+
+
+def test_the_battery_runs_ten_hours_after_the_low_battery_sign():
+    # C.02: a low-battery sign, then at least 10 hours of flawless running; at the worst
+    # the faces show, with the firmware's own brightness and threshold.
+    from firmware.hal.battery import LOW_BATTERY_MV, percent
+    from hardware import power
+
+    b = power.budget()
+    assert b.hours_after_sign >= 10
+    # Not by luck: a brighter face or a lower threshold would break it, and the check says so.
+    assert power.budget(brightness=15).hours_after_sign < 10
+    assert power.budget(threshold_mv=3600).hours_after_sign < 10
+    assert percent(LOW_BATTERY_MV) > power.GAUGE_ERROR
+    assert percent(4200) == 100 and percent(3000) == 0 and percent(3800) == 55
 
 
 def _matrix(board):
