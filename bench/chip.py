@@ -105,7 +105,8 @@ def main():
     cache = ROOT / "build" / "chip"
     image = emulator.deployed_image(cache, a.port, say=lambda s: None)
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="chip-bench-"))
-    with emulator.Pico(work, a.port).start(flash=image, timing=a.timing) as pico:
+    # The faces answer on I2C, as on a real board: their driver runs at every refresh.
+    with emulator.Pico(work, a.port).start(flash=image, timing=a.timing, extra=("--displays",)) as pico:
         pico.line("hello")
         pico.occupy(emulator.occupancy(trace))
         pico.send("new")
