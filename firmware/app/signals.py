@@ -1,7 +1,8 @@
 # Signals for blind and deaf players (firmware/access/): each side's event patterns and
 # number codes, played on its motor (blind), its face's SIGNAL light (deaf: a light of its
 # own, apart from the running-side LED) and the buzzer (if on), as the access settings say. The time thresholds and the last seconds of the running side are
-# watched here; a held clock lever asks for a number (own time, the opponent's, the move).
+# watched here; a held clock lever asks for a number (own time, the opponent's, his moves
+# and the moves left to the control).
 from firmware.access import numbercode
 from firmware.access.patterns import PATTERNS, THRESHOLDS
 from firmware.access.player import SignalPlayer
@@ -66,8 +67,9 @@ class Signals:
             self.event(run, "tick", now)
 
     def ask(self, side, t, clock, game):
-        """A held clock lever: 1 the player's time, 2 (within 3 s) the opponent's, 3 the move
-        number, played as a number code when no event signal is due. Returns what was asked."""
+        """A held clock lever: 1 the player's time, 2 (within 3 s) the opponent's, 3 his
+        moves made and (with a move count) the moves left to the time control, played as a
+        number code when no event signal is due. Returns what was asked."""
         n, at = self._asks[side]
         n = n + 1 if at is not None and self.hal.diff(t, at) < ASK_AGAIN_MS else 1
         self._asks[side] = (n, t)
@@ -76,6 +78,12 @@ class Signals:
         elif n == 2:
             groups = numbercode.time_groups(clock.time_left(BLACK if side == WHITE else WHITE, t))
         else:
-            groups = numbercode.number_groups(game.position.fullmove_number)
+            # Appendix D: his number of moves, then, in a period with a move count, the
+            # moves he has left to the time control.
+            i = side >> 4
+            groups = numbercode.number_groups(clock.moves[i])
+            p = clock.control.periods[clock.period[i]]
+            if p.moves and not clock.in_overtime[i]:
+                groups += numbercode.number_groups(p.moves - clock.period_moves[i])
         self.players[side].number(numbercode.encode(groups, self.access["code"]), t)
         return ASKS[min(n, 3) - 1]

@@ -5,7 +5,9 @@
 # after moving, on the opponent's turn, with and without automatic penalties. A hold is
 # a question, never a press without a move (7.5.3); a tap without a move is one, timed
 # when the lever went down. Runs in both interpreters.
-from firmware.access.numbercode import encode, time_groups
+import gc
+
+from firmware.access.numbercode import encode, number_groups, time_groups
 from firmware.app.device import Device
 from firmware.board.occupancy import START
 from firmware.rules.squares import WHITE, BLACK
@@ -15,7 +17,7 @@ from tests.firmware.support import tmp
 
 TRACE = tmp("test-levers.trace")
 PRESETS = tmp("test-levers-presets.json")
-MICROPYTHON_HEAP = "256K"  # the whole application
+MICROPYTHON_HEAP = "320K"  # the whole application, and a trace of three numbers felt
 
 
 def _hex(occ):
@@ -29,7 +31,7 @@ def _after(occ, frm, to):
     return b
 
 
-def _play(lines, until, autopenalty=False):
+def _play(lines, until, autopenalty=False, control=None):
     """The trace (its lines after the start position) played in virtual time up to
     `until` ms: (the device's lines, the motor changes as (t, side, duty))."""
     with open(TRACE, "w") as f:
@@ -39,16 +41,21 @@ def _play(lines, until, autopenalty=False):
     hal = SimHal(TRACE, virtual=True)
     out = []
     motors = []
-    hal.write = lambda data: out.append(bytes(data))
+    # The clock's status lines (ten a second) are not kept: a long trace's would fill the
+    # capped heap, and no test here reads them.
+    hal.write = lambda data: None if data.startswith(b"clock ") else out.append(bytes(data))
     hal.read = lambda: None
     hal.motor = lambda side, duty: motors.append((hal.now(), side, duty))
     dev = Device(hal, presets_path=PRESETS)
     dev.receive(b"access blind=wb\n")  # both players feel the clock
+    if control:
+        dev.receive(b"new tc=" + control.encode() + b"\n")
     if autopenalty:
         dev.configure({"autopenalty": True})
     while hal.now() < until:
         dev.step(hal.now())
         hal.advance(hal.scan_ms)
+    gc.collect()
     lines, part = [], ""
     for chunk in out:  # chunk by chunk: one joined text would need a large free block
         pieces = (part + chunk.decode()).split("\n")
@@ -116,3 +123,25 @@ def test_a_hold_on_the_opponents_turn_asks_and_changes_nothing():
     assert "ask w time" in lines
     assert dev.clock.running == 1 and dev.match.illegal == [0, 0]
     assert not [l for l in lines if l.startswith("illegal-press")]
+
+
+def test_a_third_hold_gives_his_moves_and_the_moves_left_to_the_control():
+    # Appendix D: not only the move number - his moves made and the moves left to the time
+    # control. 40 moves in 10 minutes: after 1. e4 e5 2. Nf3, White has made 2 and has 38
+    # left. Three holds within 3 s of each other: time, the opponent's, moves.
+    pos = [START]
+    for frm, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3")):
+        pos.append(_after(pos[-1], frm, to))
+    trace = ["100 press black", "1000 occ %s" % _hex(pos[1]), "1200 press white",
+             "2000 occ %s" % _hex(pos[2]), "2200 press black", "3000 occ %s" % _hex(pos[3]),
+             "3200 press white"]
+    for k in range(3):
+        trace += ["%d lever white down" % (4000 + 2000 * k), "%d lever white up" % (5000 + 2000 * k)]
+    lines, motors, dev = _play(trace, 20000, control="40/600:300")
+    asks = [l for l in lines if l.startswith("ask w ")]
+    assert asks == ["ask w time", "ask w opponent", "ask w move"]
+    assert dev.clock.moves[0] == 2
+    want = [p[0] for p in encode(number_groups(2) + number_groups(38))]
+    # It follows the opponent's time (a number is never cut by the next one asked).
+    assert _pulses(motors, WHITE)[-len(want):] == want
+    assert [p[0] for p in encode(number_groups(4))] != want[-4:]  # not the move number
