@@ -80,13 +80,13 @@ def _face_seen(board, side, ram):
     row = {u["ROW%d" % r].net: r for r in range(16)}
     words = [ram[2 * i] | ram[2 * i + 1] << 8 for i in range(8)]
     lit = lambda anode, cathode: bool(words[com[cathode.net]] >> row[anode.net] & 1)
+    glyphs = {F.glyph(ch): ch for ch in " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-+/%"}
     chars = {}
     lights = set()
     for p in board.circuit.parts:
         role = p.fields.get("Role", "")
         if role.startswith("%s's face, character " % side):
             bits = sum(1 << k for k, seg in enumerate(C.SEGMENTS[:14]) if lit(p[seg], p["CC"]))
-            glyphs = {F.glyph(ch): ch for ch in " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-+/%"}
             chars[int(role.split()[-1])] = glyphs.get(bits, "?") + ("." if lit(p["DP"], p["CC"]) else "")
         elif role.startswith("%s's face: " % side) and p.name == "LED_3mm" and lit(p["A"], p["K"]):
             lights.add(role.split(": ", 1)[1])

@@ -42,11 +42,11 @@ class Faces:
             return
         self.dirty = False
         self._at = now
+        run = clock.running_side()
         if menu.open:
             shown = menu.text()
         else:
             shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))
-            run = clock.running_side()
             if run is not None and run != turn and not clock.paused:
                 shown = (shown[0] + " M", shown[1]) if run == WHITE else (shown[0], shown[1] + " M")
             move = self._expect_text
@@ -57,7 +57,6 @@ class Faces:
         if shown != self._shown:
             self._shown = shown
             self.hal.display(shown[0], shown[1])
-            run = clock.running_side()
             for side in (WHITE, BLACK):
                 self.led(side, run == side)
 

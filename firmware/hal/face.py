@@ -121,9 +121,9 @@ _GLYPHS = (
     _A | _D | _K | _N,  # Z
 )
 _UNKNOWN = _A | _B | _G2 | _M  # "?" for a character the face has no glyph for
-# Which indicator a sign lights, and the order in which signs take the characters.
-_SIGN_LIGHT = {"F": FLAG, "D": DELAY, "B": BYOYOMI}
+# The order in which signs take the characters, and the lights of the first ones (P has none).
 _SIGN_ORDER = "FDBP"
+_SIGN_LIGHTS = (FLAG, DELAY, BYOYOMI)
 
 
 def glyph(ch):
@@ -159,7 +159,8 @@ def render(text, cells):
     if end < 0:
         end = len(text)
     main = text[:end]
-    if not _is_time(main):
+    timed = _is_time(main)
+    if not timed:
         # Text (a menu field, a move) is shown whole, but for the lights at its end.
         end = len(text)
         while end >= 2 and text[end - 2] == " " and text[end - 1] in "LM<":
@@ -167,18 +168,16 @@ def render(text, cells):
         main = text[:end]
     lights = 0
     fits = True
-    if _is_time(main):
+    if timed:
         # Right-aligned: the last digit on the last character, so that h:mm:ss and m:ss
         # put their colons where the face has them.
         pos = CHARS
         point = 0
-        colons = 0
         for k in range(len(main) - 1, -1, -1):
             ch = main[k]
             if ch == ".":
                 point = DP
             elif ch == ":":
-                colons += 1
                 lights |= 1 << (COLON_MS if pos == 6 else COLON_HM)
                 if pos not in (4, 6):
                     fits = False
@@ -200,44 +199,41 @@ def render(text, cells):
             else:
                 fits = False
         free = 0
-    # The signs: each its light; the first ones, in _SIGN_ORDER, as text where room is left.
+    # The tokens after it, in one pass: L and M are lights; a sign lights its own and is
+    # noted where it starts, to take the characters left free in _SIGN_ORDER.
+    signs = [0] * len(_SIGN_ORDER)
+    n = len(text)
+    i = end
+    while i < n:
+        j = text.find(" ", i + 1)
+        if j < 0:
+            j = n
+        if j - i == 2:
+            if text[i + 1] == "L":
+                lights |= 1 << LOW_BATTERY
+            elif text[i + 1] == "M":
+                lights |= 1 << MOVE
+        elif j - i >= 3:
+            k = _SIGN_ORDER.find(text[i + 1])
+            if k >= 0 and not signs[k]:
+                signs[k] = i + 1
+                if k < len(_SIGN_LIGHTS):
+                    lights |= 1 << _SIGN_LIGHTS[k]
+        i = j
     at = 0
-    for kind in _SIGN_ORDER:
-        i = end
-        while i < len(text):
-            j = text.find(" ", i + 1)
-            if j < 0:
-                j = len(text)
-            if j - i >= 3 and text[i + 1] == kind:
-                sign = text[i + 1:j]
-                if kind in _SIGN_LIGHT:
-                    lights |= 1 << _SIGN_LIGHT[kind]
-                    if len(sign) > 2:
-                        sign = sign[1:]  # D12: its light says delay, the characters 12
-                if at + len(sign) <= free:
-                    for ch in sign:
-                        cells[at] = glyph(ch)
-                        at += 1
+    for k in range(len(signs)):
+        i = signs[k]
+        if i:
+            j = text.find(" ", i)
+            sign = text[i:j if j >= 0 else n]
+            if k < len(_SIGN_LIGHTS) and len(sign) > 2:
+                sign = sign[1:]  # D12: its light says delay, the characters 12
+            if at + len(sign) <= free:
+                for ch in sign:
+                    cells[at] = glyph(ch)
                     at += 1
-            i = j
-    if _token(text, end, "L"):
-        lights |= 1 << LOW_BATTERY
-    if _token(text, end, "M"):
-        lights |= 1 << MOVE
+                at += 1
     for i in range(CHARS):
         if lights & (1 << i):
             cells[i] |= 0x8000
     return fits
-
-
-def _token(text, start, word):
-    """Whether word is one of the space-separated tokens of text after start."""
-    i = start
-    n = len(word)
-    while True:
-        i = text.find(word, i)
-        if i < 0:
-            return False
-        if i > 0 and text[i - 1] == " " and (i + n == len(text) or text[i + n] == " "):
-            return True
-        i += n

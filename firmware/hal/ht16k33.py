@@ -17,7 +17,6 @@ class Face:
         self._ram = bytearray(1 + 2 * CHARS)  # the RAM address (0), then the RAM
         self._one = bytearray(2)
         self.text = None
-        self.fits = True
         i2c.writeto(addr, b"\x21")  # oscillator on
         i2c.writeto(addr, b"\x81")  # display on, no blinking
         self.brightness(brightness)
@@ -36,7 +35,7 @@ class Face:
             return
         self.text = text
         cells = self._cells
-        self.fits = render(text, cells)
+        render(text, cells)
         ram = self._ram
         sig = ram[2 + 2 * SIGNAL] & 0x80
         for i in range(CHARS):
