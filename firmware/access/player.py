@@ -7,8 +7,10 @@ CLEAR_MS = 1200  # silence before a number, and after a cut-short one
 
 
 class SignalPlayer:
-    def __init__(self, set_output, diff):
-        """set_output(level): 0 off, 1 normal, 2 strong; diff: ticks_diff."""
+    def __init__(self, set_output, diff, log=None):
+        """set_output(level): 0 off, 1 normal, 2 strong; diff: ticks_diff; log: a list to
+        record every switch in as (tick, level), for tests (none on the board: a long game
+        would fill the heap with them)."""
         self.set_output = set_output
         self.diff = diff
         self._events = []  # patterns waiting
@@ -19,7 +21,7 @@ class SignalPlayer:
         self._on = False
         self._at = 0  # tick the current step began
         self._quiet_since = None
-        self.log = []  # (tick, level): every switch, for tests and the simulator's record
+        self.log = log
 
     @property
     def busy(self):
@@ -37,7 +39,8 @@ class SignalPlayer:
 
     def _set(self, level, now):
         self.set_output(level)
-        self.log.append((now, level))
+        if self.log is not None:
+            self.log.append((now, level))
 
     def _stop(self, now):
         if self._on:

@@ -62,7 +62,7 @@ def _run(player, start, end, step=10):
 
 def test_player_plays_a_pattern_exactly():
     m = Motor()
-    p = SignalPlayer(m, lambda a, b: a - b)
+    p = SignalPlayer(m, lambda a, b: a - b, [])
     p.event(PATTERNS["move_done"], 0)
     _run(p, 0, 2000)
     assert p.log == [(0, 1), (150, 0), (350, 1), (500, 0)]
@@ -70,14 +70,14 @@ def test_player_plays_a_pattern_exactly():
 
 def test_a_number_waits_for_events_and_an_event_cuts_it_short():
     m = Motor()
-    p = SignalPlayer(m, lambda a, b: a - b)
+    p = SignalPlayer(m, lambda a, b: a - b, [])
     p.event(PATTERNS["opponent_moved"], 0)
     p.number(encode(time_groups(9000)), 0)
     _run(p, 0, 5000)
     first_number_pulse = p.log[2][0]
     assert p.log[:2] == [(0, 1), (150, 0)]
     assert first_number_pulse - 150 >= CLEAR_MS  # a clear pause first
-    p2 = SignalPlayer(Motor(), lambda a, b: a - b)
+    p2 = SignalPlayer(Motor(), lambda a, b: a - b, [])
     p2.number(encode(time_groups(277000)), 0)
     _run(p2, 0, 690)
     assert p2.log[-1] == (450, 0)  # the number is under way: two pulses played
