@@ -37,7 +37,10 @@ def _hello(dev, pos, kw, now):
 def _new(dev, pos, kw, now):
     control = kw.get("tc", dev.control)
     if "preset" in kw:
-        control = dev.presets.get(whole(kw["preset"], "preset"))
+        try:
+            control = dev.presets().get(whole(kw["preset"], "preset"))
+        finally:
+            dev.presets_done()
     if "fen" in kw and "chess960" in kw:
         raise ValueError("give fen or chess960, not both")
     number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
@@ -144,12 +147,16 @@ def _resend(dev, pos, kw, now):
 def _preset(dev, pos, kw, now):
     if pos[:1] == ["list"]:
         _check(pos, kw, 1)
-        for n, name, control in dev.presets.all():
+        for n, name, control in dev.presets().all():
             dev.write("preset %d %s %s" % (n, P.encode(name), control))
+        dev.presets_done()
         return ("preset", "list")
     if pos[:1] == ["set"]:
         _check(pos, kw, 2, ("name", "tc"))
-        dev.presets.set_user(whole(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
+        try:
+            dev.presets().set_user(whole(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
+        finally:
+            dev.presets_done()
         return ("preset", "set")
     raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")
 

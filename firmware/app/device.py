@@ -24,8 +24,6 @@ from firmware.app.signals import Signals, letter
 from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock.clock import ChessClock, ClockError
-from firmware.clock.menu import ClockMenu
-from firmware.clock.presets import Presets
 from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import Match
 from firmware.rules.game import Game
@@ -52,7 +50,7 @@ class Device:
         now = self._now = hal.now()
         self.game = Game()
         self.record = Record(hal, journal, lambda m: _uci(self.game.position, m))
-        self.presets = Presets(presets_path)
+        self.presets_path = presets_path
         self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
         self.settings = BoardSettings(presets_path.replace("presets", "config"))
         self.faces = Faces(hal, now)
@@ -61,7 +59,8 @@ class Device:
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now)
         self.rec = self.events.rec = MoveRecognizer(self.game, sink=self.events)
-        self.menu = ClockMenu(self.presets)
+        self.menu = None  # a ClockMenu while it is open (firmware/clock/menu.py)
+        self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.reader = P.LineReader()
         self.serial_mode = "auto"  # the protocol on the line: auto, line or dgt (docs/dgt.md)
@@ -77,7 +76,9 @@ class Device:
         self._clock_at = now
         self._power_at = now - POWER_EVERY_MS
         self.configure(self.settings.load())
-        problems = [p for p in (self.presets.problem, self.access.problem, self.settings.problem) if p]
+        # The presets' file is read once now, so that a damaged one is reported at start.
+        problems = [p for p in (self.presets().problem, self.access.problem, self.settings.problem) if p]
+        self.presets_done()
         # Start-up only: recovery.py is forgotten once it has run, its code given back to
         # the heap for the game (a long game on the chip needs every kilobyte).
         from firmware.app import recovery
@@ -96,6 +97,19 @@ class Device:
             self.start_game(DEFAULT_CONTROL, None, None, self.white, self.black, now)
         lazy.forget("firmware.app", "recovery")
         self.record.commit(now, self.clock)
+
+    # ----- the clock's menu and its presets: code that a game does not use, loaded when
+    # wanted and forgotten after (firmware/app/lazy.py): ~7 KB of the chip's heap
+
+    def presets(self):
+        """The time-control presets (firmware/clock/presets.py), read from flash."""
+        return lazy.load("firmware.clock", "presets").Presets(self.presets_path)
+
+    def presets_done(self):
+        """The presets' and the menu's code is let go, unless the menu is open."""
+        if self.menu is None:
+            lazy.forget("firmware.clock", "menu")
+            lazy.forget("firmware.clock", "presets")
 
     # ----- what the host sees
 
@@ -234,18 +248,25 @@ class Device:
         if self.rec.promotion_pending():
             self.rec.button(name, down, t)
             return
-        if not self.menu.open and name in TO_HOST:
+        if self.menu is None and name in TO_HOST:
             if self.dgt is not None:
                 self.dgt.button(name)
             self.write("button " + name)
             return
+        menu = self.menu
+        if menu is None:
+            menu = lazy.load("firmware.clock", "menu").ClockMenu(self.presets())
+            menu.battery = self.battery
         try:
-            todo = self.menu.button(name, self.clock, t)
+            todo = menu.button(name, self.clock, t)
         except ClockError as e:
             self.write("err not-now " + P.encode(str(e)))
-            return
+            todo = None
+        self.menu = menu if menu.open else None
         if todo is not None:
-            self.start_game(self.presets.get(todo[1]), None, None, self.white, self.black, t)
+            self.start_game(menu.presets.get(todo[1]), None, None, self.white, self.black, t)
+        if self.menu is None:
+            self.presets_done()
         self.faces.dirty = True
 
     def receive(self, data):
@@ -355,7 +376,9 @@ class Device:
             mv, usb, low, level = self.hal.power()
             if mv is not None:
                 self.write("power %d %s %s" % (mv, "usb" if usb else "battery", "low" if low else "ok"))
-            self.menu.battery = "USB" if usb else "--" if level is None else "%d%%" % level
+            self.battery = "USB" if usb else "--" if level is None else "%d%%" % level
+            if self.menu is not None:
+                self.menu.battery = self.battery
             if low != self.faces.low_battery:
                 self.faces.low_battery = low
                 self.faces.dirty = True

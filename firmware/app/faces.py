@@ -43,7 +43,7 @@ class Faces:
         self.dirty = False
         self._at = now
         run = clock.running_side()
-        if menu.open:
+        if menu is not None:
             shown = menu.text()
         else:
             shown = (display.side_text(clock, WHITE, now), display.side_text(clock, BLACK, now))

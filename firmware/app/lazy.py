@@ -1,5 +1,6 @@
 # Code the board loads only when it is needed (a DGT program on the line, a Chess960 game,
-# a maker's self-test; recovery.py only at start-up), and the qstrs that code will want.
+# a maker's self-test, the clock's menu and its presets; recovery.py only at start-up), and
+# the qstrs that code will want.
 #
 # MicroPython interns names (qstrs) in pools that double in size, and a new pool is one
 # block: on the chip the application's names fill the sixth pool almost to the brim, and
@@ -10,18 +11,26 @@
 # string of printable ASCII (indexing a string makes one). CPython has no qstrs.
 import sys
 
-LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"))
+LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"),
+         ("firmware.clock", "menu"), ("firmware.clock", "presets"))
 
 
 def intern_names():
     if sys.implementation.name != "micropython":
         return
-    for package, name in LATER:
-        if package + "." + name not in sys.modules:
-            __import__(package + "." + name)
-            forget(package, name)
+    new = [(p, n) for p, n in LATER if p + "." + n not in sys.modules]
+    for package, name in new:
+        __import__(package + "." + name)
+    for package, name in new:  # after all: one may have imported another
+        forget(package, name)
     for c in range(32, 127):
         chr(c)
+
+
+def load(package, name):
+    """Module package.name, imported now if it is not loaded."""
+    __import__(package + "." + name)
+    return sys.modules[package + "." + name]
 
 
 def forget(package, name):

@@ -168,7 +168,7 @@ def test_power_and_the_low_battery_sign():
     lines = hal.lines()
     assert "power 3400 battery low" in lines
     assert hal.faces[-1][0].endswith(" L")
-    assert dev.menu.battery == "5%"  # the level the arbiter's menu shows (C.02)
+    assert dev.battery == "5%"  # the level the arbiter's menu shows (C.02)
 
 
 def test_the_clock_menu_from_the_buttons():
@@ -191,6 +191,29 @@ def test_the_clock_menu_from_the_buttons():
     hal.queue.append(("button", "menu-long", True, hal.t))
     run(dev, hal, 50)
     assert "@1:5 resume" in hal.lines()
+
+
+def test_the_menu_and_presets_are_in_memory_only_while_wanted():
+    # A game does not carry the menu's and the presets' code (~7 KB of the chip's heap):
+    # loaded when the menu opens or a command needs the presets, let go after.
+    import sys
+
+    menu, presets = "firmware.clock.menu", "firmware.clock.presets"
+    dev, hal = _device()
+    assert menu not in sys.modules and presets not in sys.modules
+    assert _ask(dev, hal, "preset list\n")[-1] == "ok preset list"
+    assert presets not in sys.modules
+    assert _ask(dev, hal, "new preset=7\n")[-1].startswith("ok new")
+    assert presets not in sys.modules
+    assert _ask(dev, hal, "new preset=99\n")[0].startswith("err")
+    assert presets not in sys.modules
+    hal.queue.append(("button", "menu", True, hal.t))  # before the start: the presets
+    run(dev, hal, 50)
+    assert dev.menu is not None and menu in sys.modules
+    assert hal.faces[-1][0].startswith("P1 ")
+    hal.queue.append(("button", "menu", True, hal.t))  # closed, nothing changed
+    run(dev, hal, 50)
+    assert dev.menu is None and menu not in sys.modules and presets not in sys.modules
 
 
 def test_signals_for_a_blind_player():
