@@ -157,6 +157,25 @@ def _parts():
         "conn3": _template("Conn_01x03", "J", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE), (3, "3", T.PASSIVE)],
                            "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical", "B3B-XH-A",
                            "square LED chain connector: 5 V, data, GND"),
+        "uart_bridge": _template("SC16IS750_Module", "U", [
+            (1, "VCC", T.PWRIN), (2, "GND", T.PWRIN), (3, "RESET", T.INPUT), (4, "A0", T.INPUT),
+            (5, "A1", T.INPUT), (6, "IRQ", T.OUTPUT), (7, "I2C/SPI", T.INPUT), (8, "SCL", T.INPUT),
+            (9, "SDA", T.BIDIR), (10, "TX", T.OUTPUT), (11, "RX", T.INPUT)],
+            "Connector_PinHeader_2.54mm:PinHeader_1x11_P2.54mm_Vertical", "SC16IS750 module",
+            "I2C-to-UART bridge module, SC16IS750 with a 14.7456 MHz crystal (the audio module's "
+            "serial line on the I2C bus: no GPIO is free); A0 and A1 to GND: address 0x4D; pins "
+            "here by name: wire them to the chosen module's own order"),
+        "mp3": _template("DFPlayer_Mini", "U", [
+            (1, "VCC", T.PWRIN), (2, "RX", T.INPUT), (3, "TX", T.OUTPUT), (4, "DAC_R", T.OUTPUT),
+            (5, "DAC_L", T.OUTPUT), (6, "SPK1", T.OUTPUT), (7, "GND", T.PWRIN), (8, "SPK2", T.OUTPUT),
+            (9, "IO1", T.INPUT), (10, "GND2", T.PWRIN), (11, "IO2", T.INPUT), (12, "ADKEY1", T.INPUT),
+            (13, "ADKEY2", T.INPUT), (14, "USB+", T.BIDIR), (15, "USB-", T.BIDIR), (16, "BUSY", T.OUTPUT)],
+            "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical", "DFPlayer Mini (DFR0299)",
+            "MP3 player module with micro SD slot and 3 W amplifier, in two 8-pin sockets 20.32 mm "
+            "apart (the board's own voice: python -m host_tools audiocard makes its card)"),
+        "speaker": _template("Speaker", "LS", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE)],
+                             "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical", "CDS-40-8",
+                             "speaker, 8 ohm, 2 W, 40 mm, on a 2-pin JST XH lead (in the clock's front)"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
                             "slide switch: battery on/off"),
@@ -308,6 +327,37 @@ class Board:
                 d["A"] += coms[0]
                 d["K"] += mid
                 r["1", "2"] += mid, rows[2]
+
+        # ----- optional: the board's own voice (firmware/access/voice.py). A DFPlayer Mini
+        # plays the phrases from its card through a speaker; its serial line comes from an
+        # SC16IS750 on the 3.3 V side of the I2C bus (all 26 GPIOs are taken), at 0x4D.
+        # A 1k in the player's RX, as its maker advises against hum; its TX back to the
+        # bridge tells when a phrase has finished. Left off, the board is silent, as before.
+        bridge = self._part("audio_bridge", t["uart_bridge"], value="SC16IS750 0x%02X" % P.AUDIO_BRIDGE,
+                            role="the audio module's serial line, on I2C (optional)")
+        bridge["VCC"] += v33
+        bridge["GND"] += gnd
+        bridge["SDA"] += sda
+        bridge["SCL"] += scl
+        bridge["I2C/SPI"] += v33  # I2C mode
+        bridge["A0"] += gnd
+        bridge["A1"] += gnd
+        bridge["RESET"] += v33
+        bridge["IRQ"] += self.circuit.NC
+        self._part("c_audio_bridge", t["c"], value="100n")["1", "2"] += v33, gnd
+        mp3 = self._part("audio_player", t["mp3"], value="DFPlayer Mini", role="the board's voice (optional)")
+        mp3["VCC"] += vsys
+        mp3["GND"] += gnd
+        mp3["GND2"] += gnd
+        rx = self._net("AUDIO_RX")
+        self._part("r_audio_rx", t["r"], value="1k")["1", "2"] += bridge["TX"], rx
+        mp3["RX"] += rx
+        mp3["TX"] += bridge["RX"]
+        spk = self._part("speaker", t["speaker"], value="8 ohm 2 W", role="the board's voice")
+        spk["1", "2"] += mp3["SPK1"], mp3["SPK2"]
+        self._part("cp_audio", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
+        for pin in ("DAC_R", "DAC_L", "IO1", "IO2", "ADKEY1", "ADKEY2", "USB+", "USB-", "BUSY"):
+            mp3[pin] += self.circuit.NC
 
         # ----- motors and buzzer: low-side NPN switches from VSYS, a flyback diode across
         # each coil (the coil's kick must not reach the transistor or the Pico)

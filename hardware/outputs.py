@@ -24,8 +24,8 @@ TO = {
     "BUTTON_MENU": "menu, to GND", "MOTOR_WHITE": "1k -> BC337 base: White's motor",
     "MOTOR_BLACK": "1k -> BC337 base: Black's motor", "BUZZER": "1k -> BC337 base: buzzer",
     "LED_WHITE": "2k2 -> BC337 base: White's LED", "LED_BLACK": "2k2 -> BC337 base: Black's LED",
-    "I2C_SDA": "4k7 to 3V3; BSS138 S-D: faces' SDA",
-    "I2C_SCL": "4k7 to 3V3; BSS138 S-D: faces' SCL",
+    "I2C_SDA": "4k7 to 3V3; BSS138 S-D: faces' SDA; voice",
+    "I2C_SCL": "4k7 to 3V3; BSS138 S-D: faces' SCL; voice",
     "SQUARE_LEDS": "330R -> data in of the WS2812 chain",
     "BATTERY_ADC": "charger OUT+ -> 100k; 100k + 100n to GND",
 }
@@ -152,7 +152,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     cx.text(9.5, 0.6, "rank 4 (74HC138 Y3)", ha="right", fontsize=8, color="#1565c0")
     cx.text(5, 4.2, "magnet in the piece's base closes the switch: 6x2 mm N42 disc,\n"
             "switch 2-4 mm under the square's surface (README: hardware)", ha="center", fontsize=7.5)
-    dx = fig.add_axes([0.02, 0.01, 0.54, 0.2])
+    dx = fig.add_axes([0.02, 0.0, 0.54, 0.21])
     dx.axis("off")
     dx.text(0, 1, "\n".join([
         "Drivers (all grounds common; VSYS is USB's 5 V through the Pico's diode, or the 5 V regulator's):",
@@ -166,6 +166,9 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         "  Power: 3 x 18650 in parallel -> charger B+/B- (IN+ from VBUS); OUT+ -> switch -> 5 V regulator VIN;",
         "      VOUT -> 1N5819 -> VSYS (100u); regulator EN <- BC337 collector, base <- 10k <- VBUS: off on USB.",
         "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R, 1000u across the supply.",
+        "  Voice (optional): SC16IS750 module on the 3V3 I2C (SDA, SCL; VCC 3V3, I2C/SPI and RESET to 3V3, A0 A1",
+        "      to GND: 0x4D); its TX -> 1k -> DFPlayer Mini RX, DFPlayer TX -> its RX; DFPlayer VCC VSYS (100u),",
+        "      SPK1/SPK2 -> 8 ohm speaker. The card: python -m host_tools audiocard.",
     ]), va="top", ha="left", fontsize=8.5, family="monospace")
     fig.savefig(path)
     plt.close(fig)

@@ -34,6 +34,15 @@ FACE_WORST = 5 * SEGMENTS_8 + 7 + 2 + 4  # 8:88:88, "F1", two colons, four indic
 FACES = 2
 LED_MA = 26  # a running-side LED: (VSYS - 2.0 V - 0.1 V) / 100 ohm
 MOTORS_MA = 5  # the vibration motors' signals, averaged over a game
+# The optional voice (DFPlayer Mini and its SC16IS750): the player idles at 15-24 mA with
+# its card in (its maker's figures), the bridge at under 1 mA; speaking, its amplifier
+# draws ~150 mA into the 8 ohm speaker at a talking clock's volume. A game where every move
+# is announced (~2 s of speech) every ~30 s, and a blind player asks now and then: speech
+# ~10% of the time.
+VOICE_IDLE_MA = 25
+VOICE_SPEAKING_MA = 150
+VOICE_SHARE = 0.10
+VOICE_CELLS = 4  # with the voice, a fourth cell in the holder: three would give 9.8 h
 HOURS_NEEDED = 10
 
 
@@ -54,9 +63,14 @@ def face_ma(brightness: int = BRIGHTNESS, lit: int = FACE_WORST) -> float:
     return lit * ROW_MA / COMS * (brightness + 1) / 16 + HT16K33_MA
 
 
-def budget(brightness: int = BRIGHTNESS, threshold_mv: int = LOW_BATTERY_MV, cells: int = CELLS) -> Budget:
+def voice_ma() -> float:
+    return VOICE_IDLE_MA + VOICE_SPEAKING_MA * VOICE_SHARE
+
+
+def budget(brightness: int = BRIGHTNESS, threshold_mv: int = LOW_BATTERY_MV, cells: int = CELLS,
+           voice: bool = False) -> Budget:
     face = face_ma(brightness)
-    vsys_ma = PICO_MA + FACES * face + LED_MA + MOTORS_MA
+    vsys_ma = PICO_MA + FACES * face + LED_MA + MOTORS_MA + (voice_ma() if voice else 0)
     battery_w = VSYS_V * vsys_ma / 1000 / BOOST_EFFICIENCY
     usable_wh = cells * CELL_MAH / 1000 * CELL_V * DERATE
     sign = percent(threshold_mv)
@@ -66,6 +80,7 @@ def budget(brightness: int = BRIGHTNESS, threshold_mv: int = LOW_BATTERY_MV, cel
 
 def report(b: Budget | None = None) -> str:
     b = b or budget()
+    v = budget(voice=True, cells=VOICE_CELLS)
     return "\n".join([
         "| what | figure |",
         "|---|---|",
@@ -76,6 +91,10 @@ def report(b: Budget | None = None) -> str:
         "| low-battery sign at %d mV: %d%% left on the curve, %d%% counted | |" % (LOW_BATTERY_MV, b.sign_percent, b.sign_percent - GAUGE_ERROR),
         "| running after the sign | %.1f h (C.02: at least %d) |" % (b.hours_after_sign, HOURS_NEEDED),
         "| running from full | %.1f h |" % b.hours_total,
+        "| with the optional voice (+%.0f mA: idle %d, speaking %d mA %d%% of the time) and %d cells | "
+        "%.1f h after the sign (3 cells: %.1f h), %.1f h from full |" % (
+            voice_ma(), VOICE_IDLE_MA, VOICE_SPEAKING_MA, VOICE_SHARE * 100, VOICE_CELLS, v.hours_after_sign,
+            budget(voice=True).hours_after_sign, v.hours_total),
     ])
 
 

@@ -12,6 +12,7 @@ def main(argv=None):
     sub.add_parser("deploy", help="put the firmware on a Pico (mpy-cross, mpremote)", add_help=False)
     sub.add_parser("relay", help="boards in, live PGN, web page and LiveChess API out", add_help=False)
     sub.add_parser("play", help="play on the board against an engine", add_help=False)
+    sub.add_parser("audiocard", help="the audio module's memory card: the board's phrases", add_help=False)
     a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
@@ -33,6 +34,10 @@ def main(argv=None):
         from host_tools import play
 
         return play.main(rest)
+    if a.command == "audiocard":
+        from host_tools import audiocard
+
+        return audiocard.main(rest)
     if a.command == "relay":
         from host_tools.relay import cli
 

@@ -47,6 +47,7 @@ class SimHal:
         self.trace_done = trace is None
         self._board = board
         self._watchdog = watchdog
+        self._audio = None
         if board:
             try:
                 with open(board) as f:
@@ -186,6 +187,18 @@ class SimHal:
 
     def power(self):
         return None, True, False, None  # a simulated board is on USB power
+
+    def audio(self):
+        """The optional audio module: the simulated board has one (simulator/dfplayer.py),
+        its phrases recorded in the outputs as `say <folder> <track>`."""
+        if self._audio is None:
+            from firmware.hal.dfplayer import DFPlayer
+            from simulator.dfplayer import SimAudioModule
+
+            self.audio_module = SimAudioModule(self.now, self.diff,
+                                               lambda f, t: self._record("say %d %d" % (f, t)))
+            self._audio = DFPlayer(self.audio_module)
+        return self._audio
 
     def feed_watchdog(self):
         if self._watchdog:

@@ -5,11 +5,15 @@
 #   code      the number code: "tactileclock" or "taptic"
 #   intensity motor duty (%) for normal and strong pulses
 #   thresholds seconds left at which the time-threshold signals come (up to four)
+#   speech    the board's own voice (the optional audio module): "en", "it", or "" (off):
+#             the time and moves a player asks for, every move, a flag (firmware/access/voice.py)
+#   volume    its loudness, 0..30
 from firmware import jsonfile
 from firmware.access.numbercode import CODES
 
 DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
-            "intensity": [60, 100], "thresholds": [600, 300, 60, 10]}
+            "intensity": [60, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": 20}
+SPEECH = ("en", "it")  # firmware/access/phrases.py: LANGUAGES
 
 
 class AccessSettings:
@@ -52,6 +56,14 @@ class AccessSettings:
                 if len(x) > 4 or not all(1 <= i <= 36000 for i in x):
                     raise ValueError("thresholds are up to four times in seconds")
                 x = sorted(x, reverse=True)
+            elif k == "speech":
+                x = "" if x in ("off", "") else x
+                if x and x not in SPEECH:
+                    raise ValueError("speech is en, it or off")
+            elif k == "volume":
+                if not (isinstance(x, int) or str(x).isdigit()) or not 0 <= int(x) <= 30:
+                    raise ValueError("volume is 0..30")
+                x = int(x)
             else:
                 raise ValueError("unknown access setting " + k)
             v[k] = x

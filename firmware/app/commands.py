@@ -13,7 +13,7 @@ from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
 
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
-ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds")
+ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume")
 
 
 def side_of(word):
@@ -183,13 +183,17 @@ def _selftest(dev, pos, kw, now):
 
 def _access(dev, pos, kw, now):
     """Signals for blind and deaf players: access blind=w visual=b code=taptic
-    buzzer=on intensity=60,100 thresholds=600,300,60,10 (kept on the device)."""
+    buzzer=on intensity=60,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
+    device)."""
     if kw:
         dev.access.update(kw)
     a = dev.access
-    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s" % (
+    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%d" % (
         a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
-        ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"])))
+        ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"]),
+        a["speech"] or "off", a["volume"]))
+    if a["speech"] and dev.signals.voice() is None:
+        dev.write("warning " + P.encode("speech is set, but no audio module answers (hardware/README.md)"))
 
 
 def _memory(dev, pos, kw, now):

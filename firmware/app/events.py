@@ -10,7 +10,7 @@ from firmware.app.eventlog import (
 )
 from firmware.app.signals import letter
 from firmware.board.recognizer import GameSink
-from firmware.rules.position import move_from, move_to
+from firmware.rules.position import is_en_passant, move_from, move_to
 from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
 
 # The match's events that are events of the game record: (kind, logged with side and value).
@@ -53,6 +53,8 @@ class GameEvents(GameSink):
         # worked out about the new position (settle), and when the move was completed by
         # a press, the press's clk goes out with it first (pressed).
         self.record.event(MOVE, 0, self.game.ply + 1, m, san)
+        if self.signals.speaks():  # said aloud by the board's own voice
+            self.signals.moved(self.game.turn, san, self.record.uci(m), is_en_passant(m))
         match.play(m, now, True)
         self._last_move = m
         self.faces.dirty = True  # MOVE on the mover's face at once: the move was seen
@@ -133,8 +135,7 @@ class GameEvents(GameSink):
         if kind == "period":
             self.signals.event(a, "period", now)
         elif kind == "flag":
-            self.signals.event(a, "your_flag", now)
-            self.signals.event(_other(a), "opponent_flag", now)
+            self.signals.flag(a, now)
         elif kind == "pause":
             self.signals.event(None, "arbiter", now)
         elif kind == "illegal_press":

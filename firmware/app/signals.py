@@ -1,8 +1,10 @@
 # Signals for blind and deaf players (firmware/access/): each side's event patterns and
 # number codes, played on its motor (blind), its face's SIGNAL light (deaf: a light of its
-# own, apart from the running-side LED) and the buzzer (if on), as the access settings say. The time thresholds and the last seconds of the running side are
-# watched here; a held clock lever asks for a number (own time, the opponent's, his moves
-# and the moves left to the control).
+# own, apart from the running-side LED) and the buzzer (if on), as the access settings say.
+# The time thresholds and the last seconds of the running side are watched here; a held
+# clock lever asks for a number (own time, the opponent's, his moves and the moves left to
+# the control). With speech set and an audio module on the board, the board also says the
+# answer, every move and a flag aloud (firmware/access/voice.py, loaded only then).
 from firmware.access import numbercode
 from firmware.access.patterns import PATTERNS, THRESHOLDS
 from firmware.access.player import SignalPlayer
@@ -26,6 +28,7 @@ class Signals:
                         BLACK: SignalPlayer(lambda lv: self._level(BLACK, lv), hal.diff)}
         self._left = {WHITE: None, BLACK: None}
         self._asks = {WHITE: (0, None), BLACK: (0, None)}  # gestures so far, tick of the last
+        self._voice = None  # a Voice once speech is wanted and a module answers
 
     def _level(self, side, level):
         a = self.access
@@ -45,10 +48,46 @@ class Signals:
             if l in a["blind"] or l in a["visual"] or a["buzzer"]:
                 self.players[s].event(PATTERNS[name], now)
 
+    def voice(self):
+        """The board's own voice: None unless speech is set and an audio module answers
+        (the HAL's audio(): firmware/hal/dfplayer.py)."""
+        lang = self.access["speech"]
+        if not lang:
+            return None
+        v = self._voice
+        if v is None or v.lang != lang:
+            audio = getattr(self.hal, "audio", None)
+            player = audio() if audio is not None else None
+            if player is None:
+                return None
+            from firmware.access.voice import Voice
+
+            v = self._voice = Voice(player, lang, self.access["volume"], self.hal.diff)
+        return v
+
+    def speaks(self):
+        return bool(self.access["speech"])
+
+    def moved(self, side, san, uci, en_passant):
+        """A move made, said aloud (when the board speaks)."""
+        v = self.voice()
+        if v is not None:
+            v.move(letter(side), san, uci, en_passant)
+
+    def flag(self, side, now):
+        self.event(side, "your_flag", now)
+        self.event(BLACK if side == WHITE else WHITE, "opponent_flag", now)
+        if self.access["speech"]:
+            v = self.voice()
+            if v is not None:
+                v.flag(letter(side))
+
     def step(self, now, clock):
         self._thresholds(now, clock)
         for side in (WHITE, BLACK):
             self.players[side].step(now)
+        if self._voice is not None:
+            self._voice.step(now)
 
     def _thresholds(self, now, clock):
         run = clock.running_side()
@@ -73,17 +112,25 @@ class Signals:
         n, at = self._asks[side]
         n = n + 1 if at is not None and self.hal.diff(t, at) < ASK_AGAIN_MS else 1
         self._asks[side] = (n, t)
-        if n == 1:
-            groups = numbercode.time_groups(clock.time_left(side, t))
-        elif n == 2:
-            groups = numbercode.time_groups(clock.time_left(BLACK if side == WHITE else WHITE, t))
+        v = self.voice() if self.access["speech"] else None
+        if n <= 2:
+            whose = side if n == 1 else (BLACK if side == WHITE else WHITE)
+            ms = clock.time_left(whose, t)
+            groups = numbercode.time_groups(ms)
+            if v is not None:
+                v.time(letter(whose), ms)
         else:
             # Appendix D: his number of moves, then, in a period with a move count, the
             # moves he has left to the time control.
             i = side >> 4
-            groups = numbercode.number_groups(clock.moves[i])
+            made = clock.moves[i]
+            groups = numbercode.number_groups(made)
             p = clock.control.periods[clock.period[i]]
+            left = None
             if p.moves and not clock.in_overtime[i]:
-                groups += numbercode.number_groups(p.moves - clock.period_moves[i])
+                left = p.moves - clock.period_moves[i]
+                groups += numbercode.number_groups(left)
+            if v is not None:
+                v.moves(letter(side), made, left)
         self.players[side].number(numbercode.encode(groups, self.access["code"]), t)
         return ASKS[min(n, 3) - 1]

@@ -38,6 +38,9 @@ VBUS_SENSE = 24
 I2C_ID = 0
 DISPLAY_WHITE = 0x70
 DISPLAY_BLACK = 0x71
+# The optional audio module (a DFPlayer Mini, the board's own voice) has no GPIO: it hangs
+# on the same I2C bus through an SC16IS750 UART bridge, its A0 and A1 to GND.
+AUDIO_BRIDGE = 0x4D
 
 BUTTONS = (
     ("white", CLOCK_WHITE),

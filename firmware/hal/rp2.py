@@ -31,6 +31,8 @@ class Rp2Hal:
         self.take_scan = self.scanner.take  # create() starts the timer that fills it
         self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
         self.faces = (None, None)
+        self.i2c = i2c
+        self._audio = None
         if i2c is not None:
             try:
                 self.faces = (Face(i2c, P.DISPLAY_WHITE), Face(i2c, P.DISPLAY_BLACK))
@@ -47,6 +49,22 @@ class Rp2Hal:
         self.usb = UsbSerial(stdin, stdout)
         self.read = self.usb.read
         self.write = self.usb.write
+
+    def audio(self):
+        """The optional audio module (a DFPlayer Mini behind an SC16IS750 on the faces'
+        I2C bus: hardware/README.md), or None when none answers. Looked for when speech is
+        first wanted: without it, its drivers are never loaded."""
+        if self._audio is None:
+            self._audio = False
+            if self.i2c is not None:
+                from firmware.hal.dfplayer import DFPlayer
+                from firmware.hal.sc16is750 import UartBridge
+
+                try:
+                    self._audio = DFPlayer(UartBridge(self.i2c, P.AUDIO_BRIDGE))
+                except OSError:
+                    pass
+        return self._audio or None
 
     # ----- inputs
 

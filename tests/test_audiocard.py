@@ -1,0 +1,74 @@
+"""The memory card of the board's voice (#13), as `python -m host_tools audiocard` makes it:
+every track the firmware can ask for is there, in each language's folder, as an MP3 the
+DFPlayer plays (MPEG-2 layer III, 22,050 Hz, mono), of speech (not silence, not clipped),
+and shorter than the time the firmware waits for a phrase to end (voice.TRACK_MS)."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from firmware.access import phrases
+from firmware.access.voice import TRACK_MS
+from host_tools import audiocard
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng (Debian) is missing")
+
+BITRATES = (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160)  # MPEG-2 layer III, kbit/s
+RATES = (22050, 24000, 16000)
+
+
+def mp3_ms(data: bytes) -> int:
+    """The length of an MPEG-2 layer III mono stream, walked frame by frame from its first
+    byte (a frame that does not parse fails the test)."""
+    i, frames, rate = 0, 0, None
+    while i + 4 <= len(data):
+        h = int.from_bytes(data[i:i + 4], "big")
+        assert h >> 21 == 0x7FF, f"no frame sync at {i}"
+        assert (h >> 19) & 3 == 2 and (h >> 17) & 3 == 1, "not MPEG-2 layer III"
+        kbps = BITRATES[(h >> 12) & 15]
+        rate = RATES[(h >> 10) & 3]
+        assert (h >> 6) & 3 == 3, "not mono"
+        size = 72000 * kbps // rate + ((h >> 9) & 1)
+        assert size > 4
+        i += size
+        frames += 1
+    assert rate == audiocard.RATE
+    return frames * 576 * 1000 // rate
+
+
+def test_the_card_has_every_phrase_in_both_languages(tmp_path):
+    made = audiocard.make(tmp_path)
+    assert len(made) == 2 * phrases.TRACKS
+    listed = (tmp_path / "phrases.txt").read_text(encoding="utf-8").splitlines()[1:]
+    assert len(listed) == len(made)
+    for lang in phrases.LANGUAGES:
+        folder = tmp_path / ("%02d" % phrases.folder(lang))
+        files = sorted(p.name for p in folder.iterdir())
+        assert files == ["%03d.mp3" % n for n in range(1, phrases.TRACKS + 1)]
+        for n in range(1, phrases.TRACKS + 1):
+            ms = mp3_ms((folder / ("%03d.mp3" % n)).read_bytes())
+            assert 150 <= ms < TRACK_MS - 500, (lang, n, ms)  # speech, and never given up on
+    said = {(lang, n): text for lang, n, text, _ in made}
+    # The words the firmware means by its tracks (firmware/access/phrases.py).
+    t = phrases.track
+    assert said[("en", t(37))] == "37" and said[("en", t("300"))] == "300"
+    assert said[("en", t("N"))] == "Knight" and said[("it", t("N"))] == "Cavallo"
+    assert said[("en", t("f"))] == "F" and said[("it", t("f"))] == "effe"
+    assert said[("en", t("to_control"))] == "to the time control"
+    assert said[("it", t("to_control"))] == "al controllo del tempo"
+    assert said[("it", t("ep"))] == "en passant" and said[("it", t("white"))] == "Bianco"
+    assert said[("it", t("seconds"))] == "secondi" and said[("it", t("flag"))] == "bandierina"
+
+
+def test_the_command_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "host_tools", "audiocard", str(tmp_path / "card"), "--lang", "it"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "card" / "02" / ("%03d.mp3" % phrases.TRACKS)).exists()
+    assert not (tmp_path / "card" / "01").exists()
+    r = subprocess.run([sys.executable, "-m", "host_tools", "audiocard", str(tmp_path / "x"), "--lang", "fr"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert r.stderr.strip().splitlines()[-1] == "python -m host_tools audiocard: error: languages are en, it"
+    assert not (tmp_path / "x").exists()
