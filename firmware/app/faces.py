@@ -3,7 +3,7 @@
 # (the running side, seen from 10 m) and the optional chain of square LEDs (the last move, or while the board differs from
 # the game, the squares to put right; the move of a player who is not at the board - an
 # engine, an opponent online - for the player at the board to carry out; a hint for his
-# own move).
+# own move). A host's text (a DGT program's clock text) shows where no running clock is.
 from firmware.clock import display
 from firmware.rules.squares import WHITE, BLACK, square_name
 
@@ -27,6 +27,7 @@ class Faces:
         self._expect = None
         self._expect_side = None  # whose face shows the move to carry out...
         self._expect_text = None  # ...as "e2-e4" (made once, not at every refresh)
+        self._message = None  # a host's text for the faces (message())
 
     def led(self, side, on):
         if self._leds[side] != on:
@@ -52,6 +53,14 @@ class Faces:
             move = self._expect_text
             if move is not None:
                 shown = (move, shown[1]) if self._expect_side == WHITE else (shown[0], move)
+            text = self._message
+            if text is not None:
+                # Never over a running clock (6.3, C.02): on both faces while none runs,
+                # else on the face whose clock stands.
+                if run is None or clock.paused:
+                    shown = (text, text)
+                else:
+                    shown = (text, shown[1]) if run == BLACK else (shown[0], text)
         if self.low_battery:  # C.02: the low-battery sign
             shown = (shown[0] + " L", shown[1] + " L")
         if shown != self._shown:
@@ -69,6 +78,7 @@ class Faces:
             self.dirty = True  # its player's face shows his time again
         self._expect = self._expect_text = None  # a move made or taken back: nothing is expected
         self._hint = None  # nor suggested
+        self._message = None  # nor a host's text kept
         self._squares()
 
     def expected(self, frm, to, side=None):
@@ -79,6 +89,11 @@ class Faces:
         self._expect_text = square_name(frm) + "-" + square_name(to) if frm is not None and side is not None else None
         self.dirty = True
         self._squares()
+
+    def message(self, text):
+        """A host's text on the faces (None or "": none), until a move or the next text."""
+        self._message = text or None
+        self.dirty = True
 
     def hint(self, frm, to):
         """A move suggested for the player at the board (None, None: none), until the

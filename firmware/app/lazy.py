@@ -11,7 +11,8 @@
 # string of printable ASCII (indexing a string makes one). CPython has no qstrs.
 import sys
 
-LATER = (("firmware.app", "dgt"), ("firmware.rules", "chess960"), ("firmware.app", "selftest"),
+LATER = (("firmware.app", "dgt"), ("firmware.app", "dgtstore"), ("firmware.rules", "chess960"),
+         ("firmware.app", "selftest"),
          ("firmware.clock", "menu"), ("firmware.clock", "presets"))
 
 

@@ -9,7 +9,7 @@ MAX_LINE = 240
 # The bytes that begin a command of the DGT e-board protocol (firmware/app/dgt.py): none
 # begins a line of ours (every command word is lowercase), so one where a line would begin
 # says a DGT program is on the line.
-DGT_FIRST = bytes(range(0x40, 0x4F)) + bytes(range(0x50, 0x56)) + b"\x2b\x60"
+DGT_FIRST = bytes(range(0x40, 0x4F)) + bytes(range(0x50, 0x56)) + b"\x2b\x60" + bytes(range(0x81, 0x8E))
 
 
 def dgt_commands(data, i):
@@ -22,6 +22,11 @@ def dgt_commands(data, i):
             if i + 1 < n and not 0 < data[i + 1] < 16:
                 return False
             i += 2 + (data[i + 1] if i + 1 < n else 0)
+        elif 0x81 <= b <= 0x8D:  # a bus command: three bytes below 0x80 follow (address, checksum)
+            for k in range(i + 1, min(i + 4, n)):
+                if data[k] >= 0x80:
+                    return False
+            i += 4
         elif b in DGT_FIRST:
             i += 1
         else:

@@ -340,3 +340,17 @@ def test_memory_tells_the_heap_and_its_largest_block():
     gc.collect()
     b = bytearray(largest)
     assert len(b) == largest
+
+
+def test_code_for_later_is_not_kept_from_start_up():
+    # What the board loads only when needed (firmware/app/lazy.py) is not left in memory by
+    # the start-up that interns its names: a DGT program's link and its store, Chess960,
+    # the self-test, the menu and the presets.
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return  # CPython interns nothing; and other tests in its process import these
+    dev, hal = _device()
+    for name in ("firmware.app.dgt", "firmware.app.dgtstore", "firmware.rules.chess960", "firmware.app.selftest",
+                 "firmware.clock.menu", "firmware.clock.presets", "firmware.app.recovery"):
+        assert name not in sys.modules, name

@@ -163,3 +163,154 @@ def test_the_leds_command_lights_the_move_and_line_mode_never_switches():
     assert dev.dgt is None and hal.lines()[0].startswith("err unknown-command")
     hal.send("config serial=auto\n")
     run(dev, hal, 50)
+
+
+def _bus_messages(hal, address):
+    """Bus-mode messages written since the last call: (id, data), each checked whole: its
+    length, the board's address, its checksum (the sum of every byte before it, 7 bits)."""
+    raw = b"".join(hal.out)
+    hal.out = []
+    got = []
+    i = 0
+    while i < len(raw):
+        assert raw[i] & 0x80, raw[i:i + 20]
+        n = raw[i + 1] << 7 | raw[i + 2]
+        msg = raw[i:i + n]
+        assert len(msg) == n and all(b < 0x80 for b in msg[1:]), msg
+        assert (msg[3] << 7 | msg[4]) == address
+        assert msg[-1] == sum(msg[:-1]) & 0x7F
+        got.append((msg[0], msg[5:-1]))
+        i += n
+    return got
+
+
+def _bus(cmd, address):
+    c = bytes((cmd, address >> 7, address & 0x7F))
+    return c + bytes((sum(c) & 0x7F,))
+
+
+def _records(data):
+    """The store's records (docs/dgt.md): ("f", field, piece), ("t", left, "h:mm:ss"), or a
+    one-byte tag."""
+    out = []
+    i = 0
+    while i < len(data):
+        b = data[i]
+        if 0x40 <= b <= 0x5F:
+            out.append(("f", data[i + 1], b & 0x0F))
+            i += 2
+        elif 0x60 <= b <= 0x69 or 0x70 <= b <= 0x79:
+            m, s = data[i + 1], data[i + 2]
+            out.append(("t", bool(b & 0x10), "%d:%d%d:%d%d" % (b & 0x0F, m >> 4, m & 15, s >> 4, s & 15)))
+            i += 3
+        else:
+            out.append(b)
+            i += 1
+    return out
+
+
+def _move(dev, hal, frm, to, side):
+    set_square(hal.occ, frm, False)
+    run(dev, hal, 300)
+    set_square(hal.occ, to, True)
+    run(dev, hal, 600)
+    hal.queue.append(("press", side, None, hal.t))
+    run(dev, hal, 100)
+
+
+def test_bus_mode_a_board_polled_for_its_changes_as_dgt_describes():
+    from firmware.app import dgtstore as E
+
+    dev, hal = fresh_device("dgt-bus")
+    hal.send("new tc=300+0\n")
+    run(dev, hal, 50)
+    hal.lines()
+    # The host finds the board by a ping to every board (address 0): a DGT board powers
+    # up in bus mode, and the line switches to DGT at the first bus command.
+    hal.send(_bus(D.BUS_PING, 0))
+    run(dev, hal, 50)
+    assert dev.dgt is not None and dev.dgt.bus
+    address = dev.dgt.address
+    assert _bus_messages(hal, address) == [(D.MSG_BUS_PING, b"")]
+    # Another board's command, a bad checksum, a ping ignored once: no answer.
+    hal.send(_bus(D.BUS_SEND_BRD, (address + 1) & 0x3FFF) + _bus(D.BUS_SEND_BRD, address)[:3] + b"\x00")
+    run(dev, hal, 50)
+    assert _bus_messages(hal, address) == []
+    hal.send(_bus(D.BUS_IGNORE_NEXT_PING, address) + _bus(D.BUS_PING, 0) + _bus(D.BUS_PING, 0))
+    run(dev, hal, 50)
+    assert [m for m, _ in _bus_messages(hal, address)] == [D.MSG_BUS_PING, D.MSG_BUS_PING]
+    hal.send(_bus(D.BUS_SEND_VERSION, address) + _bus(D.BUS_SEND_BRD, address))
+    run(dev, hal, 50)
+    assert _bus_messages(hal, address) == [(D.MSG_BUS_VERSION, bytes((1, 0))), (D.MSG_BUS_BRD_DUMP, START_DUMP)]
+    # The event's start: a start tag, then every piece; the first changes asked.
+    hal.send(_bus(D.BUS_SEND_CHANGES, address) + _bus(D.BUS_SET_START_GAME, address))
+    run(dev, hal, 50)
+    got = _bus_messages(hal, address)
+    assert [m for m, _ in got] == [D.MSG_BUS_UPDATE, D.MSG_BUS_START_GAME_WRITTEN]
+    first = _records(got[0][1])
+    assert first[:4] == [E.EE_NOP, E.EE_NOP, E.EE_NOP, E.EE_POWERUP]  # as at a power-up
+    assert sorted(r[1] for r in first[4:] if isinstance(r, tuple)) == [f for f in range(64) if START_DUMP[f]]
+    assert E.EE_BEGINPOS in first  # the start position, tagged
+    hal.queue.append(("press", BLACK, None, hal.t))  # White's clock starts
+    run(dev, hal, 100)
+    _move(dev, hal, "e2", "e4", WHITE)
+    _move(dev, hal, "d7", "d5", BLACK)
+    hal.send(_bus(D.BUS_SEND_CHANGES, address))
+    run(dev, hal, 50)
+    (mid, data), = _bus_messages(hal, address)
+    changes = _records(data)
+    f = D.field
+    assert changes[0] == E.EE_START_TAG and all(r[0] == "f" for r in changes[1:33])
+    moves = changes[33:]
+    # e2 empty, a pawn on e4, White's halted clock (left), then Black's move and clock.
+    assert [r[:3] if r[0] == "f" else r[:2] for r in moves] == [
+        ("f", f(12), 0), ("f", f(28), 1), ("t", True), ("f", f(51), 0), ("f", f(35), 7), ("t", False)]
+    assert moves[2][2].startswith("0:04:5") and moves[5][2].startswith("0:04:5")
+    # Asked again (a checksum error on the host's side): the same; asked anew: nothing new.
+    hal.send(_bus(D.BUS_REPEAT_CHANGES, address) + _bus(D.BUS_SEND_CHANGES, address))
+    run(dev, hal, 50)
+    assert _bus_messages(hal, address) == [(D.MSG_BUS_UPDATE, data), (D.MSG_BUS_UPDATE, b"")]
+    # Everything from the start tag, then the clock; the board's game is as ever.
+    hal.send(_bus(D.BUS_SEND_FROM_START, address) + _bus(D.BUS_SEND_CLK, address))
+    run(dev, hal, 50)
+    got = _bus_messages(hal, address)
+    assert got[0] == (D.MSG_BUS_FROM_START, data) and got[1][0] == D.MSG_BUS_BWTIME and len(got[1][1]) == 7
+    assert dev.game.ply == 2
+    # A single-board command leaves bus mode and is answered as ever.
+    hal.send(bytes((D.SEND_BRD,)))
+    run(dev, hal, 50)
+    assert not dev.dgt.bus and [m for m, _ in _messages(hal)] == [D.BOARD_DUMP]
+
+
+def test_ee_moves_give_the_stores_record_and_the_clock_text_shows_where_no_clock_runs():
+    from firmware.app import dgtstore as E
+
+    dev, hal = _dgt_device()
+    _messages(hal)
+    hal.queue.append(("press", BLACK, None, hal.t))
+    run(dev, hal, 100)
+    _move(dev, hal, "g1", "f3", WHITE)
+    hal.send(bytes((D.SEND_EE_MOVES,)))
+    run(dev, hal, 50)
+    (mid, data), = _messages(hal)
+    records = _records(data)
+    assert mid == D.EE_MOVES and records[-1] == E.EE_EOF
+    assert records[:4] == [E.EE_NOP, E.EE_NOP, E.EE_NOP, E.EE_POWERUP]
+    f = D.field
+    assert records[-4:-1] == [("f", f(6), 0), ("f", f(21), 3), ("t", True, records[-2][2])]
+    hal.send(bytes((D.SEND_EE_MOVES,)))
+    run(dev, hal, 50)
+    assert _records(_messages(hal)[0][1])[-2] == E.EE_DOWNLOADED  # the store notes it was read
+    # A DGT 3000's text: on the face whose clock stands (Black's runs now: White's face),
+    # until the clock's END.
+    hal.send(bytes((D.CLOCK_MESSAGE, 12, 3, D.CLOCK_ASCII)) + b" ng8f6  " + bytes((0, 0)))
+    run(dev, hal, 150)
+    assert hal.faces[-1][0] == "ng8f6" and hal.faces[-1][1].startswith("4:5")
+    hal.send(bytes((D.CLOCK_MESSAGE, 3, 3, D.CLOCK_END, 0)))
+    run(dev, hal, 150)
+    assert "ng8f6" not in hal.faces[-1]
+    hal.send("pause\n")  # no clock runs: on both faces (a line-protocol host is back)
+    run(dev, hal, 50)
+    hal.send(bytes((D.RESET, D.CLOCK_MESSAGE, 12, 3, D.CLOCK_ASCII)) + b"PAUSED\x01\x02" + bytes((0, 0)))
+    run(dev, hal, 150)
+    assert hal.faces[-1] == ("PAUSED", "PAUSED")  # bytes that are no characters dropped
