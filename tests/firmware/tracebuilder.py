@@ -52,6 +52,15 @@ class Scenario:
         self._set(name, on)
         return self
 
+    def lever(self, side, hold_ms):
+        """A clock lever held down hold_ms and let go (a blind player's question, or a
+        press that completes a move and then asks)."""
+        self.lines.append("%d lever %s down" % (self.t, side))
+        self.t += hold_ms
+        self.lines.append("%d lever %s up" % (self.t, side))
+        self.t += 100
+        return self
+
     def press(self, side):
         self.lines.append("%d press %s" % (self.t, side))
         return self
