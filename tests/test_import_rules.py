@@ -17,7 +17,7 @@ CHIP = {"machine", "rp2", "neopixel"}
 # What each layer of the firmware may import from the firmware (prefixes).
 LAYERS = {
     "firmware/rules/": ("firmware.rules",),
-    "firmware/clock/": ("firmware.rules", "firmware.clock", "firmware.ticks", "firmware.jsonfile"),
+    "firmware/clock/": ("firmware.rules", "firmware.clock", "firmware.ticks", "firmware.jsonfile", "firmware.modules"),
     "firmware/board/": ("firmware.rules", "firmware.board", "firmware.ticks"),
     "firmware/access/": ("firmware.access", "firmware.rules", "firmware.jsonfile"),
     "firmware/match.py": ("firmware.rules", "firmware.clock"),

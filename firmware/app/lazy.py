@@ -1,6 +1,6 @@
 # Code the board loads only when it is needed (a DGT program on the line, a Chess960 game,
-# a maker's self-test, the clock's menu and its presets; recovery.py only at start-up), and
-# the qstrs that code will want.
+# a maker's self-test, the clock's menu and its presets, the time-control parser;
+# recovery.py only at start-up), and the qstrs that code will want.
 #
 # MicroPython interns names (qstrs) in pools that double in size, and a new pool is one
 # block: on the chip the application's names fill the sixth pool almost to the brim, and
@@ -11,9 +11,11 @@
 # string of printable ASCII (indexing a string makes one). CPython has no qstrs.
 import sys
 
+from firmware.modules import forget, load  # noqa: F401 (the device's: lazy.load, lazy.forget)
+
 LATER = (("firmware.app", "dgt"), ("firmware.app", "dgtstore"), ("firmware.rules", "chess960"),
          ("firmware.app", "selftest"),
-         ("firmware.clock", "menu"), ("firmware.clock", "presets"))
+         ("firmware.clock", "menu"), ("firmware.clock", "presets"), ("firmware.clock", "tcparse"))
 
 
 def intern_names():
@@ -27,18 +29,3 @@ def intern_names():
     for c in range(32, 127):
         chr(c)
 
-
-def load(package, name):
-    """Module package.name, imported now if it is not loaded."""
-    __import__(package + "." + name)
-    return sys.modules[package + "." + name]
-
-
-def forget(package, name):
-    """Drop module package.name from where an import keeps it (sys.modules and its
-    package), so that its code is freed once nothing else refers to it."""
-    sys.modules.pop(package + "." + name, None)
-    try:
-        delattr(sys.modules[package], name)
-    except (KeyError, AttributeError):
-        pass

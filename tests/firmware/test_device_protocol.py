@@ -352,5 +352,5 @@ def test_code_for_later_is_not_kept_from_start_up():
         return  # CPython interns nothing; and other tests in its process import these
     dev, hal = _device()
     for name in ("firmware.app.dgt", "firmware.app.dgtstore", "firmware.rules.chess960", "firmware.app.selftest",
-                 "firmware.clock.menu", "firmware.clock.presets", "firmware.app.recovery"):
+                 "firmware.clock.menu", "firmware.clock.presets", "firmware.clock.tcparse", "firmware.app.recovery"):
         assert name not in sys.modules, name
