@@ -159,3 +159,114 @@ class DgtHost:
         self._stop = True
         self._thread.join(2)
         self.port.close()
+
+
+# DGT's bus mode (docs/dgt.md): 4-byte commands with the board's address and a checksum;
+# answers with the address and a checksum; the board's store read in records.
+BUS_SEND_CLK, BUS_SEND_BRD, BUS_SEND_CHANGES, BUS_REPEAT_CHANGES = 0x81, 0x82, 0x83, 0x84
+BUS_SET_START_GAME, BUS_SEND_FROM_START, BUS_PING, BUS_END_BUSMODE = 0x85, 0x86, 0x87, 0x88
+MSG_BUS_BRD_DUMP, MSG_BUS_BWTIME, MSG_BUS_UPDATE, MSG_BUS_FROM_START = 0x83, 0x84, 0x85, 0x86
+MSG_BUS_PING, MSG_BUS_START_GAME_WRITTEN, MSG_BUS_VERSION = 0x87, 0x88, 0x89
+EE_START_TAG = 0x7B
+
+
+def records(data: bytes) -> list:
+    """The store's records: ("f", field, piece), ("t", left, seconds), or a one-byte tag."""
+    out, i = [], 0
+    while i < len(data):
+        b = data[i]
+        if 0x40 <= b <= 0x5F:
+            out.append(("f", data[i + 1], b & 0x0F))
+            i += 2
+        elif 0x60 <= b <= 0x69 or 0x70 <= b <= 0x79:
+            m, s = data[i + 1], data[i + 2]
+            out.append(("t", bool(b & 0x10), (b & 0x0F) * 3600 + ((m >> 4) * 10 + (m & 15)) * 60 + (s >> 4) * 10 + (s & 15)))
+            i += 3
+        else:
+            out.append(b)
+            i += 1
+    return out
+
+
+class BusHost(DgtHost):
+    """A host of DGT's bus mode, as DGT's serial board software drives boards on a bus: it
+    finds the board with a ping to every board, takes its board dump, sets the start tag,
+    then polls the changes every poll_s (asking again after a bad checksum) and follows the
+    game from the field records alone."""
+
+    def __init__(self, path: str, poll_s: float = 0.25):
+        self.address: int | None = None
+        self.updates: list[bytes] = []  # the data of every changes message, in order
+        self.bad = 0  # messages with a bad checksum
+        self.poll_s = poll_s
+        self._polling = False
+        super().__init__(path)
+
+    def bus(self, cmd: int, address: int | None = None) -> None:
+        a = self.address if address is None else address
+        c = bytes((cmd, a >> 7, a & 0x7F))
+        self.send(c + bytes((sum(c) & 0x7F,)))
+
+    def start_polling(self) -> None:
+        self._polling = True
+        threading.Thread(target=self._poll, daemon=True).start()
+
+    def _poll(self) -> None:
+        while self._polling and not self._stop:
+            self.bus(BUS_SEND_CHANGES)
+            time.sleep(self.poll_s)
+
+    def close(self) -> None:
+        self._polling = False
+        super().close()
+
+    def _read(self) -> None:
+        buf = bytearray()
+        while not self._stop:
+            try:
+                got = self.port.read(512)
+            except (serial.SerialException, OSError, TypeError):
+                return
+            buf += got
+            with self._lock:
+                if self._changed_at is not None and time.monotonic() - self._changed_at >= SETTLE_S:
+                    self._changed_at = None
+                    self._find_move()
+            while buf:
+                if not buf[0] & 0x80:
+                    del buf[0]
+                    self.noise += 1 if self.messages else 0
+                    continue
+                if len(buf) < 3:
+                    break
+                n = buf[1] << 7 | buf[2]
+                if n < 6 or any(b & 0x80 for b in buf[1:min(n, len(buf))]):
+                    del buf[0]
+                    self.noise += 1
+                    continue
+                if len(buf) < n:
+                    break
+                msg = bytes(buf[:n])
+                del buf[:n]
+                if msg[-1] != sum(msg[:-1]) & 0x7F:
+                    self.bad += 1
+                    self.bus(BUS_REPEAT_CHANGES)
+                    continue
+                self._bus_message(msg[0], msg[3] << 7 | msg[4], msg[5:-1])
+
+    def _bus_message(self, mid: int, address: int, data: bytes) -> None:
+        with self._lock:
+            self.messages.append((mid, data, time.monotonic()))
+            if mid == MSG_BUS_PING and self.address is None:
+                self.address = address
+            elif mid == MSG_BUS_BRD_DUMP and len(data) == 64:
+                self.dumps += 1
+                self.codes = list(data)
+                self._find_move()
+            elif mid == MSG_BUS_UPDATE and data:
+                self.updates.append(data)
+                if self.codes is not None:
+                    for r in records(data):
+                        if isinstance(r, tuple) and r[0] == "f":
+                            self.codes[r[1]] = r[2]
+                    self._changed_at = time.monotonic()

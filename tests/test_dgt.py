@@ -139,3 +139,49 @@ def test_livechess_start_up_then_a_random_game_found_from_field_updates_alone(bo
         assert host.dumps == 1  # one dump at the start; the rest from the updates
     finally:
         host.close()
+
+
+def test_a_bus_host_follows_a_whole_game_from_the_boards_store(board):
+    # DGT's bus mode, as board software for many boards on one line drives it: the board
+    # found by a ping to every board, its dump, a start tag, then its changes polled four
+    # times a second; every move found from the field records alone, and the whole game
+    # again from the start tag.
+    sim = board
+    host = H.BusHost(sim.link)
+    try:
+        host.bus(H.BUS_PING, 0)
+        address = host.wait(lambda: host.address)
+        host.bus(H.BUS_SEND_BRD)
+        host.wait(lambda: host.codes is not None)
+        assert H.placement(host.codes) == chess.Board().board_fen()
+        host.bus(H.BUS_SEND_CHANGES)  # what the store held before the start: not the game's
+        host.bus(H.BUS_SET_START_GAME)
+        host.wait(lambda: host.last(H.MSG_BUS_START_GAME_WRITTEN) is not None)
+        host.start_polling()
+        moves = [chess.Move.from_uci(u) for u in GAME]
+        b = _play(sim, host, moves)
+        assert host.moves == GAME and host.bad == 0 and host.noise == 0
+        # Everything since the start tag: the pieces where they stood, then every change
+        # and every halted clock, gives the game's final position.
+        time.sleep(0.6)
+        host._polling = False
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        host.bus(H.BUS_SEND_FROM_START)
+        host.wait(lambda: any(m == H.MSG_BUS_FROM_START and w > t0 for m, _, w in host.messages))
+        recs = H.records(host.last(H.MSG_BUS_FROM_START))
+        assert recs[0] == H.EE_START_TAG
+        codes = [0] * 64
+        for r in recs:
+            if isinstance(r, tuple) and r[0] == "f":
+                codes[r[1]] = r[2]
+        assert H.placement(codes) == b.board_fen()
+        clocks = [r for r in recs if isinstance(r, tuple) and r[0] == "t"]
+        # A halted clock at every press but the one that started the clocks (White's first)
+        # and the mate (which needs none): Black's, then White's (the left), in turn.
+        assert len(clocks) >= len(GAME) - 2
+        assert [r[1] for r in clocks] == [i % 2 == 1 for i in range(len(clocks))]
+        host.bus(H.BUS_END_BUSMODE)
+        assert address == host.address
+    finally:
+        host.close()
