@@ -21,7 +21,7 @@ LAYERS = {
     "firmware/board/": ("firmware.rules", "firmware.board", "firmware.ticks"),
     "firmware/access/": ("firmware.access", "firmware.rules", "firmware.jsonfile"),
     "firmware/match.py": ("firmware.rules", "firmware.clock"),
-    "firmware/hal/": ("firmware.hal", "firmware.ticks", "firmware.rules.squares"),
+    "firmware/hal/": ("firmware.hal", "firmware.ticks", "firmware.rules.squares", "firmware.modules"),
 }
 
 

@@ -62,8 +62,11 @@ class Rp2Hal:
 
                 try:
                     self._audio = DFPlayer(UartBridge(self.i2c, P.AUDIO_BRIDGE))
-                except OSError:
-                    pass
+                except OSError:  # none fitted: its drivers go again
+                    from firmware.modules import forget
+
+                    forget("firmware.hal", "dfplayer")
+                    forget("firmware.hal", "sc16is750")
         return self._audio or None
 
     # ----- inputs
