@@ -69,7 +69,7 @@ class Device:
         self.auto_penalties = False
         self.freeze = None  # None: as the control says (C.02)
         self.progress = [0, 0, 0]  # scan, clock, protocol steps done (for the watchdog)
-        self.quiet_moment = False  # a press was just answered (firmware/app/main.py)
+        self.quiet_moment = False  # a press was just answered, a game set up: a moment for the GC (main.py)
         self._lever_down = [None, None]  # a lever down on its own turn with no move: its tick
         self._occ = bytearray(8)
         self._take = getattr(hal, "take_scan", None)  # a HAL that scans on time
@@ -189,6 +189,9 @@ class Device:
             self.clock.freeze_on_flag = False
         self.record.new_game(header, number is not None)
         self.clock_line(now)
+        # Setting up leaves garbage (the control's parser, a FEN read): collected now,
+        # with no clock running, not by an allocation in the path of the first press.
+        self.quiet_moment = True
 
     # ----- inputs
 
