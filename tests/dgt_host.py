@@ -13,6 +13,8 @@ import time
 import chess
 import serial
 
+from tests.firmware.support import ee_records
+
 RESET, SEND_CLK, SEND_BRD, SEND_UPDATE_NICE, SEND_VERSION = 0x40, 0x41, 0x42, 0x4B, 0x4D
 RETURN_SERIALNR, RETURN_LONG_SERIALNR, SEND_TRADEMARK, SEND_BATTERY_STATUS = 0x45, 0x55, 0x47, 0x4C
 BOARD_DUMP, BWTIME, FIELD_UPDATE, SERIALNR, TRADEMARK, VERSION = 0x86, 0x8D, 0x8E, 0x91, 0x92, 0x93
@@ -82,22 +84,31 @@ class DgtHost:
                 if self._changed_at is not None and time.monotonic() - self._changed_at >= SETTLE_S:
                     self._changed_at = None
                     self._find_move()
-            while buf:
-                if not buf[0] & 0x80:
-                    del buf[0]
-                    self.noise += 1 if self.messages else 0  # (the board's hello, before it knew)
-                    continue
-                if len(buf) < 3:
-                    break
-                n = buf[1] << 7 | buf[2]
-                if n < 3 or any(b & 0x80 for b in buf[1:min(n, len(buf))]):
-                    del buf[0]
-                    self.noise += 1
-                    continue
-                if len(buf) < n:
-                    break
-                self._message(buf[0], bytes(buf[3:n]))
-                del buf[:n]
+            self._parse(buf)
+
+    def _parse(self, buf: bytearray, least: int = 3) -> None:
+        """Every whole message at the start of buf, taken out of it (least: the shortest
+        message there is); bytes that begin none are noise."""
+        while buf:
+            if not buf[0] & 0x80:
+                del buf[0]
+                self.noise += 1 if self.messages else 0  # (the board's hello, before it knew)
+                continue
+            if len(buf) < 3:
+                break
+            n = buf[1] << 7 | buf[2]
+            if n < least or any(b & 0x80 for b in buf[1:min(n, len(buf))]):
+                del buf[0]
+                self.noise += 1
+                continue
+            if len(buf) < n:
+                break
+            msg = bytes(buf[:n])
+            del buf[:n]
+            self._whole(msg)
+
+    def _whole(self, msg: bytes) -> None:
+        self._message(msg[0], msg[3:])
 
     def _message(self, mid: int, data: bytes) -> None:
         with self._lock:
@@ -168,24 +179,7 @@ BUS_SET_START_GAME, BUS_SEND_FROM_START, BUS_PING, BUS_END_BUSMODE = 0x85, 0x86,
 MSG_BUS_BRD_DUMP, MSG_BUS_BWTIME, MSG_BUS_UPDATE, MSG_BUS_FROM_START = 0x83, 0x84, 0x85, 0x86
 MSG_BUS_PING, MSG_BUS_START_GAME_WRITTEN, MSG_BUS_VERSION = 0x87, 0x88, 0x89
 EE_START_TAG = 0x7B
-
-
-def records(data: bytes) -> list:
-    """The store's records: ("f", field, piece), ("t", left, seconds), or a one-byte tag."""
-    out, i = [], 0
-    while i < len(data):
-        b = data[i]
-        if 0x40 <= b <= 0x5F:
-            out.append(("f", data[i + 1], b & 0x0F))
-            i += 2
-        elif 0x60 <= b <= 0x69 or 0x70 <= b <= 0x79:
-            m, s = data[i + 1], data[i + 2]
-            out.append(("t", bool(b & 0x10), (b & 0x0F) * 3600 + ((m >> 4) * 10 + (m & 15)) * 60 + (s >> 4) * 10 + (s & 15)))
-            i += 3
-        else:
-            out.append(b)
-            i += 1
-    return out
+records = ee_records  # the store's records (tests/firmware/support.py)
 
 
 class BusHost(DgtHost):
@@ -220,39 +214,15 @@ class BusHost(DgtHost):
         self._polling = False
         super().close()
 
-    def _read(self) -> None:
-        buf = bytearray()
-        while not self._stop:
-            try:
-                got = self.port.read(512)
-            except (serial.SerialException, OSError, TypeError):
-                return
-            buf += got
-            with self._lock:
-                if self._changed_at is not None and time.monotonic() - self._changed_at >= SETTLE_S:
-                    self._changed_at = None
-                    self._find_move()
-            while buf:
-                if not buf[0] & 0x80:
-                    del buf[0]
-                    self.noise += 1 if self.messages else 0
-                    continue
-                if len(buf) < 3:
-                    break
-                n = buf[1] << 7 | buf[2]
-                if n < 6 or any(b & 0x80 for b in buf[1:min(n, len(buf))]):
-                    del buf[0]
-                    self.noise += 1
-                    continue
-                if len(buf) < n:
-                    break
-                msg = bytes(buf[:n])
-                del buf[:n]
-                if msg[-1] != sum(msg[:-1]) & 0x7F:
-                    self.bad += 1
-                    self.bus(BUS_REPEAT_CHANGES)
-                    continue
-                self._bus_message(msg[0], msg[3] << 7 | msg[4], msg[5:-1])
+    def _parse(self, buf: bytearray, least: int = 6) -> None:
+        super()._parse(buf, least)  # a bus message has its address and checksum too
+
+    def _whole(self, msg: bytes) -> None:
+        if msg[-1] != sum(msg[:-1]) & 0x7F:
+            self.bad += 1
+            self.bus(BUS_REPEAT_CHANGES)
+            return
+        self._bus_message(msg[0], msg[3] << 7 | msg[4], msg[5:-1])
 
     def _bus_message(self, mid: int, address: int, data: bytes) -> None:
         with self._lock:

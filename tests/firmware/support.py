@@ -22,6 +22,43 @@ def tmp(name):
     return "/tmp/chessboard-%s-%s" % (_RUN, name)
 
 
+def lines_of(chunks):
+    """The text lines of what a device wrote (a list of bytes), chunk by chunk: one joined
+    text would need a large free block of the capped heap."""
+    lines, part = [], ""
+    for chunk in chunks:
+        pieces = (part + chunk.decode()).split("\n")
+        part = pieces.pop()
+        lines.extend(l for l in pieces if l)
+    return lines
+
+
+def occ_hex(occ):
+    """An occupancy (8 bytes, a1 first) as a trace line's hex."""
+    return "%016x" % int.from_bytes(bytes(occ), "little")
+
+
+def ee_records(data):
+    """A DGT board's store (docs/dgt.md) as records: ("f", field, piece), ("t", left,
+    seconds) for a halted clock (left: White's), or a one-byte tag."""
+    out = []
+    i = 0
+    while i < len(data):
+        b = data[i]
+        if 0x40 <= b <= 0x5F:
+            out.append(("f", data[i + 1], b & 0x0F))
+            i += 2
+        elif 0x60 <= b <= 0x69 or 0x70 <= b <= 0x79:
+            m, s = data[i + 1], data[i + 2]
+            secs = (b & 0x0F) * 3600 + ((m >> 4) * 10 + (m & 15)) * 60 + (s >> 4) * 10 + (s & 15)
+            out.append(("t", bool(b & 0x10), secs))
+            i += 3
+        else:
+            out.append(b)
+            i += 1
+    return out
+
+
 def raises(exc_type, fn, *args, **kwargs):
     """Call fn and return the exception it raised; fail unless it is an exc_type."""
     try:

@@ -13,15 +13,14 @@ from firmware.board.occupancy import START
 from firmware.rules.squares import WHITE, BLACK
 from simulator.hal import SimHal
 from tests.firmware.fakehal import set_square
-from tests.firmware.support import tmp
+from tests.firmware.support import lines_of, occ_hex, tmp
 
 TRACE = tmp("test-levers.trace")
 PRESETS = tmp("test-levers-presets.json")
 MICROPYTHON_HEAP = "320K"  # the whole application, and a trace of three numbers felt
 
 
-def _hex(occ):
-    return "%016x" % int.from_bytes(bytes(occ), "little")
+_hex = occ_hex
 
 
 def _after(occ, frm, to):
@@ -56,11 +55,7 @@ def _play(lines, until, autopenalty=False, control=None):
         dev.step(hal.now())
         hal.advance(hal.scan_ms)
     gc.collect()
-    lines, part = [], ""
-    for chunk in out:  # chunk by chunk: one joined text would need a large free block
-        pieces = (part + chunk.decode()).split("\n")
-        part = pieces.pop()
-        lines.extend(l for l in pieces if l)
+    lines = lines_of(out)
     return lines, motors, dev
 
 

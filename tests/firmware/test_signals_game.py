@@ -15,7 +15,7 @@ from firmware.app.device import Device
 from firmware.app.signals import ASK_AGAIN_MS
 from firmware.rules.squares import WHITE, BLACK
 from simulator.hal import SimHal
-from tests.firmware.support import tmp
+from tests.firmware.support import lines_of, tmp
 from tests.firmware.tracebuilder import Scenario
 
 TRACE = tmp("test-signals-game.trace")
@@ -108,12 +108,7 @@ def _run(trace, commands, end, access, control=None, autopenalty=False, asks=Non
         dev.step(hal.now())
         hal.advance(hal.scan_ms)
     gc.collect()
-    lines, part = [], ""
-    for chunk in out:  # chunk by chunk: one joined text would need a large free block
-        pieces = (part + chunk.decode()).split("\n")
-        part = pieces.pop()
-        lines.extend(l for l in pieces if l)
-    return lines, light, motor, names, dev
+    return lines_of(out), light, motor, names, dev
 
 
 def _spy_asks(dev, asks):

@@ -10,8 +10,8 @@ from firmware.hal.dfplayer import DFPlayer, frame
 from firmware.hal.sc16is750 import UartBridge
 from simulator.dfplayer import SimAudioModule
 from simulator.hal import SimHal
-from tests.firmware.fakehal import set_square
-from tests.firmware.support import tmp
+from tests.firmware.support import occ_hex as _hex, tmp
+from tests.firmware.test_levers import _after
 
 TRACE = tmp("test-voice.trace")
 PRESETS = tmp("test-voice-presets.json")
@@ -173,17 +173,6 @@ def test_the_voice_plays_one_phrase_after_the_module_has_finished_the_last():
         v.step(t[0])
         t[0] += 10
     assert [k for _, _, k in said] == [3, 4] and said[1][0] - said[0][0] <= TRACK_MS + GAP_MS + 30
-
-
-def _hex(occ):
-    return "%016x" % int.from_bytes(bytes(occ), "little")
-
-
-def _after(occ, frm, to):
-    b = bytearray(occ)
-    set_square(b, frm, False)
-    set_square(b, to, True)
-    return b
 
 
 def _board(trace_lines, until, access=b"access blind=w speech=en\n", audio=True):
