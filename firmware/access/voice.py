@@ -26,7 +26,11 @@ class Voice:
         self._len = 0
         self._playing = False
         self._at = 0  # when the phrase playing began, or the last one ended
-        player.volume(volume)
+        self.set_volume(volume)
+
+    def set_volume(self, volume):
+        self.volume = volume
+        self.player.volume(volume)
 
     @property
     def busy(self):

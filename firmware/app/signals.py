@@ -63,6 +63,8 @@ class Signals:
             from firmware.access.voice import Voice
 
             v = self._voice = Voice(player, lang, self.access["volume"], self.hal.diff)
+        elif v.volume != self.access["volume"]:
+            v.set_volume(self.access["volume"])
         return v
 
     def speaks(self):

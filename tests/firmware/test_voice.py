@@ -6,6 +6,7 @@ from firmware.access import phrases
 from firmware.access.voice import GAP_MS, TRACK_MS, Voice
 from firmware.app.device import Device
 from firmware.board.occupancy import START
+from firmware.rules.squares import WHITE
 from firmware.hal.dfplayer import DFPlayer, frame
 from firmware.hal.sc16is750 import UartBridge
 from simulator.dfplayer import SimAudioModule
@@ -221,6 +222,10 @@ def test_speech_in_italian_and_without_a_module():
     lines, words, folders, dev = _board(["100 press black", "1000 lever white down", "2200 lever white up"],
                                         9000, access=b"access blind=w speech=it volume=12\n")
     assert folders == {2} and words[:3] == ["white", 4, "minutes"]
+    assert dev.hal.audio_module.volume == 12
+    dev.receive(b"access volume=25\n")  # a new volume reaches the module at the next word
+    dev.signals.moved(WHITE, "e4", "e2e4", False)
+    assert dev.hal.audio_module.volume == 25
     lines, words, folders, dev = _board(["100 press black", "1000 lever white down", "2200 lever white up"],
                                         9000, audio=False)
     # Set, but no module answers: said once, and the hold is still felt on the motor.
