@@ -5,7 +5,7 @@ played with pieces and levers as people move them (host_tools/tracegen.py), and:
 
 - the last physical change of the pieces -> the field update it gives (median, 95%,
   worst), in emulated time. The host stamps each update when it has read it, by asking
-  the emulator its time: a figure includes the pty's and that question's delay (~1-2 ms);
+  the emulator its time: a figure includes the pty's and that question's delay;
 - the moves the host finds from the updates alone, against the game played.
 
     python bench/chip_dgt.py [--plies 60] [--seed 8]
@@ -37,7 +37,8 @@ class Reader(threading.Thread):
 
     def __init__(self, tty, port):
         super().__init__(daemon=True)
-        self.line = serial.Serial(tty, 115200, timeout=0.05)
+        # Reads return what has come at once (a read that waited for more would stamp late).
+        self.line = serial.Serial(tty, 115200, timeout=0.001)
         self.ctl = emulator.Pico.__new__(emulator.Pico)  # only its control channel
         import socket
 
@@ -51,7 +52,7 @@ class Reader(threading.Thread):
 
     def run(self):
         while not self.stop:
-            data = self.line.read(256)
+            data = self.line.read(self.line.in_waiting or 1)
             if not data:
                 continue
             t = self.ctl.req(op="time")["t"]
