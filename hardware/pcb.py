@@ -62,7 +62,7 @@ class SensorPcb:
         p = self.pitch
         for r in range(8):
             rank = "RANK_%d" % (r + 1)
-            y_rank = None
+            y_rank = self._rank_y(r)
             for f in range(8):
                 sq = FILES[f] + str(r + 1)
                 cx, cy = G.square_centre(f, r, p)
@@ -75,11 +75,15 @@ class SensorPcb:
                 self.parts.append(("diode_" + sq, "BAT85", [("A", ax, y2, mid), ("K", kx, y2, rank)]))
                 self.tracks.append((cx, y2, ax, y2, "F", mid))  # switch to diode
                 self.tracks.append((cx, y1, cx - G.FILE_TRACK, y1, "F", col))  # switch to its file line
-                y_rank = y2 + G.RANK_BELOW
                 self.tracks.append((kx, y2, kx, y_rank, "B", rank))  # diode to its rank line
             # The rank line, on the bottom, from its leg in the left border to the last diode.
             leg = self._rank_leg(r)
             self.tracks.append((leg, y_rank, G.BORDER + 7.5 * p + G.DIODE_GAP + G.DIODE_PADS, y_rank, "B", rank))
+
+    def _rank_y(self, r):
+        """Where rank r's line runs: below its diodes."""
+        _, cy = G.square_centre(0, r, self.pitch)
+        return cy + G.REED_OFFSET + G.REED_PADS / 2 + G.RANK_BELOW
 
     @staticmethod
     def _rank_leg(r):
@@ -93,8 +97,7 @@ class SensorPcb:
         nearest their pin turn first)."""
         p = self.pitch
         # The fan's levels lie below the lowest rank line; the header's pins below them.
-        _, cy1 = G.square_centre(0, 0, p)
-        lowest = cy1 + G.REED_OFFSET + G.REED_PADS / 2 + G.RANK_BELOW
+        lowest = self._rank_y(0)
         level = lambda k: lowest + 1.5 * G.FAN_STEP + k * G.FAN_STEP  # noqa: E731
         pin_y = level(7) + 2.5
         x0 = G.BORDER + 2.0
@@ -105,8 +108,7 @@ class SensorPcb:
         for r in range(8):
             rank = "RANK_%d" % (r + 1)
             leg = self._rank_leg(r)
-            _, cy = G.square_centre(0, r, p)
-            y_rank = cy + G.REED_OFFSET + G.REED_PADS / 2 + G.RANK_BELOW
+            y_rank = self._rank_y(r)
             y = level(r)
             self.tracks.append((leg, y_rank, leg, y, "B", rank))
             self.tracks.append((leg, y, pin_x[rank], y, "B", rank))

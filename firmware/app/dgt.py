@@ -386,12 +386,7 @@ class DgtLink:
         field (the emptied first), and the start position and an empty board tagged (once,
         until more than two pieces have left it, as a DGT board does)."""
         shown = self._shown
-        logged = self._logged
-        for empty in (True, False):
-            for f in range(64):
-                if shown[f] != logged[f] and (shown[f] == 0) == empty:
-                    logged[f] = shown[f]
-                    self.ee.field(f, shown[f])
+        self._catch_up(self._logged, self.ee.field)
         off_start = off_empty = 0
         for f in range(64):
             if shown[f] != START_CODES[f]:
@@ -537,16 +532,24 @@ class DgtLink:
         self._dirty = False
         self._log_changes()
         if self.mode != IDLE:
-            shown = self._shown
-            sent = self._sent
-            fu = self._fu
-            for empty in (True, False):
-                for f in range(64):
-                    if shown[f] != sent[f] and (shown[f] == 0) == empty:
-                        sent[f] = shown[f]
-                        fu[3] = f
-                        fu[4] = shown[f]
-                        self.write(fu)
+            self._catch_up(self._sent, self._field_update)
+
+    def _field_update(self, f, piece):
+        fu = self._fu
+        fu[3] = f
+        fu[4] = piece
+        self.write(fu)
+
+    def _catch_up(self, had, tell):
+        """Bring `had` (the pieces as the store or the host has them) up to the pieces
+        shown, telling each changed field: the emptied ones first, as hands lift before
+        they put down."""
+        shown = self._shown
+        for empty in (True, False):
+            for f in range(64):
+                if shown[f] != had[f] and (shown[f] == 0) == empty:
+                    had[f] = shown[f]
+                    tell(f, shown[f])
 
     def clock_step(self, now):
         """In the update modes with the clock: its times, when they change (update nice)
