@@ -1,5 +1,5 @@
 """python -m hardware: the netlist, the bill of materials and the wiring diagram, from the
-circuit (after a clean ERC); then the sensor PCB (hardware/pcb.py), where KiCad's pcbnew is
+circuit (after a clean ERC); then the sensor strip (hardware/pcb.py), where KiCad's pcbnew is
 installed."""
 from hardware.outputs import BOM, NETLIST, WIRING, write_all
 

@@ -1,34 +1,87 @@
-"""The board's mechanical dimensions, in millimetres: the one source the sensor PCB
-(hardware/pcb.py) reads, and the enclosure will. FIDE recommends 5-6 cm squares for a
-standard board (the Laws' guidelines on equipment); 55 mm is the default, any pitch from 40
-to 65 mm generates.
+"""The board's mechanical dimensions, in millimetres: the one source the sensor strips
+(hardware/pcb.py) and the enclosure (hardware/enclosure.py) read. FIDE recommends 5-6 cm
+squares for a standard board (the Laws' guidelines on equipment); 55 mm is the default, any
+pitch from 48 to 65 mm generates.
 
-Under every square lies a reed switch along its file, its glass centred REED_OFFSET below
-the square's centre (towards White), so that a piece's magnet stands over one end of the
-glass, where an upright magnet's field runs along the switch (hardware/README.md, "The
-matrix"); its diode beside its lower lead.
+The sensor is eight identical strips, one per rank, laid side by side under the playing
+surface (a 464 mm board is too large to order cheaply; a 462 x 54.5 mm strip is not). Under
+every square lies a reed switch along its file, its glass centred REED_OFFSET below the
+square's centre (towards White), so that a piece's magnet stands over one end of the glass,
+where an upright magnet's field runs along the switch (hardware/README.md, "The matrix");
+its diode beside its lower lead. A strip's left end, beyond file a, carries its two 16-pin
+headers and the lines between them.
+
+Coordinates: on a strip, x right from its left end and y down from its top edge (towards
+Black); on the board, x right from the a-file's edge and y down from the 8th rank's edge
+(so square a8's top-left corner is (0, 0)).
 """
 PITCH = 55.0  # a square's side
-BORDER = 12.0  # PCB beyond the 8 x 8 squares: the rank lines' legs and the connector
+PITCH_RANGE = (48.0, 65.0)
 REED_OFFSET = 5.0  # the glass's centre below the square's centre
 REED_PADS = 20.32  # between the reed switch's pads: 14 mm glass, leads bent 3 mm from it
+REED_GLASS = (14.0, 2.3)  # the glass's length and diameter
 DIODE_PADS = 7.62  # a DO-35 diode lying flat
 DIODE_GAP = 4.0  # from the reed's lower pad to the diode's anode
 FILE_TRACK = 6.0  # the file line runs this far left of the reed
 RANK_BELOW = 4.0  # the rank line runs this far below the diode
 TRACK = 0.5  # track width
-FAN_STEP = 1.2  # between neighbouring lines where they fan in to the connector
+LEVEL_STEP = 1.2  # between neighbouring parallel lines
+VIA = (0.8, 0.4)  # a via's diameter and drill
 HEADER_PITCH = 2.54
+HEADER_PINS = 16
+HEADER_INSET = 2.4  # a header's pins from the strip's edge (and from its left end)
 PAD = 1.8  # THT pad diameter
 DRILL = 0.9
 EDGE_CLEARANCE = 0.5  # copper to the board's edge (what board houses ask)
+STRIP_GAP = 0.5  # between neighbouring strips
+PCB_THICKNESS = 1.6
+
+
+def check_pitch(pitch):
+    lo, hi = PITCH_RANGE
+    if not lo <= pitch <= hi:
+        raise ValueError("the square pitch is %g to %g mm" % (lo, hi))
+    return pitch
+
+
+def header_x(k):
+    """Pin k's x (0..15) on either header, from the strip's left end."""
+    return HEADER_INSET + k * HEADER_PITCH
+
+
+def strip_left(pitch=PITCH):
+    """How far a strip reaches beyond file a: its headers' 16 pins, then room before file
+    a's line (half a millimetre steps)."""
+    need = header_x(HEADER_PINS - 1) + PAD / 2 + 1.6 - (pitch / 2 - FILE_TRACK)
+    return max(0.0, -(-need * 2 // 1) / 2)
+
+
+def strip_size(pitch=PITCH):
+    """(length, width) of one strip."""
+    return strip_left(pitch) + 8 * pitch, pitch - STRIP_GAP
+
+
+def strip_square_centre(f, pitch=PITCH):
+    """The centre of file f's square (0..7) on a strip."""
+    return strip_left(pitch) + (f + 0.5) * pitch, (pitch - STRIP_GAP) / 2
+
+
+def strip_origin(r, pitch=PITCH):
+    """Where rank r's strip (0..7) has its top-left corner, on the board."""
+    return -strip_left(pitch), (7 - r) * pitch + STRIP_GAP / 2
 
 
 def square_centre(f, r, pitch=PITCH):
-    """The centre of square (file 0..7, rank 0..7) on the PCB: x right, y down, rank 8 at
-    the top, the board's top-left corner at (0, 0)."""
-    return BORDER + (f + 0.5) * pitch, BORDER + (7 - r + 0.5) * pitch
+    """The centre of square (file 0..7, rank 0..7) on the board."""
+    return (f + 0.5) * pitch, (7 - r + 0.5) * pitch
 
 
-def board_size(pitch=PITCH):
-    return 8 * pitch + 2 * BORDER
+def reed_centre(f, r, pitch=PITCH):
+    """Where square (f, r)'s reed glass has its centre, on the board."""
+    x, y = square_centre(f, r, pitch)
+    return x, y + REED_OFFSET
+
+
+def sensor_extent(pitch=PITCH):
+    """(x0, y0, x1, y1): what the eight strips cover, on the board."""
+    return -strip_left(pitch), 0.0, 8 * pitch, 8 * pitch

@@ -1,17 +1,24 @@
-"""The sensor PCB, generated with KiCad's own Python API (pcbnew, from Debian's `kicad`):
-the 64 reed switches and their diodes on the square grid (hardware/geometry.py), the file
-lines on the top copper and the rank lines on the bottom, routed by this generator (a
-matrix needs no autorouter), fanned in to a 16-pin header at the bottom-left corner for the
-cable to the controller. Its nets are the circuit's (hardware/circuit.py): COL_a..COL_h,
-RANK_1..RANK_8 and a SQ_<square> between each switch and its diode.
+"""The sensor strip, generated with KiCad's own Python API (pcbnew, from Debian's `kicad`):
+one rank of the board, eight reed switches and their diodes on the square grid
+(hardware/geometry.py), routed by this generator (a matrix needs no autorouter). Eight
+identical strips, side by side, make the board: a 464 mm square board is too large to
+order cheaply, a 461.5 x 54.5 mm strip is not (one order of ten covers a board and two
+spares).
+
+Each strip has two 16-pin headers at its left end, beyond file a: J1 (at its White edge)
+goes to the controller or to the strip below, J2 (at its Black edge) to the strip above,
+pin for pin, with a 16-way 2.54 mm ribbon. The eight file lines run straight from J1 to J2,
+and each strip's file lines join them: the files are common to all strips. The rank lines
+shift by one pin from J1 to J2: J1's pin 1 is the strip's own rank line, J1's pin k+1 is
+J2's pin k, the rank line of the k-th strip above. So the first strip's J1 carries ranks 1
+to 8 and files a to h, what the controller reads, and no strip needs setting apart from
+the others. Nets: COL_a..COL_h, RANK+0 (the strip's own rank) to RANK+7, SQ_<file>.
 
     python -m hardware.pcb        # hardware/pcb/: sensor.kicad_pcb, its DRC report, Gerbers and
-                                  # drill files, and sensor.png (a picture of it for the guide)
+                                  # drill files, and sensor.png (pictures for the guide)
 
 KiCad's design rules check runs on the result (its report beside the board); the Gerber
-and Excellon drill files in hardware/pcb/gerber/ are what a board house asks for. At the
-default 55 mm pitch the board is 464 mm square, too large to order cheaply: splitting it
-into identical strips joined by connectors is not done yet (hardware/README.md).
+and Excellon drill files in hardware/pcb/gerber/ are what a board house asks for.
 """
 from __future__ import annotations
 
@@ -27,9 +34,20 @@ DRC_FILE = OUT / "sensor-drc.rpt"
 GERBERS = OUT / "gerber"
 PICTURE = OUT / "sensor.png"
 FILES = "abcdefgh"
-# The header's pins, left to right: the ranks from 8 down to 1, then the files a..h (the
-# order the lines arrive in, so that none crosses another).
-HEADER = ["RANK_%d" % r for r in range(8, 0, -1)] + ["COL_%s" % f for f in FILES]
+# Both headers' pins, left to right: the rank lines (+0 is the strip's own), then the files.
+J1 = ["RANK+%d" % k for k in range(8)] + ["COL_%s" % f for f in FILES]
+J2 = ["RANK+%d" % (k + 1) for k in range(7)] + [None] + ["COL_%s" % f for f in FILES]
+# What the first strip's J1 brings to the controller, pin by pin.
+CONTROLLER = ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in FILES]
+
+
+def board_net(net: str, rank: int) -> str:
+    """A strip's net as the circuit names it, on the strip of rank `rank` (0..7)."""
+    if net.startswith("RANK+"):
+        return "RANK_%d" % (rank + 1 + int(net[5:]))
+    if net.startswith("SQ_"):
+        return net + str(rank + 1)
+    return net
 
 
 def pcbnew_module():
@@ -45,85 +63,87 @@ def pcbnew_module():
     return pcbnew
 
 
-class SensorPcb:
-    """The board as data first (pads, tracks, the outline, in mm), then as a KiCad board."""
+class SensorStrip:
+    """One strip as data first (pads, tracks, vias, the outline, in mm), then as a KiCad
+    board."""
 
     def __init__(self, pitch: float = G.PITCH):
-        if not 40 <= pitch <= 65:
-            raise ValueError("the square pitch is 40 to 65 mm")
-        self.pitch = pitch
-        self.size = G.board_size(pitch)
+        self.pitch = G.check_pitch(pitch)
+        self.size = G.strip_size(pitch)
         self.parts = []  # (reference, value, [(number, x, y, net)])
         self.tracks = []  # (x1, y1, x2, y2, layer "F"/"B", net)
+        self.vias = []  # (x, y, net)
+        self.texts = []  # (x, y, text)
         self._squares()
-        self._fan_in()
+        self._headers()
 
     def _squares(self):
         p = self.pitch
-        for r in range(8):
-            rank = "RANK_%d" % (r + 1)
-            y_rank = self._rank_y(r)
-            for f in range(8):
-                sq = FILES[f] + str(r + 1)
-                cx, cy = G.square_centre(f, r, p)
-                y1 = cy + G.REED_OFFSET - G.REED_PADS / 2
-                y2 = cy + G.REED_OFFSET + G.REED_PADS / 2
-                ax = cx + G.DIODE_GAP
-                kx = ax + G.DIODE_PADS
-                col, mid = "COL_" + FILES[f], "SQ_" + sq
-                self.parts.append(("reed_" + sq, "reed NO", [("1", cx, y1, col), ("2", cx, y2, mid)]))
-                self.parts.append(("diode_" + sq, "BAT85", [("A", ax, y2, mid), ("K", kx, y2, rank)]))
-                self.tracks.append((cx, y2, ax, y2, "F", mid))  # switch to diode
-                self.tracks.append((cx, y1, cx - G.FILE_TRACK, y1, "F", col))  # switch to its file line
-                self.tracks.append((kx, y2, kx, y_rank, "B", rank))  # diode to its rank line
-            # The rank line, on the bottom, from its leg in the left border to the last diode.
-            leg = self._rank_leg(r)
-            self.tracks.append((leg, y_rank, G.BORDER + 7.5 * p + G.DIODE_GAP + G.DIODE_PADS, y_rank, "B", rank))
+        y_rank = self.rank_y()
+        for f in range(8):
+            cx, cy = G.strip_square_centre(f, p)
+            y1 = cy + G.REED_OFFSET - G.REED_PADS / 2
+            y2 = cy + G.REED_OFFSET + G.REED_PADS / 2
+            ax = cx + G.DIODE_GAP
+            kx = ax + G.DIODE_PADS
+            col, mid = "COL_" + FILES[f], "SQ_" + FILES[f]
+            self.parts.append(("reed_" + FILES[f], "reed NO", [("1", cx, y1, col), ("2", cx, y2, mid)]))
+            self.parts.append(("diode_" + FILES[f], "BAT85", [("A", ax, y2, mid), ("K", kx, y2, "RANK+0")]))
+            self.tracks.append((cx, y2, ax, y2, "F", mid))  # switch to diode
+            self.tracks.append((cx, y1, cx - G.FILE_TRACK, y1, "F", col))  # switch to its file line
+            self.tracks.append((kx, y2, kx, y_rank, "B", "RANK+0"))  # diode to the rank line
+        # The rank line, on the bottom, from J1's first pin to the last diode.
+        last = G.strip_square_centre(7, p)[0] + G.DIODE_GAP + G.DIODE_PADS
+        self.tracks.append((G.header_x(0), y_rank, last, y_rank, "B", "RANK+0"))
 
-    def _rank_y(self, r):
-        """Where rank r's line runs: below its diodes."""
-        _, cy = G.square_centre(0, r, self.pitch)
+    def rank_y(self):
+        """Where the rank line runs: below the diodes."""
+        _, cy = G.strip_square_centre(0, self.pitch)
         return cy + G.REED_OFFSET + G.REED_PADS / 2 + G.RANK_BELOW
 
-    @staticmethod
-    def _rank_leg(r):
-        """Rank r's leg in the left border: rank 1 innermost, rank 8 outermost (so that no
-        rank line crosses another's leg)."""
-        return G.BORDER - 1.5 - r * G.FAN_STEP
+    def file_level(self, f):
+        """Where file f's line runs along the strip to the headers' bus: above the switches."""
+        return G.HEADER_INSET + G.PAD / 2 + 1.2 + f * G.LEVEL_STEP
 
-    def _fan_in(self):
-        """The lines down to the header: the file lines on the top copper, the rank legs on
-        the bottom, each turning at its own level so that none crosses another (those
-        nearest their pin turn first)."""
-        p = self.pitch
-        # The fan's levels lie below the lowest rank line; the header's pins below them.
-        lowest = self._rank_y(0)
-        level = lambda k: lowest + 1.5 * G.FAN_STEP + k * G.FAN_STEP  # noqa: E731
-        pin_y = level(7) + 2.5
-        x0 = G.BORDER + 2.0
-        pins = [(name, x0 + i * G.HEADER_PITCH, pin_y) for i, name in enumerate(HEADER)]
-        self.parts.append(("sensor_header", "1x16 header", [(str(i + 1), x, y, n) for i, (n, x, y) in enumerate(pins)]))
-        pin_x = {n: x for n, x, _ in pins}
-        # Ranks: all move right to their pins; rank 1 (innermost leg) turns first.
-        for r in range(8):
-            rank = "RANK_%d" % (r + 1)
-            leg = self._rank_leg(r)
-            y_rank = self._rank_y(r)
-            y = level(r)
-            self.tracks.append((leg, y_rank, leg, y, "B", rank))
-            self.tracks.append((leg, y, pin_x[rank], y, "B", rank))
-            self.tracks.append((pin_x[rank], y, pin_x[rank], pin_y, "B", rank))
-        # Files: file a moves right to its pin, the others left; the nearest turns first.
-        order = sorted(range(8), key=lambda f: abs(G.square_centre(f, 0, p)[0] - G.FILE_TRACK - pin_x["COL_" + FILES[f]]))
-        for k, f in enumerate(order):
+    def _headers(self):
+        """J1 along the White edge, J2 along the Black edge, both at the left end; the
+        lines between them on the top copper, the rank lines stepping one pin left on the
+        way up; each file's line along the strip on the bottom copper into its bus line."""
+        length, width = self.size
+        y1, y2 = width - G.HEADER_INSET, G.HEADER_INSET
+        self.parts.append(("J1", "1x16 to the controller or the strip below",
+                           [(str(k + 1), G.header_x(k), y1, n) for k, n in enumerate(J1)]))
+        self.parts.append(("J2", "1x16 to the strip above",
+                           [(str(k + 1), G.header_x(k), y2, n or "") for k, n in enumerate(J2)]))
+        # The files' bus lines, straight up.
+        for f in range(8):
+            x = G.header_x(8 + f)
             col = "COL_" + FILES[f]
-            cx, _ = G.square_centre(f, 7, p)
-            x = cx - G.FILE_TRACK
-            top = G.square_centre(f, 7, p)[1] + G.REED_OFFSET - G.REED_PADS / 2  # rank 8's switch
-            y = level(k)
-            self.tracks.append((x, top, x, y, "F", col))
-            self.tracks.append((x, y, pin_x[col], y, "F", col))
-            self.tracks.append((pin_x[col], y, pin_x[col], pin_y, "F", col))
+            self.tracks.append((x, y1, x, y2, "F", col))
+            # The strip's own file line: along the strip on the bottom, then down its file.
+            level = self.file_level(f)
+            cx, cy = G.strip_square_centre(f, self.pitch)
+            fx = cx - G.FILE_TRACK
+            reed_top = cy + G.REED_OFFSET - G.REED_PADS / 2
+            self.vias.append((x, level, col))
+            self.tracks.append((x, level, fx, level, "B", col))
+            self.vias.append((fx, level, col))
+            self.tracks.append((fx, level, fx, reed_top, "F", col))
+        # The rank lines: J1 pin k+1 up to J2 pin k, one step left (a 45-degree jog, all
+        # in parallel, high on the strip where nothing else runs).
+        jog = self.file_level(7) - G.HEADER_PITCH
+        for k in range(1, 8):
+            net = "RANK+%d" % k
+            x, left = G.header_x(k), G.header_x(k - 1)
+            self.tracks.append((x, y1, x, jog + G.HEADER_PITCH, "F", net))
+            self.tracks.append((x, jog + G.HEADER_PITCH, left, jog, "F", net))
+            self.tracks.append((left, jog, left, y2, "F", net))
+        # The strip's own rank line down to J1's first pin.
+        self.tracks.append((G.header_x(0), self.rank_y(), G.header_x(0), y1, "B", "RANK+0"))
+        self.texts.append((G.header_x(4), y1 - 3.2, "J1: controller / strip below"))
+        self.texts.append((G.header_x(4), y2 + 3.2, "J2: strip above"))
+        cx, cy = G.strip_square_centre(3, self.pitch)
+        self.texts.append((cx + 10, cy - 12, "rank strip (8 identical): rank 1 nearest the clock"))
 
     # ----- KiCad
 
@@ -136,7 +156,7 @@ class SensorPcb:
         pt = lambda x, y: pcbnew.wxPoint(mm(x), mm(y))  # noqa: E731
         ds = b.GetDesignSettings()
         ds.m_CopperEdgeClearance = mm(G.EDGE_CLEARANCE)
-        ds.SetBoardThickness(mm(1.6))
+        ds.SetBoardThickness(mm(G.PCB_THICKNESS))
         nets = {}
 
         def net(name):
@@ -164,7 +184,8 @@ class SensorPcb:
                 pad.SetLayerSet(pad.PTHMask())
                 pad.SetPos0(pt(x - ox, y - oy))
                 pad.SetPosition(pt(x, y))
-                pad.SetNet(net(n))
+                if n:
+                    pad.SetNet(net(n))
                 fp.Add(pad)
         for x1, y1, x2, y2, layer, n in self.tracks:
             if (x1, y1) == (x2, y2):
@@ -176,8 +197,25 @@ class SensorPcb:
             t.SetLayer(pcbnew.F_Cu if layer == "F" else pcbnew.B_Cu)
             t.SetNet(net(n))
             b.Add(t)
-        s = self.size
-        for x1, y1, x2, y2 in ((0, 0, s, 0), (s, 0, s, s), (s, s, 0, s), (0, s, 0, 0)):
+        for x, y, n in self.vias:
+            v = pcbnew.PCB_VIA(b)
+            v.SetPosition(pt(x, y))
+            v.SetWidth(mm(G.VIA[0]))
+            v.SetDrill(mm(G.VIA[1]))
+            v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+            v.SetNet(net(n))
+            b.Add(v)
+        for x, y, words in self.texts:
+            t = pcbnew.PCB_TEXT(b)
+            t.SetText(words)
+            t.SetPosition(pt(x, y))
+            t.SetLayer(pcbnew.F_SilkS)
+            t.SetTextSize(pcbnew.wxSize(mm(1.5), mm(1.5)))
+            t.SetTextThickness(mm(0.2))
+            t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_LEFT)
+            b.Add(t)
+        w, h = self.size
+        for x1, y1, x2, y2 in ((0, 0, w, 0), (w, 0, w, h), (w, h, 0, h), (0, h, 0, 0)):
             e = pcbnew.PCB_SHAPE(b)
             e.SetShape(pcbnew.SHAPE_T_SEGMENT)
             e.SetStart(pt(x1, y1))
@@ -222,54 +260,99 @@ def plot(pcbnew, path: Path, out: Path) -> list[Path]:
     return sorted(out.iterdir())
 
 
-def picture(pcb: SensorPcb, path: Path) -> None:
-    """The board as a maker sees it before soldering: the outline, the squares (dashed),
-    the pads, the top copper red and the bottom blue, the header's pins named."""
+def picture(strip: SensorStrip, path: Path) -> None:
+    """The strip as a maker sees it before soldering (whole, and its left end close up: the
+    headers and the lines between them), and the eight strips laid as the board with their
+    ribbons: top copper red, bottom blue, pads gold, the squares dashed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    s = pcb.size
-    fig, ax = plt.subplots(figsize=(11, 11.6))
-    ax.set_aspect("equal")
-    ax.set_xlim(-8, s + 8)
-    ax.set_ylim(s + 8, -16)
-    ax.axis("off")
-    ax.add_patch(plt.Rectangle((0, 0), s, s, fill=True, color="#2e7d32", alpha=0.12))
-    ax.add_patch(plt.Rectangle((0, 0), s, s, fill=False, color="black", lw=1))
-    p = pcb.pitch
-    for i in range(9):
-        ax.plot([G.BORDER + i * p] * 2, [G.BORDER, G.BORDER + 8 * p], color="#777", lw=0.6, ls="--")
-        ax.plot([G.BORDER, G.BORDER + 8 * p], [G.BORDER + i * p] * 2, color="#777", lw=0.6, ls="--")
-    for f in range(8):
-        ax.text(G.BORDER + (f + 0.5) * p, G.BORDER - 3, FILES[f], ha="center", fontsize=9)
+    length, width = strip.size
+    p = strip.pitch
+    left = G.strip_left(p)
+    fig = plt.figure(figsize=(12, 9))
+    whole = fig.add_axes([0.01, 0.76, 0.98, 0.22])
+    close = fig.add_axes([0.01, 0.0, 0.42, 0.72])
+    board = fig.add_axes([0.45, 0.0, 0.54, 0.72])
+
+    def draw(ax, labels):
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.add_patch(plt.Rectangle((0, 0), length, width, color="#2e7d32", alpha=0.12))
+        ax.add_patch(plt.Rectangle((0, 0), length, width, fill=False, color="black", lw=1))
+        for i in range(9):
+            ax.plot([left + i * p] * 2, [0, width], color="#777", lw=0.6, ls="--")
+        for x1, y1, x2, y2, layer, _ in strip.tracks:
+            ax.plot([x1, x2], [y1, y2], color="#c62828" if layer == "F" else "#1565c0", lw=0.9, alpha=0.85)
+        for x, y, _ in strip.vias:
+            ax.add_patch(plt.Circle((x, y), G.VIA[0] / 2, color="#555"))
+        for ref, _, pads in strip.parts:
+            for number, x, y, n in pads:
+                ax.add_patch(plt.Circle((x, y), G.PAD / 2, color="#b8860b"))
+                if labels and ref in ("J1", "J2"):
+                    name = (n or "nc").replace("RANK", "R").replace("COL_", "")
+                    ax.text(x, y + (2.2 if ref == "J1" else -2.2), name, ha="center",
+                            va="top" if ref == "J1" else "bottom", fontsize=5, rotation=90)
+        for f in range(8):
+            ax.text(G.strip_square_centre(f, p)[0], -2, FILES[f], ha="center", va="bottom", fontsize=8, clip_on=True)
+
+    draw(whole, False)
+    whole.set_xlim(-3, length + 3)
+    whole.set_ylim(width + 3, -9)
+    whole.set_title("One rank strip (hardware/pcb.py), %.1f x %.1f mm, eight make the board: %.0f mm squares; "
+                    "top copper red, bottom blue" % (length, width, p), fontsize=9)
+    draw(close, True)
+    close.set_xlim(-2, left + 0.75 * p)
+    close.set_ylim(width + 9, -9)
+    close.set_title("Its left end: J1 (to the controller or the strip below) and J2 (to the strip above);\n"
+                    "the files run straight through, the ranks step one pin left (R+k: k strips up)", fontsize=8)
+    # The board: eight strips, the ribbons between them, and the one to the controller.
+    board.set_aspect("equal")
+    board.axis("off")
     for r in range(8):
-        ax.text(G.BORDER + 8 * p + 3, G.BORDER + (7 - r + 0.5) * p, str(r + 1), va="center", fontsize=9)
-    for x1, y1, x2, y2, layer, _ in pcb.tracks:
-        ax.plot([x1, x2], [y1, y2], color="#c62828" if layer == "F" else "#1565c0", lw=0.9, alpha=0.85)
-    for ref, _, pads in pcb.parts:
-        for number, x, y, n in pads:
-            ax.add_patch(plt.Circle((x, y), G.PAD / 2, color="#b8860b"))
-            if ref == "sensor_header":
-                ax.text(x, y + 2.2, n.replace("RANK_", "").replace("COL_", ""), ha="center", va="top", fontsize=4.5)
-    ax.set_title("The sensor PCB (hardware/pcb.py): %.0f mm squares, %.0f mm square board; top copper red "
-                 "(file lines), bottom blue (rank lines); one reed switch and diode per square" % (p, s), fontsize=9)
+        ox, oy = G.strip_origin(r, p)
+        board.add_patch(plt.Rectangle((ox, oy), length, width, color="#2e7d32", alpha=0.15))
+        board.add_patch(plt.Rectangle((ox, oy), length, width, fill=False, color="black", lw=0.8))
+        board.text(8 * p + 4, oy + width / 2, str(r + 1), va="center", fontsize=9)
+        for f in range(8):
+            x, y = G.reed_centre(f, r, p)
+            board.plot([x, x], [y - G.REED_GLASS[0] / 2, y + G.REED_GLASS[0] / 2], color="#444", lw=2)
+        x0, x1 = ox + G.header_x(0), ox + G.header_x(15)
+        y_j1 = oy + width - G.HEADER_INSET
+        board.plot([x0, x1], [y_j1] * 2, color="#b8860b", lw=3)
+        board.plot([x0, x1], [oy + G.HEADER_INSET] * 2, color="#b8860b", lw=3)
+        if r:
+            board.add_patch(plt.Rectangle((x0, y_j1), x1 - x0, p - width + 2 * G.HEADER_INSET,
+                                          color="#9e9e9e", alpha=0.8))
+    for i in range(9):
+        board.plot([i * p] * 2, [0, 8 * p], color="#777", lw=0.5, ls="--")
+        board.plot([0, 8 * p], [i * p] * 2, color="#777", lw=0.5, ls="--")
+    ox, oy = G.strip_origin(0, p)
+    cable = oy + width - G.HEADER_INSET
+    board.add_patch(plt.Rectangle((ox + G.header_x(0), cable), G.header_x(15) - G.header_x(0), 30,
+                                  color="#9e9e9e", alpha=0.8))
+    board.text(ox + G.header_x(8), cable + 34, "16-way ribbon to the controller", ha="center", va="top", fontsize=8)
+    board.set_xlim(-left - 5, 8 * p + 12)
+    board.set_ylim(8 * p + 45, -5)
+    board.set_title("The board from above: the strips side by side (rank 1 nearest White), reed glass under each "
+                    "square,\na short ribbon (grey) from each strip's J2 to the next strip's J1", fontsize=8)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
 def write_all(pitch: float = G.PITCH, out: Path = OUT) -> tuple[int, int]:
-    """Writes the board, its DRC report, Gerbers and drill, and its picture; returns the
+    """Writes the strip, its DRC report, Gerbers and drill, and its picture; returns the
     DRC's (violations, unconnected items)."""
     pcbnew = pcbnew_module()
     out.mkdir(parents=True, exist_ok=True)
     path = out / BOARD_FILE.name
-    pcb = SensorPcb(pitch)
-    pcbnew.SaveBoard(str(path), pcb.kicad(pcbnew))
+    strip = SensorStrip(pitch)
+    pcbnew.SaveBoard(str(path), strip.kicad(pcbnew))
     result = drc(pcbnew, path, out / DRC_FILE.name)
     plot(pcbnew, path, out / GERBERS.name)
-    picture(pcb, out / PICTURE.name)
+    picture(strip, out / PICTURE.name)
     return result
 
 
@@ -278,7 +361,7 @@ def main(argv=None):
 
     ap = argparse.ArgumentParser(prog="python -m hardware.pcb", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pitch", type=float, default=G.PITCH, help="a square's side in mm (40-65; %(default)s)")
+    ap.add_argument("--pitch", type=float, default=G.PITCH, help="a square's side in mm (%g-%g; %%(default)s)" % G.PITCH_RANGE)
     ap.add_argument("--out", default=str(OUT), help="the folder (default: hardware/pcb)")
     a = ap.parse_args(argv)
     try:

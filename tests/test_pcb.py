@@ -1,7 +1,7 @@
-"""The sensor PCB (#17, hardware/pcb.py) as KiCad builds it: its design rules check clean
-at several square pitches; every switch and diode of the circuit on it, connected as the
-circuit connects them; the switches where the geometry says; the committed board, Gerber
-and drill files what the generator gives. Needs KiCad's pcbnew (Debian's kicad, which
+"""The sensor strip (#17, hardware/pcb.py) as KiCad builds it: its design rules check clean
+at several square pitches; eight of it, joined by their ribbons, carry every switch and
+diode of the circuit connected as the circuit connects them; the switches where the
+geometry says; the committed board, Gerber and drill files what the generator gives. Needs KiCad's pcbnew (Debian's kicad, which
 ./run test installs); skipped with the reason where it is missing."""
 from pathlib import Path
 
@@ -24,7 +24,12 @@ def _normal(path: Path) -> list[str]:
     return [l for l in path.read_text().splitlines() if "date" not in l.lower() and "Created on" not in l]
 
 
-@pytest.mark.parametrize("pitch", [50.0, G.PITCH, 60.0])
+def _pads(board):
+    """{(reference, pad number): net} of a KiCad board."""
+    return {(fp.GetReference(), pad.GetNumber()): pad.GetNetname() for fp in board.GetFootprints() for pad in fp.Pads()}
+
+
+@pytest.mark.parametrize("pitch", [G.PITCH_RANGE[0], 50.0, G.PITCH, 60.0, G.PITCH_RANGE[1]])
 def test_the_design_rules_check_is_clean(tmp_path, pitch):
     violations, unconnected = pcb.write_all(pitch, tmp_path)
     assert (violations, unconnected) == (0, 0), (tmp_path / pcb.DRC_FILE.name).read_text()[:2000]
@@ -33,58 +38,116 @@ def test_the_design_rules_check_is_clean(tmp_path, pitch):
         "sensor-PTH.drl"}
 
 
+def test_a_pitch_the_strip_cannot_take_is_refused():
+    for pitch in (G.PITCH_RANGE[0] - 1, G.PITCH_RANGE[1] + 1):
+        with pytest.raises(ValueError, match="pitch"):
+            pcb.SensorStrip(pitch)
+
+
 def test_the_check_catches_a_fault(tmp_path):
     # Not clean by luck: a file line moved onto its neighbour's pads is caught.
-    board = pcb.SensorPcb()
-    x1, y1, x2, y2, layer, net = board.tracks[1]  # a1's switch to the file line
-    board.tracks[1] = (x1, y1, x1 + G.DIODE_GAP + G.DIODE_PADS, y2, layer, net)  # onto the rank's pad
+    strip = pcb.SensorStrip()
+    x1, y1, x2, y2, layer, net = strip.tracks[1]  # file a's switch to the file line
+    strip.tracks[1] = (x1, y1, x1 + G.DIODE_GAP + G.DIODE_PADS, y2 + G.REED_PADS, layer, net)  # onto the diode
     path = tmp_path / "bad.kicad_pcb"
-    PCBNEW.SaveBoard(str(path), board.kicad(PCBNEW))
+    PCBNEW.SaveBoard(str(path), strip.kicad(PCBNEW))
     violations, _ = pcb.drc(PCBNEW, path, tmp_path / "bad.rpt")
     assert violations > 0
 
 
-def test_every_switch_and_diode_of_the_circuit_is_on_the_board_as_wired():
+class _Joined:
+    """Which (strip, net) pairs the ribbons join: union-find over eight copies of the saved
+    strip, strip i's J2 pin k to strip i+1's J1 pin k, as the maker plugs them."""
+
+    def __init__(self, pads):
+        self.up = {}
+        for i in range(7):
+            for k in range(16):
+                above, below = pads[("J2", str(k + 1))], pads[("J1", str(k + 1))]
+                if above:
+                    self.join((i, above), (i + 1, below))
+
+    def find(self, node):
+        while self.up.get(node, node) != node:
+            node = self.up[node]
+        return node
+
+    def join(self, a, b):
+        self.up[self.find(a)] = self.find(b)
+
+
+def test_eight_strips_make_the_circuits_matrix():
+    """Every switch and diode of the circuit is on a strip, connected as the circuit
+    connects them once the eight strips are joined; the first strip's J1 brings each file
+    and rank line to its own pin for the controller, no two joined."""
     from hardware.circuit import Board
 
     circuit = Board()
-    saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
-    pads = {}
-    for fp in saved.GetFootprints():
-        for pad in fp.Pads():
-            pads[(fp.GetReference(), pad.GetNumber())] = pad.GetNetname()
+    pads = _pads(PCBNEW.LoadBoard(str(pcb.BOARD_FILE)))
+    assert [pads[("J1", str(k + 1))] for k in range(16)] == pcb.J1
+    joined = _Joined(pads)
+    controller = {name: joined.find((0, pads[("J1", str(k + 1))])) for k, name in enumerate(pcb.CONTROLLER)}
+    assert len(set(controller.values())) == 16  # no two lines joined
     checked = 0
     for ref, part in circuit.parts.items():
         if not (ref.startswith(("reed_", "diode_")) and ref[-2:-1] in pcb.FILES and ref[-1:].isdigit()):
             continue  # the matrix's parts (not the power path's diode)
+        rank = int(ref[-1]) - 1
         for pin in part.pins:
-            assert pads[(ref, pin.name)] == pin.nets[0].name, (ref, pin.name)
+            net = pin.nets[0].name
+            node = joined.find((rank, pads[(ref[:-1], pin.name)]))
+            if net in controller:
+                assert node == controller[net], (ref, pin.name, net)
+            else:  # between the switch and its diode: on its own
+                assert net == pcb.board_net(pads[(ref[:-1], pin.name)], rank), (ref, pin.name)
+                assert node not in controller.values()
             checked += 1
     assert checked == 64 * 4
-    # The header brings every file and rank line to the controller.
-    header = {pads[("sensor_header", str(i + 1))] for i in range(16)}
-    assert header == {"COL_" + f for f in pcb.FILES} | {"RANK_%d" % r for r in range(1, 9)}
-    # And KiCad finds every pad joined to every other of its net by the tracks.
+    # And KiCad finds every pad of the strip joined to every other of its net by the tracks.
+    saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
     saved.BuildConnectivity()
     assert saved.GetConnectivity().GetUnconnectedCount() == 0
 
 
+def test_the_ribbons_shift_matters():
+    # The joining is not right by construction: with J2 wired straight through (no shift)
+    # every strip's switches would land on the controller's rank 1 line.
+    pads = _pads(PCBNEW.LoadBoard(str(pcb.BOARD_FILE)))
+    assert len({_Joined(pads).find((r, "RANK+0")) for r in range(8)}) == 8
+    for k in range(8):
+        pads[("J2", str(k + 1))] = "RANK+%d" % k
+    joined = _Joined(pads)
+    assert len({joined.find((r, "RANK+0")) for r in range(8)}) == 1
+
+
 def test_the_switches_lie_on_the_square_grid():
+    """Each reed switch, once its strip lies in its place, is where geometry.reed_centre
+    says (the enclosure's pockets read the same function)."""
     saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
     mm = PCBNEW.ToMM
+    seen = 0
     for fp in saved.GetFootprints():
         ref = fp.GetReference()
         if not ref.startswith("reed_"):
             continue
-        sq = ref[5:]
-        cx, cy = G.square_centre("abcdefgh".index(sq[0]), int(sq[1]) - 1)
-        ys = sorted(mm(p.GetPosition().y) for p in fp.Pads())
+        f = pcb.FILES.index(ref[5:])
         xs = {round(mm(p.GetPosition().x), 3) for p in fp.Pads()}
-        assert xs == {round(cx, 3)}  # along its file, under the square
-        assert abs((ys[0] + ys[1]) / 2 - (cy + G.REED_OFFSET)) < 1e-3  # the glass's centre
+        ys = sorted(mm(p.GetPosition().y) for p in fp.Pads())
+        assert len(xs) == 1  # along its file
         assert abs(ys[1] - ys[0] - G.REED_PADS) < 1e-3
+        for r in range(8):
+            ox, oy = G.strip_origin(r)
+            assert abs(ox + next(iter(xs)) - G.reed_centre(f, r)[0]) < 1e-3
+            assert abs(oy + (ys[0] + ys[1]) / 2 - G.reed_centre(f, r)[1]) < 1e-3
+        seen += 1
+    assert seen == 8
     outline = saved.GetBoardEdgesBoundingBox()
-    assert abs(mm(outline.GetWidth()) - G.board_size() - 0.1) < 0.01  # (the outline's own width)
+    length, width = G.strip_size()
+    assert abs(mm(outline.GetWidth()) - length - 0.1) < 0.01  # (the outline's own width)
+    assert abs(mm(outline.GetHeight()) - width - 0.1) < 0.01
+    # Side by side, the strips cover the eight ranks with a gap between them, none over another.
+    assert G.strip_origin(7)[1] > 0 and G.strip_origin(0)[1] + width < 8 * G.PITCH
+    assert all(G.strip_origin(r)[1] - (G.strip_origin(r + 1)[1] + width) == G.STRIP_GAP for r in range(7))
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):
@@ -96,6 +159,7 @@ def test_the_generated_files_are_up_to_date(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (tmp_path / pcb.BOARD_FILE.name).read_text() == pcb.BOARD_FILE.read_text(), \
         "hardware/pcb/ is stale: run python -m hardware.pcb"
+    assert (tmp_path / pcb.PICTURE.name).exists()
     assert _normal(tmp_path / pcb.DRC_FILE.name)[1:] == _normal(pcb.DRC_FILE)[1:]
     for new in sorted((tmp_path / "gerber").iterdir()):
         assert _normal(new) == _normal(pcb.GERBERS / new.name), new.name
