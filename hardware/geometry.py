@@ -85,3 +85,44 @@ def reed_centre(f, r, pitch=PITCH):
 def sensor_extent(pitch=PITCH):
     """(x0, y0, x1, y1): what the eight strips cover, on the board."""
     return -strip_left(pitch), 0.0, 8 * pitch, 8 * pitch
+
+
+# ----- Mounting: each strip lies on posts of the enclosure's tray, through these holes
+MOUNT_HOLE = 3.2  # a strip's mounting hole (the tray's 3 mm pins)
+MOUNT_AT = (2, 4, 6)  # on the lines between files b|c, d|e, f|g, at the rank's centre line
+
+
+def strip_mount_holes(pitch=PITCH):
+    """A strip's mounting holes, on the strip: where no copper runs (between a diode and
+    the next file's line, between the file lines above and the rank line below)."""
+    return [(strip_left(pitch) + k * pitch, (pitch - STRIP_GAP) / 2) for k in MOUNT_AT]
+
+
+def mount_holes(pitch=PITCH):
+    """Every strip's mounting holes, on the board: [(rank, x, y)]."""
+    return [(r, k * pitch, (7 - r + 0.5) * pitch) for r in range(8) for k in MOUNT_AT]
+
+
+# ----- The board's layers, bottom up (the enclosure's heights)
+FLOOR = 2.4  # the tray's floor
+UNDER_PCB = 8.0  # under the strips: solder joints, the ribbons, strip 1's right-angle header
+ABOVE_PCB = 3.3  # from the strips' top to the playing surface's underside: the glass (2.3) and 1 mm
+TOP_PLATE = 3.0  # the playing surface (plywood or acrylic)
+FELT = 1.0  # a piece's felt, over its magnet
+WALL = 8.0  # the tray's outer wall (the playing surface's screws go into it)
+
+
+def magnet_to_reed():
+    """From a piece's magnet (its lower face) down to the axis of the glass under it."""
+    return FELT + TOP_PLATE + ABOVE_PCB - REED_GLASS[1] / 2
+
+
+def frame(pitch=PITCH):
+    """The board's border around the squares: the wall, the strips' left ends inside it
+    (with a millimetre to spare), at least 30 mm."""
+    return max(30.0, strip_left(pitch) + WALL + 1.0)
+
+
+def board_outer(pitch=PITCH):
+    """The enclosure's outer side, square."""
+    return 8 * pitch + 2 * frame(pitch)

@@ -74,6 +74,7 @@ class SensorStrip:
         self.tracks = []  # (x1, y1, x2, y2, layer "F"/"B", net)
         self.vias = []  # (x, y, net)
         self.texts = []  # (x, y, text)
+        self.holes = G.strip_mount_holes(pitch)  # (x, y): unplated, for the tray's pins
         self._squares()
         self._headers()
 
@@ -197,6 +198,22 @@ class SensorStrip:
             t.SetLayer(pcbnew.F_Cu if layer == "F" else pcbnew.B_Cu)
             t.SetNet(net(n))
             b.Add(t)
+        for i, (x, y) in enumerate(self.holes):
+            fp = pcbnew.FOOTPRINT(b)
+            fp.SetReference("H%d" % (i + 1))
+            fp.SetValue("mounting hole %.1f mm" % G.MOUNT_HOLE)
+            fp.Reference().SetVisible(False)
+            fp.Value().SetVisible(False)
+            fp.SetPosition(pt(x, y))
+            b.Add(fp)
+            pad = pcbnew.PAD(fp)
+            pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
+            pad.SetShape(pcbnew.PAD_SHAPE_CIRCLE)
+            pad.SetSize(pcbnew.wxSize(mm(G.MOUNT_HOLE), mm(G.MOUNT_HOLE)))
+            pad.SetDrillSize(pcbnew.wxSize(mm(G.MOUNT_HOLE), mm(G.MOUNT_HOLE)))
+            pad.SetLayerSet(pad.UnplatedHoleMask())
+            pad.SetPosition(pt(x, y))
+            fp.Add(pad)
         for x, y, n in self.vias:
             v = pcbnew.PCB_VIA(b)
             v.SetPosition(pt(x, y))
@@ -288,6 +305,8 @@ def picture(strip: SensorStrip, path: Path) -> None:
             ax.plot([x1, x2], [y1, y2], color="#c62828" if layer == "F" else "#1565c0", lw=0.9, alpha=0.85)
         for x, y, _ in strip.vias:
             ax.add_patch(plt.Circle((x, y), G.VIA[0] / 2, color="#555"))
+        for x, y in strip.holes:
+            ax.add_patch(plt.Circle((x, y), G.MOUNT_HOLE / 2, fill=False, color="black", lw=0.8))
         for ref, _, pads in strip.parts:
             for number, x, y, n in pads:
                 ax.add_patch(plt.Circle((x, y), G.PAD / 2, color="#b8860b"))

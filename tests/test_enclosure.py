@@ -1,0 +1,210 @@
+"""The enclosure (#17, hardware/enclosure.py) as build123d makes it: every printed part a
+closed solid that fits the print bed; the tray's pins where the sensor strips' holes are
+(read from the KiCad board) and every reed switch under its square of the playing surface
+(read from its DXF); the strips, the tray and the clock's contents clear of one another;
+the committed files what the generator gives."""
+import struct
+from pathlib import Path
+
+import pytest
+
+from hardware import geometry as G
+
+build123d = pytest.importorskip("build123d", reason="build123d is missing (pip install build123d)")
+from hardware import enclosure as E  # noqa: E402
+
+
+def _triangles(path: Path):
+    """A binary STL's triangles as vertex triples."""
+    data = path.read_bytes()
+    (n,) = struct.unpack_from("<I", data, 80)
+    assert len(data) == 84 + 50 * n, path.name
+    out = []
+    for i in range(n):
+        v = struct.unpack_from("<12f", data, 84 + 50 * i)
+        out.append((v[3:6], v[6:9], v[9:12]))
+    return out
+
+
+def closed(triangles) -> bool:
+    """A closed, consistently oriented surface: every edge of every triangle is met once,
+    the other way round, by exactly one other triangle."""
+    key = lambda p: tuple(round(c, 4) for c in p)  # noqa: E731
+    edges = {}
+    for tri in triangles:
+        a, b, c = (key(p) for p in tri)
+        if len({a, b, c}) < 3:
+            continue  # a sliver: no area, no edge
+        for e in ((a, b), (b, c), (c, a)):
+            edges[e] = edges.get(e, 0) + 1
+    return bool(edges) and all(k == 1 and edges.get((e[1], e[0])) == 1 for e, k in edges.items())
+
+
+STLS = sorted(E.OUT.glob("*.stl"))
+
+
+def test_every_part_is_there():
+    made, _, _ = E.parts()
+    assert {p.stem for p in STLS} == set(made)
+    assert len(STLS) >= 15  # nine tiles, the joiner, two shells, two bottoms, the lever
+
+
+@pytest.mark.parametrize("path", STLS, ids=[p.stem for p in STLS])
+def test_every_printed_part_is_a_closed_solid_that_fits_the_bed(path):
+    tris = _triangles(path)
+    assert closed(tris), path.name
+    xs, ys, zs = ([p[i] for t in tris for p in t] for i in range(3))
+    a, b, c = sorted(max(v) - min(v) for v in (xs, ys, zs))
+    fits = (b <= E.BED and c <= E.BED and a <= E.BED_HEIGHT) or (b <= E.BED and c <= E.BED_HEIGHT)
+    assert fits, (path.name, a, b, c)
+
+
+def test_the_closed_check_catches_a_hole():
+    tris = _triangles(E.OUT / "board-joiner.stl")
+    assert closed(tris)
+    assert not closed(tris[1:])  # a triangle missing: open
+    flipped = [(t[0], t[2], t[1]) if i == 0 else t for i, t in enumerate(tris)]
+    assert not closed(flipped)  # one turned inside out
+
+
+def test_the_tiles_make_the_tray_whole_and_no_seam_cuts_a_post():
+    board = E.BoardEnclosure()
+    tray = board.tray()
+    tiles = board.tiles(tray)
+    assert len(tiles) == board.tiles_per_side ** 2
+    assert abs(sum(t.volume for t in tiles.values()) - tray.volume) < 1.0
+    for x, y in board.pins():
+        for seam in board.seams:
+            assert abs(x - seam) > 5 and abs(y - seam) > 5, (x, y, seam)
+    # A narrower bed gives more tiles, each still on the bed.
+    small = E.BoardEnclosure(bed=150.0)
+    assert small.tiles_per_side > board.tiles_per_side
+
+
+def _saved_strip_holes():
+    """The mounting holes and reed switches of the committed KiCad strip, in mm."""
+    from hardware import pcb
+
+    try:
+        pcbnew = pcb.pcbnew_module()
+    except ImportError as e:
+        pytest.skip(str(e))
+    saved = pcbnew.LoadBoard(str(pcb.BOARD_FILE))
+    mm = pcbnew.ToMM
+    holes, reeds = [], {}
+    for fp in saved.GetFootprints():
+        ref = fp.GetReference()
+        pads = list(fp.Pads())
+        if ref.startswith("H"):
+            holes.append((mm(pads[0].GetPosition().x), mm(pads[0].GetPosition().y), mm(pads[0].GetDrillSize().x)))
+        if ref.startswith("reed_"):
+            ys = [mm(p.GetPosition().y) for p in pads]
+            reeds[ref[5:]] = (mm(pads[0].GetPosition().x), sum(ys) / 2)
+    return holes, reeds
+
+
+def test_the_trays_pins_go_through_the_strips_holes():
+    """The pins stand where the KiCad strip has its holes, thinner than the holes, on
+    shoulders at the strips' underside, up to the playing surface; the strips, placed on
+    them, touch neither the pins nor the wall."""
+    from build123d import Vector
+
+    board = E.BoardEnclosure()
+    holes, _ = _saved_strip_holes()
+    assert len(holes) == len(G.MOUNT_AT)
+    from_pcb = sorted((round(x, 3), round(y, 3)) for r in range(8) for hx, hy, _ in holes
+                      for x, y in [board.to_cad(G.strip_origin(r)[0] + hx, G.strip_origin(r)[1] + hy)])
+    assert from_pcb == sorted((round(x, 3), round(y, 3)) for x, y in board.pins())
+    assert all(d > 3.0 for _, _, d in holes)
+    tray = board.tray()
+    for x, y in board.pins():
+        assert tray.is_inside(Vector(x, y, board.pcb_z + 0.8))  # the pin, in the hole
+        assert not tray.is_inside(Vector(x + 1.55, y, board.pcb_z + 0.8))  # clear of the hole's wall
+        assert tray.is_inside(Vector(x + 3.5, y, board.pcb_z - 0.5))  # the shoulder under the strip
+        assert tray.is_inside(Vector(x, y, board.plate_z - 0.1))  # up to the playing surface
+        assert not tray.is_inside(Vector(x, y, board.plate_z + 0.1))
+    for strip in board.strips():
+        assert (tray & strip).volume < 1e-6
+
+
+def test_every_reed_switch_lies_under_its_square():
+    """From the KiCad strip and the playing surface's DXF: each reed's glass centred
+    REED_OFFSET below its square's centre, on the file's line, well inside the square; the
+    magnet as far above it as the layers say."""
+    import ezdxf
+
+    board = E.BoardEnclosure()
+    _, reeds = _saved_strip_holes()
+    doc = ezdxf.readfile(str(E.OUT / "board-top.dxf"))
+    lines = [e for e in doc.modelspace() if e.dxftype() == "LINE" and e.dxf.layer == "ENGRAVE"]
+    grid_x = sorted({round(e.dxf.start.x, 3) for e in lines if e.dxf.start.x == e.dxf.end.x})
+    grid_y = sorted({round(e.dxf.start.y, 3) for e in lines if e.dxf.start.y == e.dxf.end.y})
+    p = G.PITCH
+    assert grid_x[:1] == [0.0] and grid_x[-1] == 8 * p and grid_y[:1] == [0.0] and grid_y[-1] == 8 * p
+    squares_x = [i * p for i in range(9)]
+    assert all(x in grid_x for x in squares_x)
+    assert len(reeds) == 8
+    for r in range(8):
+        ox, oy = G.strip_origin(r)
+        for name, (rx, ry) in reeds.items():
+            f = "abcdefgh".index(name)
+            x, y = board.to_cad(ox + rx, oy + ry)
+            col, row = int(x // p), int(y // p)
+            assert (col, row) == (f, r), name + str(r + 1)
+            cx, cy = (f + 0.5) * p, (r + 0.5) * p
+            assert abs(x - cx) < 1e-3 and abs((cy - y) - G.REED_OFFSET) < 1e-3
+            half = G.REED_GLASS[0] / 2
+            assert row * p < y - half and y + half < (row + 1) * p  # the whole glass under its square
+    outline = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE" and e.dxf.layer == "CUT"][0]
+    xs = [v[0] for v in outline.get_points()]
+    assert abs(max(xs) - min(xs) - board.side) < 1e-6
+    # The layers: the playing surface's top above the glass's axis, plus the felt.
+    glass_axis = board.pcb_z + G.PCB_THICKNESS + G.REED_GLASS[1] / 2
+    assert abs(board.height + G.FELT - glass_axis - G.magnet_to_reed()) < 1e-9
+    assert board.plate_z - (board.pcb_z + G.PCB_THICKNESS + G.REED_GLASS[1]) >= 0.5  # the glass clear of the plate
+
+
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_the_clocks_contents_fit_inside_its_half(side):
+    """The face board behind its window, the lever's switch, the cells' holder (White) and
+    the controller board (Black), as boxes: inside the half's outline, clear of its walls,
+    bosses and posts; the lever's hole above the switch; the window as large as the face."""
+    half = E.ClockHalf(side)
+    shell, bottom = half.shell(), half.bottom()
+    outline = build123d.extrude(half.profile(), amount=E.HALF)
+    for name, box in half.contents().items():
+        assert (box & outline).volume == pytest.approx(box.volume, rel=1e-6), name  # inside
+        assert (box & shell).volume < 1e-3, name
+        assert (box & bottom).volume < 1e-3, name
+    x0, y0, _, x1, y1, _ = half.switch_box()
+    lx, ly = half.lever_at()
+    assert lx - E.LEVER / 2 < x0 and x1 < lx + E.LEVER / 2 and ly - E.LEVER / 2 < y0 and y1 < ly + E.LEVER / 2
+    assert E.FACE_WINDOW[0] >= E.CHARS * E.CHAR_PITCH and E.FACE_WINDOW[1] >= E.CHAR_HEIGHT
+    # And the check is not blind: a holder twice as tall runs into the sloping front.
+    if side == "white":
+        from build123d import Align, Box, Pos
+
+        bx, by = half.battery_at()
+        hx, hy, hz = E.BATTERY_HOLDER
+        tall = Pos(bx, by, 0.01) * Box(hx, hy, 2 * hz, align=(Align.MIN, Align.MIN, Align.MIN))
+        assert (tall & shell).volume > 1.0
+
+
+def _normal_step(path: Path):
+    return path.read_text().splitlines()
+
+
+def test_the_generated_files_are_up_to_date(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "hardware.enclosure", "--out", str(tmp_path)], capture_output=True,
+                       text=True, timeout=600, cwd=str(E.HERE.parent))
+    assert r.returncode == 0, r.stdout + r.stderr
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == sorted(p.name for p in E.OUT.iterdir())
+    for name in made:
+        if name.endswith(".png"):
+            continue
+        assert (tmp_path / name).read_bytes() == (E.OUT / name).read_bytes(), \
+            "hardware/enclosure/%s is stale: run python -m hardware.enclosure" % name
