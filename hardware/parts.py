@@ -1,0 +1,201 @@
+"""The rest of the bill of materials and the cost: everything that is not in the circuit's
+bom.csv (the sensor strips, the magnets and pieces, the printed parts and their filament,
+the playing surface, connectors, cables, screws, the cells and their holder), with the
+quantities the other generators decide, and what the whole board costs.
+
+    python -m hardware.parts     # hardware/mechanical.csv and hardware/cost.csv
+
+Prices are estimates in euros for single quantities from common electronics distributors
+and hobby shops (2026), one line per part with a supplier-neutral description; they say
+what a maker should expect to pay, not where to buy.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import struct
+from pathlib import Path
+
+from hardware import geometry as G
+
+HERE = Path(__file__).resolve().parent
+MECHANICAL = HERE / "mechanical.csv"
+COST = HERE / "cost.csv"
+ENCLOSURE = HERE / "enclosure"
+PLA = 1.24  # g/cm3
+FILAMENT_EUR_PER_G = 0.022
+
+# The circuit's parts (bom.csv), by part and value: euros each.
+ELECTRONIC = {
+    ("74HC138", "74HC138"): 0.50, ("Boost_5V", "5 V"): 7.50, ("Buzzer", "passive"): 1.00,
+    ("C", "100n"): 0.10, ("CP", "1000u"): 0.40, ("CP", "100u"): 0.15,
+    ("Char_14seg_CC", "14-seg 0.8in"): 1.80, ("Charger_Module", "TP4056 module"): 0.80,
+    ("Conn_01x02", "JST PH 2"): 0.25, ("Conn_01x03", "JST XH 3"): 0.25, ("D", "1N5819"): 0.10,
+    ("DFPlayer_Mini", "DFPlayer Mini"): 3.00, ("D_Schottky", "BAT85"): 0.06, ("D_Small", "1N4148"): 0.03,
+    ("HT16K33", "HT16K33 0x70"): 1.50, ("HT16K33", "HT16K33 0x71"): 1.50, ("LED", "red 10 mm"): 0.25,
+    ("LED_3mm", "red 3 mm"): 0.05, ("Motor", "3 V"): 1.00, ("Q_NMOS_GSD", "BSS138"): 0.10,
+    ("Q_NPN_EBC", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
+    ("Reed", "reed NO"): 0.45, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
+    ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
+}
+VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker"}  # the optional voice's own parts
+
+
+def stl_volume(path: Path) -> float:
+    """A closed binary STL's volume in mm3 (the divergence theorem over its triangles)."""
+    data = path.read_bytes()
+    (n,) = struct.unpack_from("<I", data, 80)
+    total = 0.0
+    for i in range(n):
+        v = struct.unpack_from("<12f", data, 84 + 50 * i)
+        a, b, c = v[3:6], v[6:9], v[9:12]
+        total += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                  + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6
+    return abs(total)
+
+
+def printed(folder: Path = ENCLOSURE) -> dict:
+    """{part name: (how many, grams of PLA)} from the committed STL files (solid: the walls
+    are thin enough to print nearly solid)."""
+    from hardware.enclosure import BoardEnclosure
+
+    copies = {"board-joiner": BoardEnclosure().joiners_needed(), "clock-lever-cap": 2}
+    return {p.stem: (copies.get(p.stem, 1), stl_volume(p) / 1000 * PLA) for p in sorted(folder.glob("*.stl"))}
+
+
+def mechanical_rows(magnet=None) -> list[dict]:
+    """The mechanical bill of materials: one line per part."""
+    from hardware import enclosure as E
+    from hardware import magnets
+
+    grade, d, t, tol = magnet or magnets.choose()
+    board = E.BoardEnclosure()
+    length, width = G.strip_size()
+    side = board.side
+    grams = sum(n * g for n, g in printed().values())
+    tiles = board.tiles_per_side ** 2
+    rows = [
+        # (qty, part, description, for, euros each)
+        (8, "sensor strip PCB", "2-layer FR4 PCB, 1.6 mm, HASL, %.1f x %.1f mm, from hardware/pcb/gerber "
+         "(order 10: two spares; about EUR 40 with shipping)" % (length, width), "the board's sensor", 5.00),
+        (7, "ribbon 16-way", "flat ribbon cable, 16 wires, 80 mm, its wires parted and soldered into one strip's J2 "
+         "and the next strip's J1, pin 1 to pin 1", "joining the strips", 0.20),
+        (1, "header 1x16 right-angle", "pin header, 1 row, 16 pins, 2.54 mm, right-angle, fitted from underneath "
+         "in the first strip's J1", "the board's cable", 0.30),
+        (1, "jumper 16-way F-F", "female-female jumper wires 2.54 mm, 16 in a ribbon, 200 mm (a 1x16 housing at "
+         "each end keeps the order)", "the board to the clock", 1.00),
+        (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
+         "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read within %.0f mm of its "
+         "square's centre" % (d, t, grade, tol), "the pieces", 0.12),
+        (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base at most "
+         "%.0f mm (FIDE's standards: a square twice a pawn's base), felted; a %.1f x %.1f mm hole drilled "
+         "in each base for its magnet, the same pole down on every piece" % (G.PITCH / 2, d + 0.2, t + 0.2),
+         "playing", 25.00),
+        (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces", 2.00),
+        (1, "playing surface", "3 mm plywood or acrylic, %.0f x %.0f mm, laser-cut and engraved from "
+         "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted)" % (side, side),
+         "the board", 12.00),
+        (round(grams), "filament (g)", "PLA or PETG, 1.75 mm: %d tray tiles, %d joiners, the clock's two shells, "
+         "two bottoms and two lever caps (hardware/enclosure/*.stl)" % (tiles, board.joiners_needed()),
+         "the enclosure", FILAMENT_EUR_PER_G),
+        (8, "screw M3x10 countersunk", "machine or self-tapping screw, M3 x 10 mm, countersunk head",
+         "the playing surface to the tray", 0.06),
+        (8, "screw M3x8 countersunk", "self-tapping screw, M3 x 8 mm, countersunk head", "the clock's bottoms", 0.06),
+        (4, "bolt M3x16 + nut", "machine screw M3 x 16 mm with hex nut", "the clock's halves together", 0.08),
+        (8, "screw M2.5x12 + nut", "machine screw M2.5 x 12 mm with hex nut", "the faces behind their windows", 0.07),
+        (4, "screw M2.5x6", "self-tapping screw, M2.5 x 6 mm", "the controller board on its standoffs", 0.05),
+        (4, "screw M2x12", "self-tapping screw, M2 x 12 mm", "the levers' microswitches", 0.05),
+        (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)", 0.06),
+        (8, "rubber foot", "self-adhesive rubber foot, 10 mm", "board (4), clock (4)", 0.10),
+        (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller", 0.80),
+        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
+        (2, "SOP-28 adapter", "SOP-28 to DIP adapter board with pin headers", "the HT16K33s on perfboard", 0.50),
+        (2, "socket 1x20", "female header, 1 row, 20 pins, 2.54 mm", "the Pico", 0.30),
+        (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
+         "power", 1.50),
+        (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power", 4.00),
+        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, heat-shrink sleeving", "wiring", 3.00),
+        (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners", 3.00),
+        (1, "micro SD card", "any size, FAT32 (python -m host_tools audiocard)", "the voice", 3.00),
+        (1, "USB cable", "USB A or C to micro-B, data", "power, the laptop", 2.00),
+    ]
+    return [{"qty": q, "part": p, "description": desc, "for": use, "eur_each": "%.3f" % eur,
+             "eur": "%.2f" % (q * eur)} for q, p, desc, use, eur in rows]
+
+
+def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
+    out = []
+    with open(bom, newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["part"], row["value"])
+            eur = ELECTRONIC.get(key, ELECTRONIC.get((row["part"], None)))
+            if eur is None:
+                raise KeyError("no price for %s %s: add it to hardware/parts.py" % key)
+            out.append({"qty": int(row["qty"]), "part": row["part"], "value": row["value"], "eur_each": eur,
+                        "voice": row["part"] in VOICE})
+    return out
+
+
+def cost(mechanical=None) -> dict:
+    """What the board costs, by section, in euros: with and without the optional voice."""
+    mechanical = mechanical or mechanical_rows()
+    voice_mech = {"screw M2.5x8 + nut", "micro SD card"}
+    e = electronic_rows()
+    sections = {
+        "electronics (bom.csv, without the voice)": sum(r["qty"] * r["eur_each"] for r in e if not r["voice"]),
+        "the voice (DFPlayer, bridge, speaker, card, a fourth cell)": sum(
+            r["qty"] * r["eur_each"] for r in e if r["voice"]) + sum(
+            float(r["eur"]) for r in mechanical if r["part"] in voice_mech) + 4.00,
+        "sensor strips (PCB)": sum(float(r["eur"]) for r in mechanical if r["part"] == "sensor strip PCB"),
+        "pieces and magnets": sum(float(r["eur"]) for r in mechanical if r["part"].startswith(
+            ("magnet", "chess pieces", "felt"))),
+        "enclosure (filament, playing surface, screws, feet)": sum(float(r["eur"]) for r in mechanical if r[
+            "part"].startswith(("filament", "playing surface", "screw", "bolt", "rubber")) and r["part"] not in voice_mech),
+    }
+    counted = {"sensor strip PCB", "felt", "filament (g)", "playing surface", "rubber foot"} | voice_mech
+    rest = 0.0
+    for r in mechanical:
+        p = r["part"]
+        if p in counted or p.startswith(("magnet", "chess pieces", "screw", "bolt")):
+            continue
+        if p == "18650 cell":
+            rest += (r["qty"] - 1) * float(r["eur_each"])  # the fourth is the voice's
+        else:
+            rest += float(r["eur"])
+    sections["connectors, cables, perfboard, cells, holder, glue"] = rest
+    out = {k: round(v, 2) for k, v in sections.items()}
+    voice = out["the voice (DFPlayer, bridge, speaker, card, a fourth cell)"]
+    out["total without the voice"] = round(sum(v for k, v in out.items() if not k.startswith("the voice")), 2)
+    out["total with the voice"] = round(out["total without the voice"] + voice, 2)
+    pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
+    out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
+    return out
+
+
+def _csv(rows, fields) -> str:
+    out = io.StringIO()
+    w = csv.DictWriter(out, fields, lineterminator="\n")
+    w.writeheader()
+    for row in rows:
+        w.writerow(row)
+    return out.getvalue()
+
+
+def write_all(mechanical_path: Path = MECHANICAL, cost_path: Path = COST) -> tuple[str, str]:
+    rows = mechanical_rows()
+    mech = _csv(rows, ["qty", "part", "description", "for", "eur_each", "eur"])
+    money = _csv([{"section": k, "eur": "%.2f" % v} for k, v in cost(rows).items()], ["section", "eur"])
+    mechanical_path.write_text(mech)
+    cost_path.write_text(money)
+    return mech, money
+
+
+def main():
+    write_all()
+    print(MECHANICAL)
+    print(COST)
+    print(COST.read_text())
+
+
+if __name__ == "__main__":
+    main()
