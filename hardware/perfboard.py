@@ -1,0 +1,309 @@
+"""The controller on a 9 x 7 cm perfboard: where each part goes and every wire under it,
+made from the circuit (hardware/circuit.py), so that the layout cannot drift from it.
+
+    python -m hardware.perfboard     # hardware/perfboard.png and hardware/perfboard.txt
+
+The board holds the Pico (on sockets, its USB at the clock's outer end), the 74HC138, the
+pull-ups, the I2C level shifter, the transistor drivers with their flyback diodes, the
+buzzer, the power path (the charger and regulator modules on their pins) and a connector
+for everything elsewhere: the sensor strips' ribbon (the strips' J1 order: ranks 1-8, files
+a-h), each face (VSYS, GND, SDA, SCL), the voice board (the DFPlayer and its bridge on a
+small board of their own by the speaker), the arbiter's buttons, the two 10 mm LEDs, the
+power switch, the cells, the levers and the motors. Parts sit on a 2.54 mm grid of holes,
+columns 0-34 from the left (the Pico's USB on the right), rows 0-26 from the top; wires run
+underneath, each net's holes joined by the shortest tree.
+
+The checks (tests/test_perfboard.py): every pin of the circuit that lives on this board has
+a hole of its own; no part overlaps another or the mounting screws; the wires join each net
+of the circuit and never two nets; every line that leaves the board has its connector pin.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PICTURE = HERE / "perfboard.png"
+WIRING = HERE / "perfboard.txt"
+COLS, ROWS = 35, 27  # 90 x 70 mm
+SCREWS = [(1, 1), (COLS - 2, 1), (1, ROWS - 2), (COLS - 2, ROWS - 2)]  # near the standoffs: kept free
+
+# Footprints: pins as (number, dx, dy) in holes from the part's first pin, its body as a
+# rectangle (x0, y0, x1, y1) in holes, both before rotation.
+def _line(n, body=0.5):
+    return [(str(i + 1), i, 0) for i in range(n)], (-0.5, -body, n - 0.5, body)
+
+
+FOOTPRINTS = {
+    "R": ([("1", 0, 0), ("2", 1, 0)], (-0.49, -0.49, 0.49, 0.49)),  # standing: the body over pin 1
+    "D41": ([("1", 0, 0), ("2", 4, 0)], (0.4, -0.6, 3.6, 0.6)),  # 1N5819 lying flat, its band (K) at pin 1
+    "C": ([("1", 0, 0), ("2", 1, 0)], (-0.5, -0.5, 1.5, 0.5)),
+    "CP": ([("1", 0, 0), ("2", 2, 0)], (-1.0, -2.0, 3.0, 2.0)),  # 10 mm radial
+    "TO92": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),
+    "SOT23": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),  # on an adapter
+    "DIP16": ([(str(i + 1), i, 3) for i in range(8)] + [(str(16 - i), i, 0) for i in range(8)],
+              (-0.5, 0.4, 7.5, 2.6)),
+    "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)],
+             (-19.9, -0.6, 0.9, 7.6)),
+    "BUZZER": ([("1", 0, 0), ("2", 3, 0)], (-1.0, -2.4, 4.0, 2.4)),
+}
+for n in (2, 3, 4, 5, 6, 16):
+    FOOTPRINTS["H%d" % n] = _line(n)
+
+# Where each part of the circuit goes: reference -> (footprint, column, row, rotation).
+PLACES = {
+    "pico": ("PICO", 33, 3, 0),
+    "decoder": ("DIP16", 3, 3, 0), "c_decoder": ("C", 11, 4, 90),
+    # the I2C level shifter: BSS138s on SOT-23 adapters, the pull-ups on either side
+    "q_shift_sda": ("SOT23", 3, 8, 0), "q_shift_scl": ("SOT23", 7, 8, 0),
+    "r_sda": ("R", 3, 10, 90), "r_scl": ("R", 4, 10, 90),
+    "r_face_sda": ("R", 7, 10, 90), "r_face_scl": ("R", 8, 10, 90),
+    # the power path, down the left side
+    "battery": ("H2", 1, 13, 90), "charger": ("H6", 3, 13, 90), "J_SWITCH": ("H2", 5, 13, 90),
+    "r_bat_top": ("R", 7, 13, 90), "r_bat_bottom": ("R", 8, 13, 90), "c_bat_adc": ("C", 9, 13, 90),
+    "regulator": ("H4", 3, 20, 90), "q_usb": ("TO92", 6, 17, 0),
+    "r_base_usb": ("R", 6, 19, 90), "r_pull_usb": ("R", 7, 19, 90),
+    "diode_battery": ("D41", 5, 22, 0),
+    "c_vsys": ("CP", 10, 23, 0), "c_led_chain": ("CP", 11, 17, 90),
+    # pull-ups for the files, the levers and the buttons
+    **{"r_col_" + f: ("R", 14 + i, 12, 90) for i, f in enumerate("abcdefgh")},
+    "r_button_white": ("R", 22, 12, 90), "r_button_black": ("R", 23, 12, 90),
+    "r_button_plus": ("R", 24, 12, 90), "r_button_minus": ("R", 25, 12, 90),
+    "r_button_ok": ("R", 26, 12, 90), "r_button_menu": ("R", 27, 12, 90),
+    "r_led_data": ("R", 29, 12, 90), "square_leds": ("H3", 31, 12, 0),
+    # the drivers: a transistor, its base resistor and pull-down (or the LED's resistor)
+    "q_motor_white": ("TO92", 14, 16, 0), "r_base_motor_white": ("R", 14, 18, 90),
+    "r_pull_motor_white": ("R", 15, 18, 90),
+    "q_motor_black": ("TO92", 18, 16, 0), "r_base_motor_black": ("R", 18, 18, 90),
+    "r_pull_motor_black": ("R", 19, 18, 90),
+    "q_buzzer": ("TO92", 22, 16, 0), "r_base_buzzer": ("R", 22, 18, 90), "r_pull_buzzer": ("R", 23, 18, 90),
+    "q_led_white": ("TO92", 26, 16, 0), "r_base_led_white": ("R", 26, 18, 90), "r_led_white": ("R", 27, 18, 90),
+    "q_led_black": ("TO92", 30, 16, 0), "r_base_led_black": ("R", 30, 18, 90), "r_led_black": ("R", 31, 18, 90),
+    "flyback_motor_white": ("D41", 14, 21, 0), "flyback_motor_black": ("D41", 19, 21, 0),
+    "flyback_buzzer": ("D41", 24, 21, 0),
+    "buzzer": ("BUZZER", 29, 22, 0),
+    # connectors for what is elsewhere (the circuit's own connectors, and the groups below)
+    "J_LED_W": ("H2", 28, 19, 0), "J_LED_B": ("H2", 32, 18, 90),
+    "motor_white": ("H2", 14, 24, 0), "motor_black": ("H2", 17, 24, 0),
+    "button_white": ("H2", 14, 26, 0), "button_black": ("H2", 17, 26, 0),
+    "J_FACE_W": ("H4", 20, 24, 0), "J_FACE_B": ("H4", 20, 26, 0),
+    "J_VOICE": ("H5", 25, 26, 0), "J_BUTTONS": ("H6", 7, 26, 0),
+    "J_SENSOR": ("H16", 12, 0, 0),
+}
+
+# What lives elsewhere, and the connector on this board that stands for it.
+ELSEWHERE = {
+    "J_FACE_W": lambda ref, key: key.startswith(("face_white", "char_white", "ind_white", "c_face_white",
+                                                  "cp_face_white")),
+    "J_FACE_B": lambda ref, key: key.startswith(("face_black", "char_black", "ind_black", "c_face_black",
+                                                  "cp_face_black", "r_addr_black", "d_addr_black")),
+    "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
+                                        "r_audio_rx", "speaker"),
+    "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
+                                          "button_reset"),
+    "J_LED_W": lambda ref, key: key == "led_white",
+    "J_LED_B": lambda ref, key: key == "led_black",
+    "J_SWITCH": lambda ref, key: key == "power_switch",
+    "J_SENSOR": lambda ref, key: key.startswith(("reed_", "diode_")) and key[-1].isdigit() and key[-2] in "abcdefgh",
+}
+
+
+def _rotate(dx, dy, rot):
+    return {0: (dx, dy), 90: (-dy, dx), 180: (-dx, -dy), 270: (dy, -dx)}[rot]
+
+
+class Perfboard:
+    """The layout as data: parts with their holes and bodies, the connectors' nets, the
+    wires."""
+
+    def __init__(self, board=None, places=PLACES):
+        from hardware.circuit import Board
+
+        self.circuit = board or Board()
+        self.places = places
+        self.pins = {}  # (part, pin number) -> (col, row)
+        self.nets = {}  # (part, pin number) -> net
+        self.bodies = {}  # part -> (x0, y0, x1, y1)
+        self.headers = {}  # connector -> [net per pin]
+        self.elsewhere = {}  # circuit part key -> connector
+        self._sort()
+        self._place()
+        self.wires = self._wires()
+
+    def _sort(self):
+        from hardware.pcb import CONTROLLER
+
+        crossing = {j: set() for j in ELSEWHERE}
+        here_nets = set()
+        for key, part in self.circuit.parts.items():
+            group = next((j for j, f in ELSEWHERE.items() if f(part.ref, key)), None)
+            nets = {p.nets[0].name for p in part.pins if p.nets and not p.nets[0].name.startswith("__")}
+            if group:
+                self.elsewhere[key] = group
+                crossing[group] |= nets
+            else:
+                here_nets |= nets
+        order = {"J_FACE_W": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"], "J_FACE_B": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"],
+                 "J_VOICE": ["VSYS", "+3V3", "GND", "I2C_SDA", "I2C_SCL"],
+                 "J_BUTTONS": ["BUTTON_PLUS", "BUTTON_MINUS", "BUTTON_OK", "BUTTON_MENU", "RUN", "GND"],
+                 "J_LED_W": ["LED_A_WHITE", "LED_K_WHITE"], "J_LED_B": ["LED_A_BLACK", "LED_K_BLACK"],
+                 "J_SWITCH": ["BAT_OUT", "BAT_SW"], "J_SENSOR": list(CONTROLLER)}
+        for j, nets in crossing.items():
+            leaving = nets & here_nets
+            if set(order[j]) != leaving:
+                raise ValueError("%s carries %s, the circuit needs %s" % (j, sorted(order[j]), sorted(leaving)))
+            self.headers[j] = order[j]
+
+    def _place(self):
+        for key, (fp, col, row, rot) in self.places.items():
+            pins, (x0, y0, x1, y1) = FOOTPRINTS[fp]
+            if key in self.headers:
+                nets = {str(i + 1): n for i, n in enumerate(self.headers[key])}
+            else:
+                part = self.circuit.parts[key]
+                nets = {p.num: (p.nets[0].name if p.nets else None) for p in part.pins}
+                extra = set(nets) - {n for n, _, _ in pins}
+                if any(nets[n] and not nets[n].startswith("__") for n in extra):
+                    raise ValueError("%s: pins %s have no hole" % (key, sorted(extra)))
+            for number, dx, dy in pins:
+                rx, ry = _rotate(dx, dy, rot)
+                self.pins[(key, number)] = (col + rx, row + ry)
+                net = nets.get(number)
+                self.nets[(key, number)] = None if net is None or net.startswith("__") else net
+            corners = [_rotate(x, y, rot) for x, y in ((x0, y0), (x1, y1))]
+            self.bodies[key] = (col + min(c[0] for c in corners), row + min(c[1] for c in corners),
+                                col + max(c[0] for c in corners), row + max(c[1] for c in corners))
+
+    def _wires(self):
+        """Each net's holes joined by the shortest tree (Prim's, by the wire's length)."""
+        by_net = {}
+        for pin, net in self.nets.items():
+            if net:
+                by_net.setdefault(net, set()).add(self.pins[pin])
+        wires = []
+        for net in sorted(by_net):
+            holes = sorted(by_net[net])
+            joined = {holes[0]}
+            rest = set(holes[1:])
+            while rest:
+                a, b = min(((a, b) for a in joined for b in rest),
+                           key=lambda ab: (abs(ab[0][0] - ab[1][0]) + abs(ab[0][1] - ab[1][1]), ab))
+                wires.append((net, a, b))
+                joined.add(b)
+                rest.discard(b)
+        return wires
+
+    # ----- what the checks and the maker read
+
+    def problems(self):
+        """Everything wrong with the layout, in words (empty: none)."""
+        out = []
+        seen = {}
+        for pin, hole in self.pins.items():
+            x, y = hole
+            if not (0 <= x < COLS and 0 <= y < ROWS):
+                out.append("%s pin %s off the board at %s" % (pin[0], pin[1], hole))
+            if hole in seen:
+                out.append("%s pin %s and %s pin %s share hole %s" % (pin + seen[hole] + (hole,)))
+            seen[hole] = pin
+        keys = sorted(self.bodies)
+        for i, a in enumerate(keys):
+            ax0, ay0, ax1, ay1 = self.bodies[a]
+            for b in keys[i + 1:]:
+                bx0, by0, bx1, by1 = self.bodies[b]
+                if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                    out.append("%s overlaps %s" % (a, b))
+            for sx, sy in SCREWS:
+                if ax0 - 0.5 < sx < ax1 + 0.5 and ay0 - 0.5 < sy < ay1 + 0.5:
+                    out.append("%s covers the mounting hole at %s" % (a, (sx, sy)))
+        placed = set(self.places)
+        for key in self.circuit.parts:
+            if key not in self.elsewhere and key not in placed:
+                out.append("%s has no place" % key)
+        return out
+
+    @staticmethod
+    def hole_name(hole):
+        """A hole as the maker finds it: column letter(s) and row number (A1 top left)."""
+        x, y = hole
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        name = letters[x] if x < 26 else "A" + letters[x - 26]
+        return "%s%d" % (name, y + 1)
+
+    def wiring_text(self):
+        lines = ["The controller's perfboard (hardware/perfboard.py): holes named column (A..AI, left to",
+                 "right, the Pico's USB on the right) and row (1..27, top to bottom).", "", "PARTS"]
+        for key in sorted(self.places):
+            fp = self.places[key][0]
+            part = self.circuit.parts.get(key)
+            names = {p.num: p.name for p in part.pins} if part is not None else {}
+            holes = ", ".join("%s %s" % (names.get(n, n), self.hole_name(h))
+                              for (k, n), h in sorted(self.pins.items(), key=lambda kv: kv[1]) if k == key)
+            lines.append("  %-20s %-9s %-6s %s" % (key, part.ref if part is not None else "", fp, holes))
+        lines += ["", "CONNECTORS (pin 1 first)"]
+        for j, nets in self.headers.items():
+            lines.append("  %-10s %s" % (j, ", ".join(nets)))
+        lines += ["", "WIRES (underneath; insulated where they cross)"]
+        for net, a, b in self.wires:
+            lines.append("  %-18s %-5s - %s" % (net, self.hole_name(a), self.hole_name(b)))
+        return "\n".join(lines) + "\n"
+
+
+def picture(board: Perfboard, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(12, 9.6))
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.5, COLS + 0.5)
+    ax.set_ylim(ROWS + 0.5, -1.5)
+    ax.axis("off")
+    ax.add_patch(plt.Rectangle((-0.5, -0.5), COLS, ROWS, color="#c8a96e", alpha=0.35))
+    for x in range(COLS):
+        for y in range(ROWS):
+            ax.plot(x, y, ".", color="#8d6e63", ms=1.5)
+    for x in range(COLS):
+        ax.text(x, -1.1, Perfboard.hole_name((x, 0))[:-1], ha="center", fontsize=5)
+    for y in range(ROWS):
+        ax.text(-1.2, y, str(y + 1), va="center", fontsize=5)
+    for sx, sy in SCREWS:
+        ax.add_patch(plt.Circle((sx, sy), 0.6, fill=False, color="black", lw=0.8))
+    palette = {"GND": "#212121", "VSYS": "#c62828", "+3V3": "#ef6c00", "VBUS": "#ad1457"}
+    for net, (ax_, ay), (bx, by) in board.wires:
+        ax.plot([ax_, bx], [ay, by], color=palette.get(net, "#1565c0"), lw=0.8, alpha=0.75)
+    for key, (x0, y0, x1, y1) in board.bodies.items():
+        ax.add_patch(plt.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, color="#2e7d32", lw=0.9))
+        label = board.circuit.parts[key].ref if key in board.circuit.parts else key
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, label, ha="center", va="center", fontsize=5.5, color="#1b5e20")
+    for (key, number), (x, y) in board.pins.items():
+        ax.plot(x, y, "o", ms=3, color="#b8860b")
+    ax.set_title("The controller on a 9 x 7 cm perfboard (hardware/perfboard.py): parts (green) from above, "
+                 "wires underneath (GND black, VSYS red, 3V3 orange, VBUS pink, signals blue)", fontsize=8)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def write_all(picture_path: Path = PICTURE, wiring_path: Path = WIRING) -> Perfboard:
+    board = Perfboard()
+    wrong = board.problems()
+    if wrong:
+        raise ValueError("the layout is wrong: " + "; ".join(wrong))
+    wiring_path.write_text(board.wiring_text())
+    picture(board, picture_path)
+    return board
+
+
+def main(argv=None):
+    try:
+        write_all()
+    except ValueError as e:
+        raise SystemExit("python -m hardware.perfboard: error: %s" % e) from None
+    print(WIRING)
+    print(PICTURE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

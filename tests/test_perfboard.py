@@ -1,0 +1,101 @@
+"""The controller's perfboard layout (#17, hardware/perfboard.py), from the circuit: every
+part that lives on it has its holes, nothing overlaps, the wires join each of the circuit's
+nets and never two, every line that leaves has its connector pin, and the committed wiring
+list is what the generator gives."""
+import pytest
+
+from hardware import perfboard as PB
+
+
+@pytest.fixture(scope="module")
+def board():
+    return PB.Perfboard()
+
+
+def _groups(board):
+    up = {}
+
+    def find(h):
+        while up.get(h, h) != h:
+            h = up[h]
+        return h
+
+    for _, a, b in board.wires:
+        up[find(a)] = find(b)
+    return find
+
+
+def test_the_layout_has_no_problem(board):
+    assert board.problems() == []
+
+
+def test_the_wires_make_the_circuits_nets_on_the_board(board):
+    find = _groups(board)
+    by_net = {}
+    for pin, net in board.nets.items():
+        if net:
+            by_net.setdefault(net, set()).add(find(board.pins[pin]))
+    assert all(len(groups) == 1 for groups in by_net.values()), \
+        [n for n, g in by_net.items() if len(g) > 1]
+    owners = {}
+    for net, groups in by_net.items():
+        (g,) = groups
+        assert g not in owners, (net, owners.get(g))  # two nets joined: a short
+        owners[g] = net
+    # Every pin of every part here is the circuit's: same net, pin for pin.
+    for key, part in board.circuit.parts.items():
+        if key in board.elsewhere:
+            continue
+        for p in part.pins:
+            net = p.nets[0].name if p.nets else None
+            if net and not net.startswith("__"):
+                assert board.nets[(key, p.num)] == net, (key, p.num)
+
+
+def test_every_line_that_leaves_has_its_connector(board):
+    """A net shared by a part elsewhere (a face, the voice board, the buttons, the strips)
+    and a part here reaches a pin of that group's connector."""
+    here = {n for pin, n in board.nets.items() if n and not pin[0].startswith("J_")}
+    for key, group in board.elsewhere.items():
+        part = board.circuit.parts[key]
+        for p in part.pins:
+            net = p.nets[0].name if p.nets else None
+            if net in here:
+                assert net in board.headers[group], (key, p.num, net, group)
+    # The sensor's connector is the strips' J1, pin for pin.
+    from hardware.pcb import CONTROLLER
+
+    assert board.headers["J_SENSOR"] == list(CONTROLLER)
+
+
+def test_the_checks_catch_a_bad_layout():
+    places = dict(PB.PLACES)
+    places["r_col_a"] = places["r_col_b"]  # two resistors in one place
+    del places["buzzer"]
+    wrong = PB.Perfboard(places=places).problems()
+    assert any("share hole" in w for w in wrong)
+    assert any("overlaps" in w for w in wrong)
+    assert "buzzer has no place" in wrong
+    places = dict(PB.PLACES)
+    places["pico"] = ("PICO", 33, 1, 0)  # over a mounting hole
+    assert any("mounting hole" in w for w in PB.Perfboard(places=places).problems())
+
+
+def test_it_fits_the_clocks_controller_seat():
+    from hardware import enclosure as E
+
+    w, d, _ = E.CONTROLLER_BOARD
+    pitch = 2.54
+    assert (PB.COLS - 1) * pitch < w and (PB.ROWS - 1) * pitch < d
+    margin_x, margin_y = (w - (PB.COLS - 1) * pitch) / 2, (d - (PB.ROWS - 1) * pitch) / 2
+    half = E.ClockHalf("black")
+    cx, cy = half.controller_at()
+    holes = [(margin_x + x * pitch, margin_y + y * pitch) for x, y in PB.SCREWS]
+    for sx, sy in half.standoffs():
+        # each standoff under a corner kept free (the enclosure's y runs the other way)
+        assert min(abs(sx - cx - hx) + abs((cy + d - sy) - hy) for hx, hy in holes) < 2.5
+
+
+def test_the_wiring_list_is_up_to_date(board, tmp_path):
+    assert board.wiring_text() == PB.WIRING.read_text(), "run python -m hardware.perfboard"
+    assert PB.PICTURE.exists()
