@@ -37,7 +37,7 @@ BED_HEIGHT = 210.0
 
 # ----- the clock (mm)
 CHARS, CHAR_PITCH, CHAR_HEIGHT = 8, 20.32, 25.4  # a face: eight 0.8-inch characters
-FACE_WINDOW = (CHARS * CHAR_PITCH + 6.0, CHAR_HEIGHT + 10.0)  # the characters and the indicators' row
+FACE_WINDOW = (CHARS * CHAR_PITCH + 6.0, CHAR_HEIGHT + 12.0)  # the characters and the indicators' row
 FACE_BOARD = (180.0, 50.0, 12.0)  # a face's board and what stands behind it (HT16K33, pins)
 FACE_SCREWS = (88.0, 22.0)  # the face board's M2.5 screws, from the window's centre
 HALF = 200.0  # a half's length

@@ -1,7 +1,8 @@
 """The controller on a 9 x 7 cm perfboard: where each part goes and every wire under it,
 made from the circuit (hardware/circuit.py), so that the layout cannot drift from it.
 
-    python -m hardware.perfboard     # hardware/perfboard.png and hardware/perfboard.txt
+    python -m hardware.perfboard     # hardware/perfboard/: controller, face-white, face-black
+                                     # (.txt: parts and wires by hole; .png: the picture)
 
 The board holds the Pico (on sockets, its USB at the clock's outer end), the 74HC138, the
 pull-ups, the I2C level shifter, the transistor drivers with their flyback diodes, the
@@ -23,10 +24,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PICTURE = HERE / "perfboard.png"
-WIRING = HERE / "perfboard.txt"
-COLS, ROWS = 35, 27  # 90 x 70 mm
-SCREWS = [(1, 1), (COLS - 2, 1), (1, ROWS - 2), (COLS - 2, ROWS - 2)]  # near the standoffs: kept free
+OUT = HERE / "perfboard"
 
 # Footprints: pins as (number, dx, dy) in holes from the part's first pin, its body as a
 # rectangle (x0, y0, x1, y1) in holes, both before rotation.
@@ -46,12 +44,20 @@ FOOTPRINTS = {
     "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)],
              (-19.9, -0.6, 0.9, 7.6)),
     "BUZZER": ([("1", 0, 0), ("2", 3, 0)], (-1.0, -2.4, 4.0, 2.4)),
+    # a 0.8-inch character: segments A to G2 on top, H to N, DP and its common below (as bom.csv
+    # numbers them: map to the chosen display's own pinout)
+    "CHAR": ([(str(i + 1), i, 0) for i in range(8)] + [(str(9 + i), i, 6) for i in range(8)], (-0.5, -2.0, 7.5, 8.0)),
+    "SOP28": ([(str(i + 1), i, 6) for i in range(14)] + [(str(28 - i), i, 0) for i in range(14)],
+              (-0.5, 0.4, 13.5, 5.6)),  # on a SOP-28 to DIP adapter, rows 0.6 inch apart
+    "LED3": ([("1", 0, 0), ("2", 1, 0)], (-0.1, -0.6, 1.1, 0.6)),  # 3 mm, K then A
+    "D35": ([("1", 0, 0), ("2", 3, 0)], (0.4, -0.4, 2.6, 0.4)),  # DO-35 lying flat, its band at pin 1
 }
 for n in (2, 3, 4, 5, 6, 16):
     FOOTPRINTS["H%d" % n] = _line(n)
 
-# Where each part of the circuit goes: reference -> (footprint, column, row, rotation).
-PLACES = {
+# Where each part of the controller goes: its key in the circuit -> (footprint, column, row,
+# rotation); a connector for what is elsewhere by its own name.
+CONTROLLER_PLACES = {
     "pico": ("PICO", 33, 3, 0),
     "decoder": ("DIP16", 3, 3, 0), "c_decoder": ("C", 11, 4, 90),
     # the I2C level shifter: BSS138s on SOT-23 adapters, the pull-ups on either side
@@ -91,8 +97,8 @@ PLACES = {
     "J_SENSOR": ("H16", 12, 0, 0),
 }
 
-# What lives elsewhere, and the connector on this board that stands for it.
-ELSEWHERE = {
+# What lives elsewhere, and the connector on the controller that stands for it.
+CONTROLLER_ELSEWHERE = {
     "J_FACE_W": lambda ref, key: key.startswith(("face_white", "char_white", "ind_white", "c_face_white",
                                                   "cp_face_white")),
     "J_FACE_B": lambda ref, key: key.startswith(("face_black", "char_black", "ind_black", "c_face_black",
@@ -108,6 +114,62 @@ ELSEWHERE = {
 }
 
 
+CONTROLLER_ORDER = {
+    "J_FACE_W": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"], "J_FACE_B": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"],
+    "J_VOICE": ["VSYS", "+3V3", "GND", "I2C_SDA", "I2C_SCL"],
+    "J_BUTTONS": ["BUTTON_PLUS", "BUTTON_MINUS", "BUTTON_OK", "BUTTON_MENU", "RUN", "GND"],
+    "J_LED_W": ["LED_A_WHITE", "LED_K_WHITE"], "J_LED_B": ["LED_A_BLACK", "LED_K_BLACK"],
+    "J_SWITCH": ["BAT_OUT", "BAT_SW"],
+    "J_SENSOR": ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in "abcdefgh"],
+}
+
+
+def _face_places(side):
+    """A face on a 180 x 50 mm perfboard seen from the front: its eight characters in a row
+    (COM0 on the left), the indicator lights under them (their labels printed beside), and
+    on the back the HT16K33 on its adapter, its capacitors, the address parts (Black's) and
+    the 4-pin connector to the controller."""
+    k = "white" if side == "w" else "black"
+    places = {"char_%s_%d" % (k, i): ("CHAR", 3 + 8 * i, 4, 0) for i in range(8)}
+    names = ["0a", "0b", "1a", "1b"] + [str(i) for i in range(2, 8)]
+    places.update({"ind_%s_%s" % (k, n): ("LED3", 4 + 6 * i, 14, 0) for i, n in enumerate(names)})
+    places.update({"face_" + k: ("SOP28", 26, 12, 0, "B"), "c_face_" + k: ("C", 42, 12, 0, "B"),
+                   "cp_face_" + k: ("CP", 45, 15, 0, "B"), "J_CLOCK": ("H4", 60, 17, 0, "B")})
+    if side == "b":
+        places.update({"r_addr_black": ("R", 42, 14, 0, "B"), "d_addr_black": ("D35", 51, 12, 0, "B")})
+    return places
+
+
+class Layout:
+    """One perfboard: its size in holes, its corners kept free for screws, where its parts
+    go, and which parts of the circuit live elsewhere behind which of its connectors (in
+    what pin order)."""
+
+    def __init__(self, name, title, cols, rows, places, elsewhere, order):
+        self.name, self.title, self.cols, self.rows = name, title, cols, rows
+        self.places, self.elsewhere, self.order = places, elsewhere, order
+        self.screws = [(1, 1), (cols - 2, 1), (1, rows - 2), (cols - 2, rows - 2)]
+
+    def with_places(self, places):
+        return Layout(self.name, self.title, self.cols, self.rows, places, self.elsewhere, self.order)
+
+
+def _face_layout(side):
+    k = "white" if side == "w" else "black"
+    mine = ("face_%s" % k, "char_%s" % k, "ind_%s" % k, "c_face_%s" % k, "cp_face_%s" % k) + (
+        ("r_addr_black", "d_addr_black") if side == "b" else ())
+    return Layout("face-" + k, "%s's face on a 180 x 50 mm perfboard" % k.capitalize(), 70, 19, _face_places(side),
+                  {"J_CLOCK": lambda ref, key: not key.startswith(mine)},
+                  {"J_CLOCK": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"]})
+
+
+CONTROLLER = Layout("controller", "The controller on a 9 x 7 cm perfboard", 35, 27, CONTROLLER_PLACES,
+                    CONTROLLER_ELSEWHERE, CONTROLLER_ORDER)
+LAYOUTS = [CONTROLLER, _face_layout("w"), _face_layout("b")]
+COLS, ROWS = CONTROLLER.cols, CONTROLLER.rows  # the controller's, 90 x 70 mm
+SCREWS = CONTROLLER.screws
+
+
 def _rotate(dx, dy, rot):
     return {0: (dx, dy), 90: (-dy, dx), 180: (-dx, -dy), 270: (dy, -dx)}[rot]
 
@@ -116,11 +178,15 @@ class Perfboard:
     """The layout as data: parts with their holes and bodies, the connectors' nets, the
     wires."""
 
-    def __init__(self, board=None, places=PLACES):
+    def __init__(self, layout=None, board=None, places=None):
         from hardware.circuit import Board
 
+        self.layout = layout or CONTROLLER
+        if places is not None:
+            self.layout = self.layout.with_places(places)
         self.circuit = board or Board()
-        self.places = places
+        self.places = self.layout.places
+        self.sides = {}  # part -> "F" (from above) or "B" (under the board)
         self.pins = {}  # (part, pin number) -> (col, row)
         self.nets = {}  # (part, pin number) -> net
         self.bodies = {}  # part -> (x0, y0, x1, y1)
@@ -131,23 +197,18 @@ class Perfboard:
         self.wires = self._wires()
 
     def _sort(self):
-        from hardware.pcb import CONTROLLER
-
-        crossing = {j: set() for j in ELSEWHERE}
+        elsewhere = self.layout.elsewhere
+        crossing = {j: set() for j in elsewhere}
         here_nets = set()
         for key, part in self.circuit.parts.items():
-            group = next((j for j, f in ELSEWHERE.items() if f(part.ref, key)), None)
+            group = next((j for j, f in elsewhere.items() if f(part.ref, key)), None)
             nets = {p.nets[0].name for p in part.pins if p.nets and not p.nets[0].name.startswith("__")}
             if group:
                 self.elsewhere[key] = group
                 crossing[group] |= nets
             else:
                 here_nets |= nets
-        order = {"J_FACE_W": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"], "J_FACE_B": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"],
-                 "J_VOICE": ["VSYS", "+3V3", "GND", "I2C_SDA", "I2C_SCL"],
-                 "J_BUTTONS": ["BUTTON_PLUS", "BUTTON_MINUS", "BUTTON_OK", "BUTTON_MENU", "RUN", "GND"],
-                 "J_LED_W": ["LED_A_WHITE", "LED_K_WHITE"], "J_LED_B": ["LED_A_BLACK", "LED_K_BLACK"],
-                 "J_SWITCH": ["BAT_OUT", "BAT_SW"], "J_SENSOR": list(CONTROLLER)}
+        order = self.layout.order
         for j, nets in crossing.items():
             leaving = nets & here_nets
             if set(order[j]) != leaving:
@@ -155,7 +216,8 @@ class Perfboard:
             self.headers[j] = order[j]
 
     def _place(self):
-        for key, (fp, col, row, rot) in self.places.items():
+        for key, (fp, col, row, rot, *side) in self.places.items():
+            self.sides[key] = side[0] if side else "F"
             pins, (x0, y0, x1, y1) = FOOTPRINTS[fp]
             if key in self.headers:
                 nets = {str(i + 1): n for i, n in enumerate(self.headers[key])}
@@ -201,7 +263,7 @@ class Perfboard:
         seen = {}
         for pin, hole in self.pins.items():
             x, y = hole
-            if not (0 <= x < COLS and 0 <= y < ROWS):
+            if not (0 <= x < self.layout.cols and 0 <= y < self.layout.rows):
                 out.append("%s pin %s off the board at %s" % (pin[0], pin[1], hole))
             if hole in seen:
                 out.append("%s pin %s and %s pin %s share hole %s" % (pin + seen[hole] + (hole,)))
@@ -210,10 +272,12 @@ class Perfboard:
         for i, a in enumerate(keys):
             ax0, ay0, ax1, ay1 = self.bodies[a]
             for b in keys[i + 1:]:
+                if self.sides[a] != self.sides[b]:
+                    continue  # one above the board, one under it
                 bx0, by0, bx1, by1 = self.bodies[b]
                 if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
                     out.append("%s overlaps %s" % (a, b))
-            for sx, sy in SCREWS:
+            for sx, sy in self.layout.screws:
                 if ax0 - 0.5 < sx < ax1 + 0.5 and ay0 - 0.5 < sy < ay1 + 0.5:
                     out.append("%s covers the mounting hole at %s" % (a, (sx, sy)))
         placed = set(self.places)
@@ -227,19 +291,23 @@ class Perfboard:
         """A hole as the maker finds it: column letter(s) and row number (A1 top left)."""
         x, y = hole
         letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        name = letters[x] if x < 26 else "A" + letters[x - 26]
+        name = letters[x] if x < 26 else letters[x // 26 - 1] + letters[x % 26]
         return "%s%d" % (name, y + 1)
 
     def wiring_text(self):
-        lines = ["The controller's perfboard (hardware/perfboard.py): holes named column (A..AI, left to",
-                 "right, the Pico's USB on the right) and row (1..27, top to bottom).", "", "PARTS"]
+        last = self.hole_name((self.layout.cols - 1, self.layout.rows - 1))
+        lines = ["%s (hardware/perfboard.py), seen from the front: holes named by column (A.." % self.layout.title,
+                 "%s, left to right) and row (1..%s, top to bottom); parts marked (under) go on the" % (
+                     "".join(c for c in last if c.isalpha()), "".join(c for c in last if c.isdigit())),
+                 "other side.", "", "PARTS"]
         for key in sorted(self.places):
             fp = self.places[key][0]
             part = self.circuit.parts.get(key)
             names = {p.num: p.name for p in part.pins} if part is not None else {}
             holes = ", ".join("%s %s" % (names.get(n, n), self.hole_name(h))
                               for (k, n), h in sorted(self.pins.items(), key=lambda kv: kv[1]) if k == key)
-            lines.append("  %-20s %-9s %-6s %s" % (key, part.ref if part is not None else "", fp, holes))
+            under = " (under)" if self.sides[key] == "B" else ""
+            lines.append("  %-20s %-9s %-6s %s%s" % (key, part.ref if part is not None else "", fp, holes, under))
         lines += ["", "CONNECTORS (pin 1 first)"]
         for j, nets in self.headers.items():
             lines.append("  %-10s %s" % (j, ", ".join(nets)))
@@ -255,53 +323,64 @@ def picture(board: Perfboard, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(12, 9.6))
+    cols, rows = board.layout.cols, board.layout.rows
+    fig, ax = plt.subplots(figsize=(12, 12 * (rows + 3) / (cols + 2)))
     ax.set_aspect("equal")
-    ax.set_xlim(-1.5, COLS + 0.5)
-    ax.set_ylim(ROWS + 0.5, -1.5)
+    ax.set_xlim(-1.5, cols + 0.5)
+    ax.set_ylim(rows + 0.5, -1.5)
     ax.axis("off")
-    ax.add_patch(plt.Rectangle((-0.5, -0.5), COLS, ROWS, color="#c8a96e", alpha=0.35))
-    for x in range(COLS):
-        for y in range(ROWS):
+    ax.add_patch(plt.Rectangle((-0.5, -0.5), cols, rows, color="#c8a96e", alpha=0.35))
+    for x in range(cols):
+        for y in range(rows):
             ax.plot(x, y, ".", color="#8d6e63", ms=1.5)
-    for x in range(COLS):
+    for x in range(cols):
         ax.text(x, -1.1, Perfboard.hole_name((x, 0))[:-1], ha="center", fontsize=5)
-    for y in range(ROWS):
+    for y in range(rows):
         ax.text(-1.2, y, str(y + 1), va="center", fontsize=5)
-    for sx, sy in SCREWS:
+    for sx, sy in board.layout.screws:
         ax.add_patch(plt.Circle((sx, sy), 0.6, fill=False, color="black", lw=0.8))
     palette = {"GND": "#212121", "VSYS": "#c62828", "+3V3": "#ef6c00", "VBUS": "#ad1457"}
     for net, (ax_, ay), (bx, by) in board.wires:
         ax.plot([ax_, bx], [ay, by], color=palette.get(net, "#1565c0"), lw=0.8, alpha=0.75)
     for key, (x0, y0, x1, y1) in board.bodies.items():
-        ax.add_patch(plt.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, color="#2e7d32", lw=0.9))
+        under = board.sides[key] == "B"
+        ax.add_patch(plt.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, color="#6a1b9a" if under else "#2e7d32",
+                                   lw=0.9, ls="--" if under else "-"))
         label = board.circuit.parts[key].ref if key in board.circuit.parts else key
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, label, ha="center", va="center", fontsize=5.5, color="#1b5e20")
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, label, ha="center", va="center", fontsize=5.5,
+                color="#4a148c" if under else "#1b5e20")
     for (key, number), (x, y) in board.pins.items():
         ax.plot(x, y, "o", ms=3, color="#b8860b")
-    ax.set_title("The controller on a 9 x 7 cm perfboard (hardware/perfboard.py): parts (green) from above, "
-                 "wires underneath (GND black, VSYS red, 3V3 orange, VBUS pink, signals blue)", fontsize=8)
+    ax.set_title("%s (hardware/perfboard.py), from the front: parts green, those under the board purple and "
+                 "dashed;\nwires underneath (GND black, VSYS red, 3V3 orange, VBUS pink, signals blue)"
+                 % board.layout.title, fontsize=8)
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 
 
-def write_all(picture_path: Path = PICTURE, wiring_path: Path = WIRING) -> Perfboard:
-    board = Perfboard()
-    wrong = board.problems()
-    if wrong:
-        raise ValueError("the layout is wrong: " + "; ".join(wrong))
-    wiring_path.write_text(board.wiring_text())
-    picture(board, picture_path)
-    return board
+def write_all(out: Path = OUT) -> list:
+    from hardware.circuit import Board
+
+    circuit = Board()
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    for layout in LAYOUTS:
+        board = Perfboard(layout, circuit)
+        wrong = board.problems()
+        if wrong:
+            raise ValueError("%s: the layout is wrong: %s" % (layout.name, "; ".join(wrong)))
+        (out / (layout.name + ".txt")).write_text(board.wiring_text())
+        picture(board, out / (layout.name + ".png"))
+        made += [out / (layout.name + ".txt"), out / (layout.name + ".png")]
+    return made
 
 
 def main(argv=None):
     try:
-        write_all()
+        for path in write_all():
+            print(path)
     except ValueError as e:
         raise SystemExit("python -m hardware.perfboard: error: %s" % e) from None
-    print(WIRING)
-    print(PICTURE)
     return 0
 
 

@@ -9,7 +9,7 @@ from hardware import perfboard as PB
 
 @pytest.fixture(scope="module")
 def board():
-    return PB.Perfboard()
+    return PB.Perfboard()  # the controller
 
 
 def _groups(board):
@@ -69,14 +69,14 @@ def test_every_line_that_leaves_has_its_connector(board):
 
 
 def test_the_checks_catch_a_bad_layout():
-    places = dict(PB.PLACES)
+    places = dict(PB.CONTROLLER_PLACES)
     places["r_col_a"] = places["r_col_b"]  # two resistors in one place
     del places["buzzer"]
     wrong = PB.Perfboard(places=places).problems()
     assert any("share hole" in w for w in wrong)
     assert any("overlaps" in w for w in wrong)
     assert "buzzer has no place" in wrong
-    places = dict(PB.PLACES)
+    places = dict(PB.CONTROLLER_PLACES)
     places["pico"] = ("PICO", 33, 1, 0)  # over a mounting hole
     assert any("mounting hole" in w for w in PB.Perfboard(places=places).problems())
 
@@ -96,6 +96,33 @@ def test_it_fits_the_clocks_controller_seat():
         assert min(abs(sx - cx - hx) + abs((cy + d - sy) - hy) for hx, hy in holes) < 2.5
 
 
-def test_the_wiring_list_is_up_to_date(board, tmp_path):
-    assert board.wiring_text() == PB.WIRING.read_text(), "run python -m hardware.perfboard"
-    assert PB.PICTURE.exists()
+def test_the_wiring_lists_are_up_to_date(tmp_path):
+    made = PB.write_all(tmp_path)
+    for path in made:
+        if path.suffix == ".txt":
+            assert path.read_text() == (PB.OUT / path.name).read_text(), "run python -m hardware.perfboard"
+        assert (PB.OUT / path.name).exists()
+
+
+@pytest.mark.parametrize("layout", PB.LAYOUTS[1:], ids=lambda l: l.name)
+def test_a_face_shows_through_its_window(layout):
+    """On its board, centred behind the clock's window: every character and light inside
+    the window; the board as large as the clock's seat for it."""
+    from hardware import enclosure as E
+
+    face = PB.Perfboard(layout)
+    assert face.problems() == []
+    w, h, _ = E.FACE_BOARD
+    pitch = 2.54
+    assert (layout.cols - 1) * pitch < w and (layout.rows - 1) * pitch < h
+    mx, my = (w - (layout.cols - 1) * pitch) / 2, (h - (layout.rows - 1) * pitch) / 2
+    ww, wh = E.FACE_WINDOW
+    left, top = (w - ww) / 2, (h - wh) / 2
+    shown = [k for k in face.bodies if k.startswith(("char_", "ind_"))]
+    assert len(shown) == 18
+    for key in shown:
+        x0, y0, x1, y1 = face.bodies[key]
+        assert left <= mx + x0 * pitch and mx + x1 * pitch <= left + ww, key
+        assert top <= my + y0 * pitch and my + y1 * pitch <= top + wh, key
+        assert face.sides[key] == "F"
+    assert face.headers["J_CLOCK"] == ["VSYS", "GND", "FACE_SDA", "FACE_SCL"]
