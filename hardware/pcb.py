@@ -12,7 +12,8 @@ and each strip's file lines join them: the files are common to all strips. The r
 shift by one pin from J1 to J2: J1's pin 1 is the strip's own rank line, J1's pin k+1 is
 J2's pin k, the rank line of the k-th strip above. So the first strip's J1 carries ranks 1
 to 8 and files a to h, what the controller reads, and no strip needs setting apart from
-the others. Nets: COL_a..COL_h, RANK+0 (the strip's own rank) to RANK+7, SQ_<file>.
+the others. Nets: COL_a..COL_h, RANK+0 (the strip's own rank) to RANK+7, SQ_<file>. Three
+unplated holes, where no copper runs, take the enclosure's pins (hardware/enclosure.py).
 
     python -m hardware.pcb        # hardware/pcb/: sensor.kicad_pcb, its DRC report, Gerbers and
                                   # drill files, and sensor.png (pictures for the guide)

@@ -55,6 +55,19 @@ def test_the_check_catches_a_fault(tmp_path):
     assert violations > 0
 
 
+def test_the_mounting_holes_keep_clear_of_the_copper(tmp_path):
+    # The holes pass the check where they are; moved onto the rank line, the check fails.
+    strip = pcb.SensorStrip()
+    assert len(strip.holes) == len(G.MOUNT_AT)
+    x, _ = strip.holes[0]
+    strip.holes[0] = (x, strip.rank_y())
+    path = tmp_path / "bad.kicad_pcb"
+    PCBNEW.SaveBoard(str(path), strip.kicad(PCBNEW))
+    violations, _ = pcb.drc(PCBNEW, path, tmp_path / "bad.rpt")
+    assert violations > 0
+    assert "hole" in (tmp_path / "bad.rpt").read_text().lower()
+
+
 class _Joined:
     """Which (strip, net) pairs the ribbons join: union-find over eight copies of the saved
     strip, strip i's J2 pin k to strip i+1's J1 pin k, as the maker plugs them."""
