@@ -53,6 +53,7 @@ CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
 STANDOFF = 6.0
 SPEAKER = 40.0
+BUTTON_PITCH = 9 * 2.54  # the arbiter's buttons, on a strip of perfboard behind the rear wall
 BOSS = (7.0, 2.5, 10.0)  # the shell's screw bosses: diameter, pilot hole, depth
 
 
@@ -344,8 +345,9 @@ class ClockHalf:
         return [(16.0, 10.0), (DEPTH - 16.0, 10.0), (DEPTH - 16.0, H_REAR - 14.0), (45.0, 48.0)]
 
     def buttons(self):
-        """The arbiter's buttons on Black's rear wall: +, -, ok, menu, then reset."""
-        return [self.joint + d for d in (30.0, 52.0, 74.0, 96.0, 118.0)]
+        """The arbiter's buttons on Black's rear wall: +, -, ok, menu, then reset, nine
+        perfboard holes apart (their board: hardware/perfboard.py)."""
+        return [self.joint + 30.0 + k * BUTTON_PITCH for k in range(5)]
 
     def switch_box(self):
         """Where the lever's microswitch stands: (x0, y0, z0, x1, y1, z1)."""

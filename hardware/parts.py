@@ -109,6 +109,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (8, "rubber foot", "self-adhesive rubber foot, 10 mm", "board (4), clock (4)", 0.10),
         (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller", 0.80),
         (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
+        (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons", 0.50),
+        (1, "perfboard 70x40", "perfboard, 2.54 mm, cut to 70 x 40 mm", "the voice", 0.50),
         (2, "SOP-28 adapter", "SOP-28 to DIP adapter board with pin headers", "the HT16K33s on perfboard", 0.50),
         (2, "socket 1x20", "female header, 1 row, 20 pins, 2.54 mm", "the Pico", 0.30),
         (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
@@ -139,13 +141,14 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
 def cost(mechanical=None) -> dict:
     """What the board costs, by section, in euros: with and without the optional voice."""
     mechanical = mechanical or mechanical_rows()
-    voice_mech = {"screw M2.5x8 + nut", "micro SD card"}
+    voice_mech = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
     e = electronic_rows()
+    cell = next(float(r["eur_each"]) for r in mechanical if r["part"] == "18650 cell")
     sections = {
         "electronics (bom.csv, without the voice)": sum(r["qty"] * r["eur_each"] for r in e if not r["voice"]),
         "the voice (DFPlayer, bridge, speaker, card, a fourth cell)": sum(
             r["qty"] * r["eur_each"] for r in e if r["voice"]) + sum(
-            float(r["eur"]) for r in mechanical if r["part"] in voice_mech) + 4.00,
+            float(r["eur"]) for r in mechanical if r["part"] in voice_mech) + cell,
         "sensor strips (PCB)": sum(float(r["eur"]) for r in mechanical if r["part"] == "sensor strip PCB"),
         "pieces and magnets": sum(float(r["eur"]) for r in mechanical if r["part"].startswith(
             ("magnet", "chess pieces", "felt"))),

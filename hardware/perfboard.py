@@ -51,6 +51,13 @@ FOOTPRINTS = {
               (-0.5, 0.4, 13.5, 5.6)),  # on a SOP-28 to DIP adapter, rows 0.6 inch apart
     "LED3": ([("1", 0, 0), ("2", 1, 0)], (-0.1, -0.6, 1.1, 0.6)),  # 3 mm, K then A
     "D35": ([("1", 0, 0), ("2", 3, 0)], (0.4, -0.4, 2.6, 0.4)),  # DO-35 lying flat, its band at pin 1
+    # a 12 mm push button: its two legs on each side joined inside (1 and 1b, 2 and 2b)
+    "PUSH12": ([("1", 0, 0), ("2", 5, 0), ("1b", 0, 2), ("2b", 5, 2)], (0.1, -1.4, 4.9, 3.4)),
+    # the DFPlayer Mini in two 8-pin sockets 20.32 mm apart (its pins counted round)
+    "DFPLAYER": ([(str(i + 1), 0, i) for i in range(8)] + [(str(16 - i), 8, i) for i in range(8)],
+                 (-0.7, -0.7, 8.7, 7.7)),
+    # the SC16IS750 module on its 11 pins, its board standing over the holes above them
+    "SC16IS750": ([(str(i + 1), i, 0) for i in range(11)], (-0.5, -7.5, 10.5, 0.5)),
 }
 for n in (2, 3, 4, 5, 6, 16):
     FOOTPRINTS["H%d" % n] = _line(n)
@@ -163,9 +170,33 @@ def _face_layout(side):
                   {"J_CLOCK": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"]})
 
 
+def _buttons_layout():
+    """The arbiter's buttons on a strip of perfboard behind Black's rear wall, nine holes
+    apart as the wall's holes are (hardware/enclosure.py): +, -, ok, menu, reset."""
+    keys = ("button_plus", "button_minus", "button_ok", "button_menu", "button_reset")
+    places = {k: ("PUSH12", 2 + 9 * i, 3, 0) for i, k in enumerate(keys)}
+    places["J_CONTROLLER"] = ("H6", 36, 6, 0, "B")
+    return Layout("buttons", "The arbiter's buttons on a 122 x 20 mm perfboard", 48, 8, places,
+                  {"J_CONTROLLER": lambda ref, key: key not in keys},
+                  {"J_CONTROLLER": list(CONTROLLER_ORDER["J_BUTTONS"])})
+
+
+def _voice_layout():
+    """The optional voice on a 70 x 40 mm perfboard by the speaker: the DFPlayer in its
+    sockets, the I2C-UART bridge module, their capacitors and the 1 kohm, the speaker's
+    connector and the lead to the controller's J_VOICE."""
+    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker")
+    places = {"audio_player": ("DFPLAYER", 3, 3, 0), "audio_bridge": ("SC16IS750", 14, 12, 0),
+              "r_audio_rx": ("R", 13, 2, 90), "c_audio_bridge": ("C", 14, 2, 0), "cp_audio": ("CP", 18, 2, 0),
+              "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0)}
+    return Layout("voice", "The voice on a 70 x 40 mm perfboard", 27, 15, places,
+                  {"J_CONTROLLER": lambda ref, key: key not in keys},
+                  {"J_CONTROLLER": list(CONTROLLER_ORDER["J_VOICE"])})
+
+
 CONTROLLER = Layout("controller", "The controller on a 9 x 7 cm perfboard", 35, 27, CONTROLLER_PLACES,
                     CONTROLLER_ELSEWHERE, CONTROLLER_ORDER)
-LAYOUTS = [CONTROLLER, _face_layout("w"), _face_layout("b")]
+LAYOUTS = [CONTROLLER, _face_layout("w"), _face_layout("b"), _buttons_layout(), _voice_layout()]
 COLS, ROWS = CONTROLLER.cols, CONTROLLER.rows  # the controller's, 90 x 70 mm
 SCREWS = CONTROLLER.screws
 

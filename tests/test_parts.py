@@ -73,6 +73,8 @@ def test_readme_quotes_the_generated_cost():
     guide = (ROOT / "hardware" / "README.md").read_text()
     for key in ("total without the voice", "total with the voice", "total without the voice or the pieces"):
         assert "EUR %s" % cost[key] in guide, key
+    for section, eur in cost.items():  # the table, row by row
+        assert ("| %s | %s |" % (section, eur) in guide or "| **%s** | **%s** |" % (section, eur) in guide), section
 
 
 def test_the_volume_of_a_printed_part():

@@ -25,8 +25,35 @@ def _groups(board):
     return find
 
 
-def test_the_layout_has_no_problem(board):
-    assert board.problems() == []
+@pytest.mark.parametrize("layout", PB.LAYOUTS, ids=lambda l: l.name)
+def test_every_layout_has_no_problem_and_makes_its_nets(layout):
+    b = PB.Perfboard(layout)
+    assert b.problems() == []
+    find = _groups(b)
+    by_net = {}
+    for pin, net in b.nets.items():
+        if net:
+            by_net.setdefault(net, set()).add(find(b.pins[pin]))
+    assert all(len(g) == 1 for g in by_net.values())
+    assert len({next(iter(g)) for g in by_net.values()}) == len(by_net)  # no two nets joined
+
+
+def test_the_small_boards_plug_into_the_controllers_connectors():
+    """The buttons' and the voice's leads carry the controller's J_BUTTONS and J_VOICE pin
+    for pin; the buttons stand where the rear wall has its holes."""
+    from hardware import enclosure as E
+
+    layouts = {l.name: l for l in PB.LAYOUTS}
+    controller = PB.Perfboard()
+    for name, joins in (("buttons", "J_BUTTONS"), ("voice", "J_VOICE")):
+        assert PB.Perfboard(layouts[name]).headers["J_CONTROLLER"] == controller.headers[joins]
+    buttons = PB.Perfboard(layouts["buttons"])
+    centres = []
+    for key in ("button_plus", "button_minus", "button_ok", "button_menu", "button_reset"):
+        x0, _, x1, _ = buttons.bodies[key]
+        centres.append((x0 + x1) / 2 * 2.54)
+    holes = E.ClockHalf("black").buttons()
+    assert [round(c - centres[0], 6) for c in centres] == [round(h - holes[0], 6) for h in holes]
 
 
 def test_the_wires_make_the_circuits_nets_on_the_board(board):
