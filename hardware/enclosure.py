@@ -10,8 +10,8 @@ glued with printed joiners; on its floor, 24 posts whose 3 mm pins go through th
 mounting holes and carry the strips at their height and in their place (the pins are where
 geometry.mount_holes says, so every reed switch lies under its square); its wall carries
 the playing surface (a 3 mm sheet of plywood or acrylic cut from board-top.dxf, its
-squares engraved or painted), screwed down at eight points. A notch in the left wall, by
-White's corner, lets the ribbon out to the clock.
+squares engraved or painted), screwed down at eight points. A notch in each side wall, by
+White's corners, lets the ribbon out to the clock on either side of the board.
 
 **The clock**: two halves, one per player, each a shell printed standing on its joint end
 (no overhang) and a bottom plate: the face behind a window in the sloping front, the lever
@@ -121,7 +121,9 @@ class BoardEnclosure:
         return [(x, y) for x in (lo, mid, hi) for y in (lo, mid, hi) if (x, y) != (mid, mid)]
 
     def cable_notch(self):
-        """(y0, y1, z0, z1) of the ribbon's way out through the left wall, by White's corner."""
+        """(y0, y1, z0, z1) of the ribbon's way out through the left and the right wall,
+        by White's corners: the clock stands where the arbiter decides (6.5), and the
+        border in front of rank 1 is free all along for the ribbon to the right."""
         return -self.frame + G.WALL, 0.0, G.FLOOR, G.FLOOR + 6.0
 
     def tray(self):
@@ -140,7 +142,8 @@ class BoardEnclosure:
         for x, y in self.screws():
             part -= Pos(x, y, self.plate_z - 12.0) * Cylinder(1.25, 12.5, align=(Align.CENTER, Align.CENTER, Align.MIN))
         y0, y1, z0, z1 = self.cable_notch()
-        part -= Pos(x0 - 1, y0, z0) * Box(w + 2, y1 - y0, z1 - z0, align=lo)
+        for x in (x0 - 1, x0 + s - w - 1):
+            part -= Pos(x, y0, z0) * Box(w + 2, y1 - y0, z1 - z0, align=lo)
         jx, jy, jz = self.JOINER
         edges = [x0] + self.seams + [x0 + s]
         for seam in self.seams:

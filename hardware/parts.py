@@ -82,8 +82,9 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "and the next strip's J1, pin 1 to pin 1", "joining the strips", 0.20),
         (1, "header 1x16 right-angle", "pin header, 1 row, 16 pins, 2.54 mm, right-angle, fitted from underneath "
          "in the first strip's J1", "the board's cable", 0.30),
-        (1, "jumper 16-way F-F", "female-female jumper wires 2.54 mm, 16 in a ribbon, 200 mm (a 1x16 housing at "
-         "each end keeps the order)", "the board to the clock", 1.00),
+        (1, "jumper 16-way F-F", "female-female jumper wires 2.54 mm, 16 in a ribbon, 300 mm, a 1x16 housing at "
+         "each end keeping the order (a clock at White's left; on the right, 800 mm of 16-way ribbon crimped "
+         "into two 1x16 housings, along the board's front border)", "the board to the clock", 1.50),
         (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
          "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read within %.0f mm of its "
          "square's centre" % (d, t, grade, tol), "the pieces", 0.12),

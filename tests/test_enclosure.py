@@ -125,6 +125,12 @@ def test_the_trays_pins_go_through_the_strips_holes():
         assert not tray.is_inside(Vector(x, y, board.plate_z + 0.1))
     for strip in board.strips():
         assert (tray & strip).volume < 1e-6
+    # The ribbon's way out, through either side wall by White's corners, and only there.
+    y0, y1, z0, z1 = board.cable_notch()
+    for x in (board.x0 + G.WALL / 2, board.x0 + board.side - G.WALL / 2):
+        assert not tray.is_inside(Vector(x, (y0 + y1) / 2, (z0 + z1) / 2))
+        assert tray.is_inside(Vector(x, y1 + 20, (z0 + z1) / 2))
+    assert 8 * G.PITCH + 2 * board.frame - 2 * G.WALL > 0  # the border in front of rank 1 runs wall to wall
 
 
 def test_every_reed_switch_lies_under_its_square():
