@@ -1,8 +1,10 @@
 """python -m hardware: the netlist, the bill of materials and the wiring diagram, from the
-circuit (after a clean ERC), and the controller's perfboard layout; then the sensor strip
+circuit (after a clean ERC), and the perfboard layouts; then the sensor strip
 (hardware/pcb.py), where KiCad's pcbnew is installed, the enclosure (hardware/enclosure.py)
 where build123d is, and last the rest of the bill of materials and the cost
 (hardware/parts.py), which read them."""
+import importlib
+
 from hardware import perfboard
 from hardware.outputs import BOM, NETLIST, WIRING, write_all
 
@@ -10,22 +12,16 @@ write_all()
 for p in (NETLIST, BOM, WIRING):
     print(p)
 status = perfboard.main([])
-try:
-    from hardware import pcb
-
-    pcb.pcbnew_module()
-except ImportError as e:
-    print(f"the sensor strip not made: {e}")
-else:
-    status |= pcb.main([])
-try:
-    from hardware import enclosure
-
-    enclosure.build123d_module()
-except ImportError as e:
-    print(f"the enclosure not made: {e}")
-else:
-    status |= enclosure.main([])
+# (module, the function that says whether its tool is here, what it makes)
+for name, tool, what in (("pcb", "pcbnew_module", "the sensor strip"), ("enclosure", "build123d_module", "the enclosure")):
+    module = importlib.import_module("hardware." + name)
+    try:
+        getattr(module, tool)()
+    except ImportError as e:
+        print(f"{what} not made: {e}")
+        continue
+    status |= module.main([])
+if status == 0:  # (it reads the committed STL files, so it needs no build123d)
     from hardware import parts
 
     parts.main()
