@@ -278,9 +278,8 @@ class ClockHalf:
         from build123d import Pos, Rot
 
         angle, (ym, zm) = _slope()
-        a = angle
-        y = ym + along * math.cos(a) - normal * math.sin(a)
-        z = zm + along * math.sin(a) + normal * math.cos(a)
+        y = ym + along * math.cos(angle) - normal * math.sin(angle)
+        z = zm + along * math.sin(angle) + normal * math.cos(angle)
         return Pos(x, y, z) * Rot(math.degrees(angle), 0, 0) * shape
 
     def shell(self):

@@ -93,14 +93,11 @@ def own_field(diameter, thickness, br, pitch=G.PITCH, depth=None, off=None):
     centre, a quarter square unless given), of the most the glass under it sees."""
     depth = G.magnet_to_reed() if depth is None else depth
     off = pitch / 4 if off is None else off
-    worst = math.inf
-    for k in range(8):
-        a = k * math.pi / 4
-        mx, my = off * math.cos(a), off * math.sin(a)
-        best = max(strength(gx - mx, gy - my, depth, diameter, thickness, br) for gx, gy in _glass_points(pitch))
-        worst = min(worst, best)
-    centred = max(strength(gx, gy, depth, diameter, thickness, br) for gx, gy in _glass_points(pitch))
-    return min(worst, centred)
+    # the centre, and eight points round it (none when the piece stands at the centre)
+    spots = [(0.0, 0.0)] + ([(off * math.cos(k * math.pi / 4), off * math.sin(k * math.pi / 4)) for k in range(8)]
+                            if off else [])
+    return min(max(strength(gx - mx, gy - my, depth, diameter, thickness, br) for gx, gy in _glass_points(pitch))
+               for mx, my in spots)
 
 
 def neighbour_field(diameter, thickness, br, pitch=G.PITCH, depth=None, off=None):

@@ -139,38 +139,38 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
     return out
 
 
+ELECTRONICS = "electronics (bom.csv, without the voice)"
+THE_VOICE = "the voice (DFPlayer, bridge, speaker, card, a fourth cell)"
+VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
+# A mechanical part's section in cost.csv, by its name's beginning; the rest: the last.
+SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),
+            ("pieces and magnets", ("magnet", "chess pieces", "felt")),
+            ("enclosure (filament, playing surface, screws, feet)", ("filament", "playing surface", "screw", "bolt",
+                                                                     "rubber")),
+            ("connectors, cables, perfboard, cells, holder, glue", ("",)))
+
+
+def _section(part: str) -> str:
+    if part in VOICE_MECHANICAL:
+        return THE_VOICE
+    return next(name for name, starts in SECTIONS if part.startswith(starts))
+
+
 def cost(mechanical=None) -> dict:
     """What the board costs, by section, in euros: with and without the optional voice."""
     mechanical = mechanical or mechanical_rows()
-    voice_mech = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
-    e = electronic_rows()
-    cell = next(float(r["eur_each"]) for r in mechanical if r["part"] == "18650 cell")
-    sections = {
-        "electronics (bom.csv, without the voice)": sum(r["qty"] * r["eur_each"] for r in e if not r["voice"]),
-        "the voice (DFPlayer, bridge, speaker, card, a fourth cell)": sum(
-            r["qty"] * r["eur_each"] for r in e if r["voice"]) + sum(
-            float(r["eur"]) for r in mechanical if r["part"] in voice_mech) + cell,
-        "sensor strips (PCB)": sum(float(r["eur"]) for r in mechanical if r["part"] == "sensor strip PCB"),
-        "pieces and magnets": sum(float(r["eur"]) for r in mechanical if r["part"].startswith(
-            ("magnet", "chess pieces", "felt"))),
-        "enclosure (filament, playing surface, screws, feet)": sum(float(r["eur"]) for r in mechanical if r[
-            "part"].startswith(("filament", "playing surface", "screw", "bolt", "rubber")) and r["part"] not in voice_mech),
-    }
-    counted = {"sensor strip PCB", "felt", "filament (g)", "playing surface", "rubber foot"} | voice_mech
-    rest = 0.0
+    sections = dict.fromkeys([ELECTRONICS, THE_VOICE] + [name for name, _ in SECTIONS], 0.0)
+    for r in electronic_rows():
+        sections[THE_VOICE if r["voice"] else ELECTRONICS] += r["qty"] * r["eur_each"]
     for r in mechanical:
-        p = r["part"]
-        if p in counted or p.startswith(("magnet", "chess pieces", "screw", "bolt")):
-            continue
-        if p == "18650 cell":
-            rest += (r["qty"] - 1) * float(r["eur_each"])  # the fourth is the voice's
-        else:
-            rest += float(r["eur"])
-    sections["connectors, cables, perfboard, cells, holder, glue"] = rest
+        eur = float(r["eur"])
+        if r["part"] == "18650 cell":  # the fourth cell is the voice's
+            sections[THE_VOICE] += float(r["eur_each"])
+            eur -= float(r["eur_each"])
+        sections[_section(r["part"])] += eur
     out = {k: round(v, 2) for k, v in sections.items()}
-    voice = out["the voice (DFPlayer, bridge, speaker, card, a fourth cell)"]
-    out["total without the voice"] = round(sum(v for k, v in out.items() if not k.startswith("the voice")), 2)
-    out["total with the voice"] = round(out["total without the voice"] + voice, 2)
+    out["total without the voice"] = round(sum(v for k, v in out.items() if k != THE_VOICE), 2)
+    out["total with the voice"] = round(out["total without the voice"] + out[THE_VOICE], 2)
     pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
     out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
     return out

@@ -111,7 +111,7 @@ class SensorStrip:
         """J1 along the White edge, J2 along the Black edge, both at the left end; the
         lines between them on the top copper, the rank lines stepping one pin left on the
         way up; each file's line along the strip on the bottom copper into its bus line."""
-        length, width = self.size
+        _, width = self.size
         y1, y2 = width - G.HEADER_INSET, G.HEADER_INSET
         self.parts.append(("J1", "1x16 to the controller or the strip below",
                            [(str(k + 1), G.header_x(k), y1, n) for k, n in enumerate(J1)]))
