@@ -60,7 +60,7 @@ def latency(trace):
             break
         hal.advance(hal.scan_ms)
     n = watch.n
-    settle = dev.rec.settle_ms
+    settle = dev.recognizer.settle_ms
     dev = hal = None
     gc.collect()
     delays = sorted(watch.delay[:n])

@@ -35,7 +35,7 @@ def main():
     from firmware.rules.uci import uci
 
     plies = 0
-    j = dev.journal
+    j = dev.record.journal
     b0, p0, e0 = j.bytes_written, flash.programmed, flash.erased
     times = []
     commit = j.commit

@@ -12,7 +12,8 @@ from time import ticks_us, ticks_diff
 
 sys.path.append(".")
 
-from firmware.board.recognizer import GameSink, MoveRecognizer  # noqa: E402
+from firmware.board.recognizer import MoveRecognizer
+from firmware.board.sink import GameSink  # noqa: E402
 from simulator.trace import parse_line  # noqa: E402
 from firmware.rules.game import Game  # noqa: E402
 from firmware.rules.squares import WHITE, BLACK  # noqa: E402
@@ -50,7 +51,7 @@ def main(path, fen, c960):
     event_at = [0]
 
     class Sink(GameSink):
-        def make_move(self, m, now, san):
+        def make_move(self, m, now):
             moved[0] += 1
             event_at[0] = ticks_us()
             self.game.push(m)

@@ -13,13 +13,11 @@
 # Penalties are arbiter actions: one call each, recorded and reported. With
 # auto_penalties=True (casual play) the device applies them by itself.
 #
-# Events go to emit(kind, a, b) - the clock given to the match is made with the same emit,
-# so that its own ("press", "flag", "period", ...) go out the same way - and
-# "move" (ply, move), "illegal_press" (side, count), "illegal_move" (side, count),
-# "penalty" (side, ms), "claim" (side, True|False), "completed" (side, 0-based ply: a
-# move completed by ending the game), "outcome" (Outcome, None).
+# What happens goes to a MatchSink, one method per event: the clock's (give the clock
+# the same sink, so that both come out of one outlet) and the match's own.
 from array import array
 
+from firmware.clock.clock import ClockSink
 from firmware.clock.timecontrol import FISCHER, STANDARD
 from firmware.rules import outcome as o
 from firmware.rules.squares import WHITE, BLACK
@@ -29,12 +27,37 @@ PENALTY_RAPID_BLITZ_MS = 60000
 QUICKPLAY_BELOW_MS = 120000  # III.4: asked with less than two minutes left
 
 
-def _ignore(kind, a, b):
-    pass
-
-
 def _other(side):
     return BLACK if side == WHITE else WHITE
+
+
+class MatchSink(ClockSink):
+    """Where the match's events go (and the clock's: a ClockSink). This one lets them go;
+    the device's (firmware/app/events.py) records and signals them."""
+
+    def played(self, ply, m):
+        """Move m was played as ply (0-based)."""
+
+    def completed(self, side, ply):
+        """side's move at ply (0-based) was completed by ending the game, not a press."""
+
+    def illegal_press(self, side, n):
+        """side pressed without a move (7.5.3): his n-th completed illegal move."""
+
+    def illegal_move(self, side, n):
+        """The arbiter gave side's n-th completed illegal move (7.5.5)."""
+
+    def penalty(self, side, ms):
+        """ms were given to side: the opponent's illegal move or incorrect claim."""
+
+    def claim(self, side, correct):
+        """side claimed a draw (9.2, 9.3); correct or not."""
+
+    def outcome(self, o):
+        """The game ended: o an Outcome (firmware/rules/outcome.py)."""
+
+
+_QUIET = MatchSink()
 
 
 class MatchError(ValueError):
@@ -42,11 +65,18 @@ class MatchError(ValueError):
 
 
 class Match:
-    def __init__(self, game, clock, emit=None, auto_penalties=False, end_on_flag=True):
+    def __init__(self, game, clock, sink=None, auto_penalties=False, end_on_flag=True):
+        """sink: a MatchSink (give the clock the same one: one outlet for both)."""
         self.game = game
         self.clock = clock
-        self._emit = emit or _ignore  # give the clock the same emit: one outlet for both
+        self.sink = sink or _QUIET
         self.auto_penalties = auto_penalties
+        self.reset(end_on_flag)
+
+    def reset(self, end_on_flag=True):
+        """A new game (the game and the clock set up anew by their owner): no outcome,
+        no penalty, no move awaited. end_on_flag: a flag ends the game (False: a clock
+        kept elsewhere, lichess's, decides)."""
         self.end_on_flag = end_on_flag
         self.outcome = None
         self.unsettled = False  # a move was played and settle() has not yet looked at it
@@ -64,7 +94,7 @@ class Match:
             return
         self.outcome = outcome
         self.clock.stop(now)
-        self._emit("outcome", outcome, None)
+        self.sink.outcome(outcome)
 
     def _cannot_mate(self, side):
         return self.game.has_insufficient_material(side)
@@ -114,7 +144,7 @@ class Match:
         if self.outcome is not None:
             raise MatchError("the game is over (%s)" % self.outcome.result())
         side, ply = self._record(m, checked)
-        self._emit("move", ply, m)
+        self.sink.played(ply, m)
         self.unsettled = True
         self._played_at = now
 
@@ -135,7 +165,7 @@ class Match:
             self._awaiting[side >> 4] = 0
             ply = self.game.ply - 1
             self._set_clock_after(ply, self.clock.time_left(side, now))
-            self._emit("completed", side, ply)
+            self.sink.completed(side, ply)
         self._finish(end, now)
 
     def _record(self, m, checked=False):
@@ -212,7 +242,7 @@ class Match:
         if not self._awaiting[i]:
             # 7.5.3: pressing the clock without having moved is an illegal move. The
             # clock does not switch: the position before the irregularity stands.
-            self._emit("illegal_press", side, self.illegal[i] + 1)
+            self.sink.illegal_press(side, self.illegal[i] + 1)
             if self.auto_penalties:
                 self.illegal_move(side, now)
             return False
@@ -253,13 +283,13 @@ class Match:
             raise MatchError("the game is over")
         i = side >> 4
         self.illegal[i] += 1
-        self._emit("illegal_move", side, self.illegal[i])
+        self.sink.illegal_move(side, self.illegal[i])
         if self.illegal[i] >= 2:
             self._loss_unless_no_mate(side, o.ILLEGAL_MOVES, now)
         else:
             ms = self.penalty_ms()
             self.clock.add_time(_other(side), ms, now)
-            self._emit("penalty", _other(side), ms)
+            self.sink.penalty(_other(side), ms)
 
     def claim_draw(self, side, now):
         """side claims a draw (9.2 threefold, 9.3 fifty moves), checked at once. A correct
@@ -270,14 +300,14 @@ class Match:
             raise MatchError("the game is over")
         g = self.game
         if g.can_claim_threefold_repetition():
-            self._emit("claim", side, True)
+            self.sink.claim(side, True)
             self._finish(o.Outcome(o.THREEFOLD_REPETITION), now)
             return True
         if g.can_claim_fifty_moves():
-            self._emit("claim", side, True)
+            self.sink.claim(side, True)
             self._finish(o.Outcome(o.FIFTY_MOVES), now)
             return True
-        self._emit("claim", side, False)
+        self.sink.claim(side, False)
         if self.auto_penalties:
             self.incorrect_claim(side, now)
         return False
@@ -285,7 +315,7 @@ class Match:
     def incorrect_claim(self, side, now):
         ms = self.penalty_ms()
         self.clock.add_time(_other(side), ms, now)
-        self._emit("penalty", _other(side), ms)
+        self.sink.penalty(_other(side), ms)
 
     def quickplay_finish(self, side, now):
         """III.4: side (to move, under 2 minutes) asked for 5 s increments, which is a draw
@@ -309,7 +339,7 @@ class Match:
             raise MatchError("only with less than two minutes left")
         self.clock.quickplay_finish()
         self.clock.add_time(_other(side), PENALTY_STANDARD_MS, now)
-        self._emit("penalty", _other(side), PENALTY_STANDARD_MS)
+        self.sink.penalty(_other(side), PENALTY_STANDARD_MS)
 
     def resign(self, side, now):
         """5.1.2: side resigns: a loss, or a draw if the opponent cannot mate."""

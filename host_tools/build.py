@@ -44,4 +44,10 @@ def build(out=BUILD, roots=("firmware",)):
                 raise RuntimeError(f"mpy-cross failed on {rel}: {err.decode()}")
             os.replace(tmp, dst)
         done.append(dst)
+    # A module that is no longer in the sources goes too: its stale .mpy would still import.
+    keep = set(done)
+    for root in roots:
+        for old in (out / root).rglob("*.mpy"):
+            if old not in keep:
+                old.unlink(missing_ok=True)
     return done

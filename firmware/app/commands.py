@@ -6,8 +6,10 @@ import gc
 
 from firmware.app import protocol as P
 from firmware.app import settings as S
+from firmware.app.selftest import SelfTest
 from firmware.clock.clock import ClockError
 from firmware.match import MatchError
+from firmware.rules.chess960 import back_rank
 from firmware.rules.squares import WHITE, BLACK
 from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
@@ -37,21 +39,16 @@ def _hello(dev, pos, kw, now):
 def _new(dev, pos, kw, now):
     control = kw.get("tc", dev.control)
     if "preset" in kw:
-        try:
-            control = dev.presets().get(whole(kw["preset"], "preset"))
-        finally:
-            dev.presets_done()
+        control = dev.presets.get(whole(kw["preset"], "preset"))
     if "fen" in kw and "chess960" in kw:
         raise ValueError("give fen or chess960, not both")
     number = whole(kw["chess960"], "chess960") if "chess960" in kw else None
     if number is not None:
-        from firmware.rules.chess960 import back_rank  # loaded by the first Chess960 game
-
         back_rank(number)  # checks 0..959 before anything changes
     dev.start_game(control, kw.get("fen"), number, kw.get("white", dev.white), kw.get("black", dev.black), now,
                    kw.get("source", ""))
     if number is not None:
-        dev.rec.set_next_start(dev.game.fen(), True)
+        dev.recognizer.set_next_start(dev.game.fen(), True)
     return ("new", str(dev.record.log.game_id))
 
 
@@ -122,7 +119,7 @@ def _state(dev, pos, kw, now):
     log = dev.record.log
     dev.write("state game=%d seq=%d ply=%d turn=%s result=%s fen=%s board=%s" % (
         log.game_id, log.count, dev.game.ply, "w" if dev.game.turn == WHITE else "b",
-        o.result() if o else "*", P.encode(dev.game.fen()), dev.rec.status))
+        o.result() if o else "*", P.encode(dev.game.fen()), dev.recognizer.status))
     dev.clock_line(now)
     return ()
 
@@ -147,16 +144,12 @@ def _resend(dev, pos, kw, now):
 def _preset(dev, pos, kw, now):
     if pos[:1] == ["list"]:
         _check(pos, kw, 1)
-        for n, name, control in dev.presets().all():
+        for n, name, control in dev.presets.all():
             dev.write("preset %d %s %s" % (n, P.encode(name), control))
-        dev.presets_done()
         return ("preset", "list")
     if pos[:1] == ["set"]:
         _check(pos, kw, 2, ("name", "tc"))
-        try:
-            dev.presets().set_user(whole(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
-        finally:
-            dev.presets_done()
+        dev.presets.set_user(whole(pos[1], "the slot"), kw.get("name", "User"), kw["tc"])
         return ("preset", "set")
     raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")
 
@@ -165,9 +158,7 @@ def _selftest(dev, pos, kw, now):
     """For a maker: `selftest start` on an empty board, move a piece over every square
     and press every button, `selftest report`, `selftest stop`."""
     t = dev.selftest
-    if t is None:  # its code is loaded only for a maker who asks for it
-        from firmware.app.selftest import SelfTest
-
+    if t is None:
         t = dev.selftest = SelfTest(dev.hal)
     if pos[0] == "start":
         t.start(now)
@@ -175,7 +166,7 @@ def _selftest(dev, pos, kw, now):
         dev.write(t.report())
     elif pos[0] == "stop":
         t.stop()
-        dev.rec.restart(now)
+        dev.recognizer.restart(now)
     else:
         raise ValueError("selftest start|report|stop")
     return ("selftest", pos[0])
@@ -240,12 +231,12 @@ def _expect(dev, pos, kw, now):
     and it is completed when it stands on the board. expect -: no longer."""
     if pos[0] == "-":
         if dev.match.outcome is None:  # (after the result no move is taken anyway)
-            dev.expect(0, now)
+            dev.events.expect(0, now)
         return ("expect", "-")
     if dev.match.outcome is not None:
         raise P.NotNow("the game is over")
     m = parse_uci(dev.game.position, pos[0])  # an illegal or malformed move changes nothing
-    dev.expect(m, now)
+    dev.events.expect(m, now)
     return ("expect", uci(dev.game.position, m))
 
 
@@ -268,7 +259,7 @@ def _complete(dev, pos, kw, now):
     side = side_of(pos[0])
     if not dev.match.awaits_press(side):
         raise P.NotNow("no move of that side waits for its press")
-    dev.press(side, now)
+    dev.controls.press(side, now)
 
 
 def _sync(dev, pos, kw, now):

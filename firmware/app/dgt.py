@@ -1,6 +1,5 @@
 # The DGT e-board protocol (docs/dgt.md) on the USB line, for a program that drives DGT
-# boards (DGT LiveChess, picochess, Lucas Chess, Arena, ...): imported only when one is
-# attached, so that a board that never meets one spends no memory on it.
+# boards (DGT LiveChess, picochess, Lucas Chess, Arena, ...): made when one is attached.
 #
 # The host sends commands: one byte each (0x40..0x55), but the clock message (0x2b) and
 # the LED command (0x60), which give a length and that many bytes more. The board answers
@@ -9,10 +8,8 @@
 # a field update for every square whose piece changed and the clock's times.
 #
 # The board senses only which squares are occupied. Which piece stands where comes from
-# the game, tracked move by move from its start (as the move recogniser does): a square
-# whose piece is lifted reads empty; a piece put down where the game has none is one of
-# the lifted pieces - the one that can legally go there, the side to move's first - so
-# that the updates a DGT host sees are those of a DGT board under the same hands.
+# the game (firmware/board/pieces.py), so that the updates a DGT host sees are those of a
+# DGT board under the same hands.
 #
 # Like a DGT board it keeps a log of what happened on it (firmware/app/dgtstore.py): the
 # EE-moves command reads it, and in bus mode (DGT's protocol for many boards on one line,
@@ -21,8 +18,8 @@
 # checksum.
 from firmware.app.dgtstore import EE_BEGINPOS, EE_DOWNLOADED, EE_EMPTYBOARD, EE_EOF, EE_NOP, \
     EE_POWERUP, EE_START_TAG, EeStore
-from firmware.rules.position import move_from, move_to
-from firmware.rules.squares import SQ120, WHITE
+from firmware.board.pieces import PieceTracker
+from firmware.rules.squares import WHITE
 
 try:
     from micropython import const
@@ -131,11 +128,17 @@ def _bcd(n):
 
 
 class DgtLink:
-    def __init__(self, dev, write, serial):
-        """dev: the device (its game, move recogniser, clock, faces); write(bytes): the
-        line; serial: the board's serial number as 10 decimal digits (text)."""
-        self.dev = dev
+    def __init__(self, write, serial, rec, log, match, faces, diff):
+        """write(bytes): the line; serial: the board's serial number as 10 decimal digits
+        (text); rec: the move recogniser (what the board shows); log: the game record's
+        log (its game_id); match: the game and its clock; faces: the clock's faces (a DGT
+        3000's text, the LEDs of a move to make); diff: tick arithmetic."""
         self.write = write
+        self.tracker = PieceTracker(match.game, rec)  # the pieces on the board
+        self.log = log
+        self.match = match
+        self.faces = faces
+        self.diff = diff
         self.serial = serial
         self.mode = IDLE
         self._cmd = bytearray(16)  # a clock or LED command being read
@@ -143,12 +146,7 @@ class DgtLink:
         self._got = 0
         self._shown = bytearray(64)  # the pieces by field as last worked out...
         self._sent = bytearray(64)  # ...and as the host last had them (updates)
-        self._prev = bytearray(64)  # as worked out the time before
-        self._held = 0  # the piece last picked up again from where it had been put down
         self._dirty = False  # _shown changed since the updates were last sent
-        self._occ = bytearray(8)  # the occupancy and game they were worked out from
-        self._ply = -1
-        self._game = -1
         self._fu = bytearray(b"\x8e\x00\x05\x00\x00")
         self._time = bytearray(10)  # the last BWTIME sent by itself
         self._time[0] = BWTIME
@@ -257,7 +255,7 @@ class DgtLink:
             self.write(bytes((EE_EOF,)))
             ee.add(EE_DOWNLOADED)
         elif b == SEND_BATTERY_STATUS:
-            percent = 10 if self.dev.faces.low_battery else 100
+            percent = 10 if self.faces.low_battery else 100
             self.write(bytes((BATTERY_STATUS, 0, 12, percent, 0x7F, 0x7F, 0, 0, 0, 0, 0, 0)))
 
     def _long(self, now):
@@ -269,9 +267,9 @@ class DgtLink:
             if self._got >= 4:
                 frm, to = c[2], c[3]
                 if c[1] and frm < 64 and to < 64:
-                    self.dev.faces.expected(field(frm), field(to))
+                    self.faces.expected(field(frm), field(to))
                 else:
-                    self.dev.faces.expected(None, None)
+                    self.faces.expected(None, None)
             return
         if self._got < 3 or c[1] != 0x03:
             return
@@ -279,16 +277,16 @@ class DgtLink:
         if kind == CLOCK_ASCII and self._got >= 11:
             # A DGT 3000's eight characters: on the faces (firmware/app/faces.py says
             # where: never over a running clock) until the clock's END, a move or new text.
-            self.dev.faces.message("".join(chr(x) if 32 <= x < 127 else " " for x in c[3:11]).strip())
+            self.faces.message("".join(chr(x) if 32 <= x < 127 else " " for x in c[3:11]).strip())
         elif kind == CLOCK_END:
-            self.dev.faces.message(None)
+            self.faces.message(None)
         elif kind == CLOCK_SETNRUN and self._got >= 9:
             # left h m s, right h m s, flags: the times set as `sync` does (the board's own
             # levers still say which side runs).
             left = ((c[3] & 0x0F) * 3600 + c[4] * 60 + c[5]) * 1000
             right = ((c[6] & 0x0F) * 3600 + c[7] * 60 + c[8]) * 1000
             try:
-                self.dev.clock.sync(left, right, now)
+                self.match.clock.sync(left, right, now)
             except ValueError:
                 pass
         self._ack(kind, CLOCK_VERSION_NUMBER if kind == CLOCK_VERSION else 0, 0)
@@ -433,7 +431,7 @@ class DgtLink:
     def _clock_bytes(self, out, now):
         """The clock as BWTIME data in out[3:10]: the right player (Black) first, then the
         left (White); hours, minutes and seconds (BCD), the flag; the status."""
-        clock = self.dev.clock
+        clock = self.match.clock
         run = clock.running_side()
         for at, side, i in ((3, 16, 1), (6, WHITE, 0)):
             ms = clock.time_left(side, now)
@@ -451,75 +449,20 @@ class DgtLink:
             st |= 0x02 | 0x08  # Black's turn: his lever up, on the right
         elif run == WHITE:
             st |= 0x10
-        if self.dev.faces.low_battery:
+        if self.faces.low_battery:
             st |= 0x04
         out[9] = st
 
     def pieces(self):
         """The pieces by DGT field (_shown), worked out again only when the occupancy or
         the game changed (then _dirty)."""
-        dev = self.dev
-        occ = dev.rec.stable()
-        pos = dev.game.position
-        if occ == self._occ and pos.ply == self._ply and dev.log.game_id == self._game:
+        if not self.tracker.update(self.log.game_id):
             return
-        self._occ[:] = occ
-        if pos.ply != self._ply:
-            self._held = 0
-        self._ply = pos.ply
-        self._game = dev.log.game_id
-        shown = self._shown
         self._dirty = True
-        prev = self._prev
-        prev[:] = shown
-        board = pos.board
-        lifted = []
-        placed = []
-        them = pos.turn ^ 24
-        rec = dev.rec
+        on = self.tracker.shown
+        shown = self._shown
         for sq in range(64):
-            p = board[SQ120[sq]]
-            f = field(sq)
-            on = (occ[sq >> 3] >> (sq & 7)) & 1
-            if p and not on:
-                lifted.append(sq)
-            elif not p and not on and prev[f]:
-                self._held = prev[f]  # put down on its way, picked up again
-            elif on and (not p or (p & them and rec.was_lifted(sq))):
-                placed.append(sq)  # (a piece taken off there and one put down: a capture's)
-            shown[f] = _CODE[p] if on else 0
-        if placed:
-            self._place(placed, lifted, pos, board)
-
-    def _place(self, placed, lifted, pos, board):
-        """Pieces standing where the game has none (or where the opponent's piece was
-        taken off): the lifted pieces that can go there."""
-        us = pos.turn
-        prev = self._prev
-        # A piece already shown on its square stays what it was (the king put down on g1
-        # stays the king when the rook comes to f1).
-        for sq in placed[:]:
-            code = prev[field(sq)]
-            for frm in (lifted if code else ()):
-                if _CODE[board[SQ120[frm]]] == code:
-                    lifted.remove(frm)
-                    placed.remove(sq)
-                    self._shown[field(sq)] = code
-                    break
-        moves = pos.legal_moves() if placed else None
-        for sq in placed:
-            best = _mover(sq, lifted, moves, board, self._held)  # a lifted piece with a legal move there
-            if best is None:
-                if board[SQ120[sq]]:
-                    continue  # the opponent's piece, put back
-                for frm in lifted:  # else the lifted pieces, the side to move's first
-                    if best is None or (board[SQ120[frm]] & us and not board[SQ120[best]] & us):
-                        best = frm
-            if best is not None:
-                lifted.remove(best)
-                self._shown[field(sq)] = _CODE[board[SQ120[best]]]
-            else:  # a piece from off the board (a promotion's): the side to move's queen
-                self._shown[field(sq)] = _CODE[us | 5]
+            shown[field(sq)] = _CODE[on[sq]]
 
     def board_step(self):
         """In an update mode: a field update for every square whose piece changed (the
@@ -555,10 +498,10 @@ class DgtLink:
         """In the update modes with the clock: its times, when they change (update nice)
         or at least every second (update). In every mode, the store gets the time of a clock
         that a press halted."""
-        run = self.dev.clock.running_side()
+        run = self.match.clock.running_side()
         if run != self._run:
             if self._run is not None:
-                ms = self.dev.clock.time_left(self._run, now)
+                ms = self.match.clock.time_left(self._run, now)
                 s = ms // 1000 if ms > 0 else 0
                 self.ee.time(self._run == WHITE, s // 3600, s // 60 % 60, s % 60)
             self._run = run
@@ -572,22 +515,9 @@ class DgtLink:
             if t[i] != last[i]:
                 same = False
                 last[i] = t[i]
-        if same and (self.mode == UPDATE_NICE or self.dev.hal.diff(now, self._time_at) < 1000):
+        if same and (self.mode == UPDATE_NICE or self.diff(now, self._time_at) < 1000):
             return
         self._time_at = now
         self.write(last)
 
-
-def _mover(sq, lifted, moves, board, held):
-    """The lifted piece with a legal move to sq: the one in the hand first (a piece slid
-    over other squares on its way), else the first found."""
-    found = None
-    for frm in lifted:
-        for m in moves:
-            if move_from(m) == frm and move_to(m) == sq:
-                if _CODE[board[SQ120[frm]]] == held:
-                    return frm
-                if found is None:
-                    found = frm
-    return found
 

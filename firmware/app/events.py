@@ -1,50 +1,45 @@
 # What happens in the game, on the board (the move recogniser) and on the clock (the
 # match), turned into the game record's events and the host's lines, with the signals for
 # blind and deaf players and the square LEDs that go with them. It is the recogniser's
-# sink (its one outlet) and the match's emit; the device gives it its parts and
-# start_game (for a new game set up on the board). A completed illegal attempt needs
-# nothing here: the match takes the press as one without a legal move (7.5.3).
+# sink (a GameSink) and the match's and clock's (a MatchSink); the device gives it its
+# parts and start_game (for a new game set up on the board). A completed illegal attempt
+# needs nothing here: the match takes the press as one without a legal move (7.5.3).
 from firmware.app.eventlog import (
     MOVE, CLK, TAKEBACK, START, FLAG, PERIOD, PENALTY, SET_TIME, SET_MOVES, SET_PERIOD,
     PAUSE, RESUME, QUICKPLAY, ILLEGAL, RESULT, TERMINATIONS,
 )
 from firmware.app.signals import letter
-from firmware.board.recognizer import GameSink
+from firmware.board.sink import GameSink
+from firmware.match import MatchSink
+from firmware.rules.chess960 import number_of
 from firmware.rules.position import is_en_passant, move_from, move_to
 from firmware.rules.squares import WHITE, BLACK, PIECE_SYMBOLS, square_name
-
-# The match's events that are events of the game record: (kind, logged with side and value).
-_LOGGED = {"start": (START, False), "period": (PERIOD, True), "flag": (FLAG, True),
-           "pause": (PAUSE, False), "resume": (RESUME, False), "set_time": (SET_TIME, True),
-           "set_moves": (SET_MOVES, True), "set_period": (SET_PERIOD, True),
-           "quickplay": (QUICKPLAY, False), "penalty": (PENALTY, True), "illegal_move": (ILLEGAL, True)}
-# The match's events after which the clock line and faces are shown again at once.
-_CLOCK_CHANGES = ("start", "period", "flag", "freeze", "pause", "resume", "set_time",
-                  "set_moves", "set_period", "penalty", "stop")
-
 
 def _other(side):
     return BLACK if side == WHITE else WHITE
 
 
-class GameEvents(GameSink):
-    def __init__(self, game, record, signals, faces, start_game, now):
+class GameEvents(GameSink, MatchSink):
+    def __init__(self, game, record, signals, faces, start_game, now, press, match=None):
         """start_game(fen, chess960 number, now): a new game with the same control and
-        players; now(): the tick of the step under way (for the callbacks' signals)."""
+        players; now(): the tick of the step under way (for the callbacks' signals);
+        press(side, now): a clock press, as by the lever (a host's move carried out)."""
         GameSink.__init__(self, game)
         self.record = record
         self.signals = signals
         self.faces = faces
         self.start_game = start_game
+        self.press = press
         self.now = now
-        self.match = None  # the current game's Match (set by the device with each game)
+        self.match = match  # the Match (the device's, made once: its sink is this)
         self.rec = None  # the move recogniser (set by the device): told when the game ends
+        self.sans = None  # the SANs of the position's moves (a SanCache, set with rec)
         self.clock_dirty = True  # the clock line and faces are due at once
         self._last_move = 0  # the last move made, for the square LEDs
 
     # ----- the recogniser's sink (firmware/board/recognizer.py): what happens on the board
 
-    def make_move(self, m, now, san):
+    def make_move(self, m, now):
         match = self.match
         if match.outcome is not None:
             self.record.write("attempt %s after the result" % self.record.uci(m))
@@ -52,12 +47,29 @@ class GameEvents(GameSink):
         # Only logged and played here: its line goes out, committed, before anything is
         # worked out about the new position (settle), and when the move was completed by
         # a press, the press's clk goes out with it first (pressed).
+        san = self.sans.san(m)
         self.record.event(MOVE, 0, self.game.ply + 1, m, san)
         if self.signals.speaks():  # said aloud by the board's own voice
             self.signals.moved(self.game.turn, san, self.record.uci(m), is_en_passant(m))
         match.play(m, now, True)
         self._last_move = m
         self.faces.dirty = True  # MOVE on the mover's face at once: the move was seen
+
+    def expected_made(self, now):
+        # The host's move (expect) carried out on the board: completed at once, as if its
+        # player had pressed his clock.
+        self.press(_other(self.game.turn), now)
+
+    def expect(self, m, t):
+        """The host's move m (0: none): shown on the square LEDs and felt by the player
+        at the board, who carries it out; only it is taken (the recogniser's expect)."""
+        self.rec.expect(m)
+        if m:
+            # Its squares on the LEDs, and on its player's face instead of his time.
+            self.faces.expected(move_from(m), move_to(m), self.game.turn)
+            self.signals.event(_other(self.game.turn), "opponent_moved", t)
+        else:
+            self.faces.expected(None, None)
 
     def settle(self, now):
         """After the step that made a move: its line (and a press's clk) out, then whether
@@ -80,8 +92,6 @@ class GameEvents(GameSink):
         # players, from the next start the host or the menu chose.
         number = None
         if chess960 and fen:
-            from firmware.rules.chess960 import number_of  # a Chess960 game has loaded it
-
             number = number_of(fen.split("/")[7].split()[0])
         self.start_game(None if number is not None else fen, number, now)
 
@@ -109,7 +119,7 @@ class GameEvents(GameSink):
 
     # ----- a press of a clock lever, once the match has taken it
 
-    def pressed(self, side, t):
+    def completed_by_press(self, side, t):
         """side's press completed a move: its clock time into the record and out to the
         host at once (with the move, when the press completed it), then the rest."""
         match = self.match
@@ -122,36 +132,75 @@ class GameEvents(GameSink):
             self.signals.event(side, "move_done", t)
             self.signals.event(_other(side), "opponent_moved", t)
 
-    # ----- what the match tells
+    # ----- the clock's events (a ClockSink): into the record; the clock line and the
+    # faces shown again at once
 
-    def on_match(self, kind, a, b):
-        now = self.now()
-        logged = _LOGGED.get(kind)
-        if logged is not None:
-            if logged[1]:
-                self.record.event(logged[0], a, b)
-            else:
-                self.record.event(logged[0])
-        if kind == "period":
-            self.signals.event(a, "period", now)
-        elif kind == "flag":
-            self.signals.flag(a, now)
-        elif kind == "pause":
-            self.signals.event(None, "arbiter", now)
-        elif kind == "illegal_press":
-            self.record.write("illegal-press %s %d" % (letter(a), b))
-            self.signals.event(a, "illegal", now)
-        elif kind == "claim":
-            self.record.write("claim %s %s" % (letter(a), "correct" if b else "incorrect"))
-            self.signals.event(None, "draw", now)
-        elif kind == "completed":  # by ending the game (6.2.1.1), not by a press
-            self.record.event(CLK, 0, b + 1, self.match.clock_after(b))
-        elif kind == "outcome":
-            self._result(a)
-        if kind in _CLOCK_CHANGES:
-            self.clock_dirty = True
+    def started(self, side, ms):
+        self.record.event(START)
+        self.clock_dirty = True
 
-    def _result(self, o):
+    def period(self, side, k):
+        self.record.event(PERIOD, side, k)
+        self.signals.event(side, "period", self.now())
+        self.clock_dirty = True
+
+    def flag(self, side, n):
+        self.record.event(FLAG, side, n)
+        self.signals.flag(side, self.now())
+        self.clock_dirty = True
+
+    def frozen(self, side):
+        self.clock_dirty = True
+
+    def paused(self, side, ms):
+        self.record.event(PAUSE)
+        self.signals.event(None, "arbiter", self.now())
+        self.clock_dirty = True
+
+    def resumed(self, side, ms):
+        self.record.event(RESUME)
+        self.clock_dirty = True
+
+    def stopped(self):
+        self.clock_dirty = True
+
+    def time_set(self, side, ms):
+        self.record.event(SET_TIME, side, ms)
+        self.clock_dirty = True
+
+    def moves_set(self, side, n):
+        self.record.event(SET_MOVES, side, n)
+        self.clock_dirty = True
+
+    def period_set(self, side, k):
+        self.record.event(SET_PERIOD, side, k)
+        self.clock_dirty = True
+
+    def quickplay(self, ms):
+        self.record.event(QUICKPLAY)
+
+    # ----- the match's events (a MatchSink)
+
+    def completed(self, side, ply):
+        # By ending the game (6.2.1.1), not by a press.
+        self.record.event(CLK, 0, ply + 1, self.match.clock_after(ply))
+
+    def illegal_press(self, side, n):
+        self.record.write("illegal-press %s %d" % (letter(side), n))
+        self.signals.event(side, "illegal", self.now())
+
+    def illegal_move(self, side, n):
+        self.record.event(ILLEGAL, side, n)
+
+    def penalty(self, side, ms):
+        self.record.event(PENALTY, side, ms)
+        self.clock_dirty = True
+
+    def claim(self, side, correct):
+        self.record.write("claim %s %s" % (letter(side), "correct" if correct else "incorrect"))
+        self.signals.event(None, "draw", self.now())
+
+    def outcome(self, o):
         if self.rec is not None:
             self.rec.game_over()  # a move shown after it is an attempt, told once
         self.record.event(RESULT, 0, 2 if o.winner is None else (0 if o.winner == WHITE else 1),

@@ -4,10 +4,11 @@
 # The time thresholds and the last seconds of the running side are watched here; a held
 # clock lever asks for a number (own time, the opponent's, his moves and the moves left to
 # the control). With speech set and an audio module on the board, the board also says the
-# answer, every move and a flag aloud (firmware/access/voice.py, loaded only then).
+# answer, every move and a flag aloud (firmware/access/voice.py).
 from firmware.access import numbercode
 from firmware.access.patterns import PATTERNS, THRESHOLDS
 from firmware.access.player import SignalPlayer
+from firmware.access.voice import Voice
 from firmware.rules.squares import WHITE, BLACK
 
 THRESHOLD_PATTERNS = [name for _, name in THRESHOLDS]
@@ -60,8 +61,6 @@ class Signals:
             player = audio() if audio is not None else None
             if player is None:
                 return None
-            from firmware.access.voice import Voice
-
             v = self._voice = Voice(player, lang, self.access["volume"], self.hal.diff)
         elif v.volume != self.access["volume"]:
             v.set_volume(self.access["volume"])

@@ -8,10 +8,8 @@
 # ticks_diff and one comparison, and the flag's exact tick is computed, not observed, so a
 # late check or a press that comes after the flag still sees the flag at the right time.
 #
-# Sides are the rule checker's colours, WHITE (8) and BLACK (16). Events go to an injected
-# emit(kind, side, value) callback: "start", "press" (value: the mover's time after the
-# press), "period" (value: the period now in force), "flag", "freeze", "pause", "resume",
-# "stop", "set_time", "set_moves", "set_period", "add_time", "quickplay".
+# Sides are the rule checker's colours, WHITE (8) and BLACK (16). What happens goes to an
+# injected sink, a ClockSink: one method per event.
 from collections import namedtuple
 
 from firmware.clock.timecontrol import (
@@ -41,10 +39,6 @@ ClockState = namedtuple("ClockState", (
 QUICKPLAY_MS = 5000  # guidelines III.4: 5 s a move for both
 
 
-def _ignore(kind, side, value):
-    pass
-
-
 def _side(i):
     return WHITE if i == 0 else BLACK
 
@@ -53,18 +47,70 @@ class ClockError(ValueError):
     """A clock command that cannot be done now or with these values."""
 
 
+class ClockSink:
+    """Where the clock's events go, one method each (side: WHITE or BLACK). This one lets
+    them go; the device's (firmware/app/events.py) records and signals them."""
+
+    def started(self, side, ms):
+        """The clock was started, side's running with ms left."""
+
+    def pressed(self, side, ms):
+        """side pressed: ms is his time after the press."""
+
+    def period(self, side, k):
+        """side entered period k (0-based)."""
+
+    def flag(self, side, n):
+        """side's flag fell: n is 1 if it fell first, 2 second."""
+
+    def frozen(self, side):
+        """Both clocks stopped by side's flag (C.02)."""
+
+    def paused(self, side, ms):
+        """The arbiter paused the clock; side's was running, with ms shown."""
+
+    def resumed(self, side, ms):
+        """The clock runs again."""
+
+    def stopped(self):
+        """The game's end stopped the clock."""
+
+    def time_set(self, side, ms):
+        """The arbiter set side's time."""
+
+    def moves_set(self, side, n):
+        """The arbiter set side's move count."""
+
+    def period_set(self, side, k):
+        """The arbiter set side's period."""
+
+    def time_added(self, side, ms):
+        """ms were added to side's time (a penalty's minutes)."""
+
+    def quickplay(self, ms):
+        """A quickplay finish: ms a move for both from now on (III.4)."""
+
+
+_QUIET = ClockSink()
+
+
 class ChessClock:
-    def __init__(self, control, emit=None, freeze_on_flag=None, diff=ticks_diff, add=ticks_add):
+    def __init__(self, control, sink=None, freeze_on_flag=None, diff=ticks_diff, add=ticks_add):
         """control: a time control string ("40/5400+30:1800+30") or a parsed TimeControl.
         freeze_on_flag: stop both clocks at the first flag; by default in the modes with
-        increment or delay (C.02), while sudden death runs on. diff/add: tick arithmetic."""
+        increment or delay (C.02), while sudden death runs on. sink: a ClockSink. diff/add:
+        tick arithmetic."""
+        self.sink = sink or _QUIET
+        self._diff = diff
+        self._add = add
+        self.set_control(control, freeze_on_flag)
+
+    def set_control(self, control, freeze_on_flag=None):
+        """A new game's control (a string or a TimeControl): the clock starts over."""
         if isinstance(control, str):
             control = parse(control)
         self.control = control
         self.freeze_on_flag = control.has_increment() if freeze_on_flag is None else freeze_on_flag
-        self._emit = emit or _ignore
-        self._diff = diff
-        self._add = add
         self.reset()
 
     def reset(self):
@@ -245,7 +291,7 @@ class ChessClock:
         at = self._add(self._start, self._deadline - self._turn)
         self.flags[i] = 2 if self.flags[1 - i] else 1
         self.flag_ticks[i] = at
-        self._emit("flag", _side(i), self.flags[i])
+        self.sink.flag(_side(i), self.flags[i])
         p = self._period(i)
         periods = self.control.periods
         if self.control.method == FISCHER and not p.moves and self.period[i] + 1 < len(periods):
@@ -256,7 +302,7 @@ class ChessClock:
             self.left[i] = periods[self.period[i]].base_ms
             self._start = at
             self._turn = 0
-            self._emit("period", _side(i), self.period[i])
+            self.sink.period(_side(i), self.period[i])
             self._set_deadline()
             return
         self.left[i] = 0
@@ -267,7 +313,7 @@ class ChessClock:
             self._deadline = _NEVER
             self.paused = True
             self.frozen = True
-            self._emit("freeze", _side(i), 0)
+            self.sink.frozen(_side(i))
         else:
             self._deadline = _NEVER  # it runs on at zero; the other side's flag may fall too
 
@@ -280,7 +326,7 @@ class ChessClock:
             raise ClockError("the clock has already been started")
         self.started = True
         i = side >> 4
-        self._emit("start", side, self.left[i])
+        self.sink.started(side, self.left[i])
         self._begin_turn(i, now)
 
     def press(self, side, now):
@@ -310,9 +356,9 @@ class ChessClock:
             self.period[i] = nxt
             self.period_moves[i] = 0
             new += self.control.periods[nxt].base_ms
-            self._emit("period", side, nxt)
+            self.sink.period(side, nxt)
         self.left[i] = new
-        self._emit("press", side, new)
+        self.sink.pressed(side, new)
         self._begin_turn(1 - i, now)
         return True
 
@@ -369,7 +415,7 @@ class ChessClock:
             return  # a flag froze the clocks at its own tick
         self._turn += self._diff(now, self._start)
         self.paused = True
-        self._emit("pause", _side(self.running), self._shown(self.running, self._turn))
+        self.sink.paused(_side(self.running), self._shown(self.running, self._turn))
 
     def resume(self, now):
         if not self.paused:
@@ -379,7 +425,7 @@ class ChessClock:
         self.paused = False
         self.frozen = False
         self._start = now
-        self._emit("resume", _side(self.running), self._shown(self.running, self._turn))
+        self.sink.resumed(_side(self.running), self._shown(self.running, self._turn))
 
     def stop(self, now):
         """The game is over (mate, stalemate, a result): both clocks stop where they are,
@@ -395,14 +441,14 @@ class ChessClock:
         self.stopped = True
         self.paused = False
         self._turn = 0
-        self._emit("stop", WHITE, 0)
+        self.sink.stopped()
 
     def quickplay_finish(self):
         """Guidelines III.4: from now on both players get 5 s for every move."""
         if self.bonus_ms:
             raise ClockError("quickplay finish is already in force")
         self.bonus_ms = QUICKPLAY_MS
-        self._emit("quickplay", WHITE, QUICKPLAY_MS)
+        self.sink.quickplay(QUICKPLAY_MS)
 
     # ----- arbiter corrections (C.02: both times, both move counts, the period)
 
@@ -424,7 +470,7 @@ class ChessClock:
         if i == self.running:
             self._turn = 0
         self._set_deadline()
-        self._emit("set_time", side, ms)
+        self.sink.time_set(side, ms)
 
     def sync(self, white_ms, black_ms, now):
         """Both times as a clock kept elsewhere says (a game on lichess), at once, running
@@ -459,7 +505,7 @@ class ChessClock:
         self.period[i] = k
         self.period_moves[i] = rest
         self._set_deadline()
-        self._emit("set_moves", side, n)
+        self.sink.moves_set(side, n)
 
     def set_period(self, side, k):
         self._need_pause()
@@ -469,7 +515,7 @@ class ChessClock:
         self.period[i] = k
         self.period_moves[i] = 0
         self._set_deadline()
-        self._emit("set_period", side, k)
+        self.sink.period_set(side, k)
 
     def add_time(self, side, ms, now):
         """Give side ms more (a penalty in the opponent's favour, art. 7.5.5, 9.5.3). Works
@@ -488,4 +534,4 @@ class ChessClock:
                 self._start = now
         self.left[i] += ms
         self._set_deadline()
-        self._emit("add_time", side, ms)
+        self.sink.time_added(side, ms)

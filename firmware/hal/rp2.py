@@ -7,9 +7,11 @@
 # take at most ~6% of the CPU.
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
+from firmware.hal.dfplayer import DFPlayer
 from firmware.hal.battery import LOW_BATTERY_MV, cell_mv, percent
 from firmware.hal.ht16k33 import Face
 from firmware.hal.matrix import MatrixScanner
+from firmware.hal.sc16is750 import UartBridge
 from firmware.hal.scanner import TimedScanner
 from firmware.hal.squareleds import SquareLeds
 from firmware.hal.usbserial import UsbSerial
@@ -53,20 +55,14 @@ class Rp2Hal:
     def audio(self):
         """The optional audio module (a DFPlayer Mini behind an SC16IS750 on the faces'
         I2C bus: hardware/README.md), or None when none answers. Looked for when speech is
-        first wanted: without it, its drivers are never loaded."""
+        first wanted."""
         if self._audio is None:
             self._audio = False
             if self.i2c is not None:
-                from firmware.hal.dfplayer import DFPlayer
-                from firmware.hal.sc16is750 import UartBridge
-
                 try:
                     self._audio = DFPlayer(UartBridge(self.i2c, P.AUDIO_BRIDGE))
-                except OSError:  # none fitted: its drivers go again
-                    from firmware.modules import forget
-
-                    forget("firmware.hal", "dfplayer")
-                    forget("firmware.hal", "sc16is750")
+                except OSError:  # none fitted
+                    pass
         return self._audio or None
 
     # ----- inputs

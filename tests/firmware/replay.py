@@ -3,7 +3,9 @@
 # micropython. Returns the game (its moves are what was recognised) and the events.
 import gc
 
-from firmware.board.recognizer import GameSink, MoveRecognizer
+from firmware.board.recognizer import MoveRecognizer
+from firmware.board.sink import GameSink
+from firmware.rules.san import san
 from simulator.trace import parse_line
 from firmware.rules.game import Game
 from firmware.rules.squares import WHITE, BLACK
@@ -24,9 +26,9 @@ class Events(GameSink):
         if self.keep:
             self.list.append((kind, a, b))
 
-    def make_move(self, m, now, san):
+    def make_move(self, m, now):
         self.moves += 1
-        self._add("move", m, san)
+        self._add("move", m, san(self.game.position, m) if self.keep else None)
         self.game.push(m)
 
     def take_back(self, ply, now):

@@ -103,19 +103,6 @@ class FakeTicks:
         return (t + ms) % self.PERIOD
 
 
-class Recorder:
-    """An emit callback that keeps what it was told: (kind, side, value) tuples."""
-
-    def __init__(self):
-        self.events = []
-
-    def __call__(self, kind, side, value):
-        self.events.append((kind, side, value))
-
-    def kinds(self):
-        return [e[0] for e in self.events]
-
-
 class Rand:
     """Pseudo-random numbers that are the same in both interpreters."""
 

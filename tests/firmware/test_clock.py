@@ -1,7 +1,8 @@
 # The dual clock, from the wording of the Laws (art. 6, III.4) and the C.02 standard.
-from firmware.clock.clock import ChessClock, ClockError
+from firmware.clock.clock import ChessClock, ClockError, ClockSink
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.support import FakeTicks, Recorder, raises
+from tests.firmware.recorder import Recorder
+from tests.firmware.support import FakeTicks, raises
 
 S = 1000
 MIN = 60 * S
@@ -10,7 +11,7 @@ MIN = 60 * S
 def make(control, start=1000, **kw):
     ticks = FakeTicks(start)
     rec = Recorder()
-    clock = ChessClock(control, emit=rec, diff=ticks.diff, add=ticks.add, **kw)
+    clock = ChessClock(control, sink=rec, diff=ticks.diff, add=ticks.add, **kw)
     return clock, ticks, rec
 
 
@@ -318,12 +319,12 @@ def test_eight_hours_of_random_presses_equal_the_exact_arithmetic():
 
     presses = [0]
 
-    def count(kind, side, value):
-        if kind == "press":
+    class Count(ClockSink):
+        def pressed(self, side, ms):
             presses[0] += 1
 
     t = FakeTicks(123)
-    clock = ChessClock("40/5400+30:1800+30", emit=count, diff=t.diff, add=t.add)
+    clock = ChessClock("40/5400+30:1800+30", sink=Count(), diff=t.diff, add=t.add)
     clock.start(t.now())
     used = [0, 0]
     side = 0

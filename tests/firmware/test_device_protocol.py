@@ -1,11 +1,12 @@
 # The device's side of the serial protocol: answers, errors, resends (docs/protocol.md).
+from firmware.version import VERSION
 from firmware.board.recognizer import SETTLE_MS
 from firmware.app.device import Device
 from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import FakeHal, fresh_device, run
 from tests.firmware.support import tmp
 
-MICROPYTHON_HEAP = "288K"  # the whole application (see README: memory) and its interned names
+MICROPYTHON_HEAP = "352K"  # the whole application, all of its code on this 64-bit heap (the chip keeps it frozen in flash)
 PRESETS = tmp("test-device-presets.json")
 CONFIG = tmp("test-device-config.json")
 
@@ -27,13 +28,13 @@ def test_hello_and_the_first_game():
     lines = hal.lines()
     assert lines[0].startswith("hello proto=1 fw=")
     assert lines[1].startswith("@1:1 game tc=300+2 fen=")
-    assert _ask(dev, hal, "hello\n") == ["hello proto=1 fw=0.1.0 board=sim game=1 seq=1"]
+    assert _ask(dev, hal, "hello\n") == ["hello proto=1 fw=" + VERSION + " board=sim game=1 seq=1"]
 
 
 def test_errors_name_the_problem_and_change_nothing():
     dev, hal = _device()
     hal.lines()
-    before = (dev.log.game_id, dev.log.count, dev.game.fen(), dev.control)
+    before = (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.control)
     cases = (
         ("frobnicate\n", "err unknown-command frobnicate"),
         ("new tc=300+\n", "err bad-argument"),
@@ -56,8 +57,8 @@ def test_errors_name_the_problem_and_change_nothing():
     for text, want in cases:
         got = _ask(dev, hal, text)
         assert len(got) == 1 and got[0].startswith(want), (text, got)
-    assert (dev.log.game_id, dev.log.count, dev.game.fen(), dev.control) == before
-    assert dev.rec.settle_ms == SETTLE_MS and not dev.auto_penalties
+    assert (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.control) == before
+    assert dev.recognizer.settle_ms == SETTLE_MS and not dev.match.auto_penalties
 
 
 def test_new_game_start_pause_corrections_and_result():
@@ -133,7 +134,7 @@ def test_random_bytes_never_break_the_device():
     run(dev, hal, 50)
     lines = hal.lines()
     assert lines[-1].startswith("hello proto=1") or any(l.startswith("hello proto=1") for l in lines)
-    assert dev.game.fen() == fen and dev.log.count == 1
+    assert dev.game.fen() == fen and dev.record.log.count == 1
 
 
 def test_selftest_finds_stuck_and_dead_squares_and_buttons():
@@ -168,7 +169,7 @@ def test_power_and_the_low_battery_sign():
     lines = hal.lines()
     assert "power 3400 battery low" in lines
     assert hal.faces[-1][0].endswith(" L")
-    assert dev.battery == "5%"  # the level the arbiter's menu shows (C.02)
+    assert dev.controls.battery == "5%"  # the level the arbiter's menu shows (C.02)
 
 
 def test_the_clock_menu_from_the_buttons():
@@ -193,27 +194,22 @@ def test_the_clock_menu_from_the_buttons():
     assert "@1:5 resume" in hal.lines()
 
 
-def test_the_menu_and_presets_are_in_memory_only_while_wanted():
-    # A game does not carry the menu's and the presets' code (~7 KB of the chip's heap):
-    # loaded when the menu opens or a command needs the presets, let go after.
-    import sys
-
-    menu, presets = "firmware.clock.menu", "firmware.clock.presets"
+def test_the_presets_by_command_and_on_the_menu():
     dev, hal = _device()
-    assert menu not in sys.modules and presets not in sys.modules
-    assert _ask(dev, hal, "preset list\n")[-1] == "ok preset list"
-    assert presets not in sys.modules
+    hal.lines()
+    got = _ask(dev, hal, "preset list\n")
+    assert got[0] == "preset 1 FIDE%20standard%2090/40+30 40/5400+30:1800+30" and got[-1] == "ok preset list"
     assert _ask(dev, hal, "new preset=7\n")[-1].startswith("ok new")
-    assert presets not in sys.modules
+    assert dev.control == "300+3"
     assert _ask(dev, hal, "new preset=99\n")[0].startswith("err")
-    assert presets not in sys.modules
+    assert dev.control == "300+3"
     hal.queue.append(("button", "menu", True, hal.t))  # before the start: the presets
     run(dev, hal, 50)
-    assert dev.menu is not None and menu in sys.modules
+    assert dev.controls.menu is not None
     assert hal.faces[-1][0].startswith("P1 ")
     hal.queue.append(("button", "menu", True, hal.t))  # closed, nothing changed
     run(dev, hal, 50)
-    assert dev.menu is None and menu not in sys.modules and presets not in sys.modules
+    assert dev.controls.menu is None and dev.control == "300+3"
 
 
 def test_signals_for_a_blind_player():
@@ -260,8 +256,8 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     dev = hal = None  # the power goes off: only what is on flash is left
     hal2 = FakeHal()
     dev2 = Device(hal2, presets_path=PRESETS)  # the power went off and on
-    assert dev2.freeze is False and dev2.auto_penalties and dev2.rec.settle_ms == 60
-    assert dev2.rec.orientation is True and dev2.clock.freeze_on_flag is False
+    assert dev2.freeze is False and dev2.match.auto_penalties and dev2.recognizer.settle_ms == 60
+    assert dev2.recognizer.orientation is True and dev2.clock.freeze_on_flag is False
     with open(CONFIG, "w") as f:
         f.write('{"settle": "9000"}')
     dev2 = hal2 = None
@@ -269,7 +265,7 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     dev3 = Device(hal3, presets_path=PRESETS)
     run(dev3, hal3, 50)
     assert any(l.startswith("warning settings%20unreadable") for l in hal3.lines())
-    assert dev3.rec.settle_ms == SETTLE_MS and not dev3.auto_penalties
+    assert dev3.recognizer.settle_ms == SETTLE_MS and not dev3.match.auto_penalties
 
 
 def test_scans_taken_late_meet_the_press_at_its_own_time():
@@ -340,17 +336,3 @@ def test_memory_tells_the_heap_and_its_largest_block():
     gc.collect()
     b = bytearray(largest)
     assert len(b) == largest
-
-
-def test_code_for_later_is_not_kept_from_start_up():
-    # What the board loads only when needed (firmware/app/lazy.py) is not left in memory by
-    # the start-up that interns its names: a DGT program's link and its store, Chess960,
-    # the self-test, the menu and the presets.
-    import sys
-
-    if sys.implementation.name != "micropython":
-        return  # CPython interns nothing; and other tests in its process import these
-    dev, hal = _device()
-    for name in ("firmware.app.dgt", "firmware.app.dgtstore", "firmware.rules.chess960", "firmware.app.selftest",
-                 "firmware.clock.menu", "firmware.clock.presets", "firmware.clock.tcparse", "firmware.app.recovery"):
-        assert name not in sys.modules, name

@@ -7,7 +7,7 @@ from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import fresh_device, run, set_square
 from tests.firmware.support import ee_records
 
-MICROPYTHON_HEAP = "320K"  # the whole application and the DGT link (~8 KB more on this 64-bit port)
+MICROPYTHON_HEAP = "384K"  # the whole application, all of its code on this 64-bit heap
 
 
 def _messages(hal):
@@ -51,7 +51,7 @@ START_DUMP = bytes((8, 9, 10, 12, 11, 10, 9, 8) + (7,) * 8 + (0,) * 32 + (1,) * 
 
 def test_a_dgt_command_switches_the_line_and_the_board_dump_is_the_position():
     dev, hal = _dgt_device()
-    assert dev.dgt is not None and dev.record.mute
+    assert dev.port.dgt is not None and dev.record.mute
     assert _messages(hal) == [(D.BOARD_DUMP, START_DUMP)]
 
 
@@ -80,9 +80,9 @@ def test_field_updates_follow_the_hands_and_give_the_move():
     # Nothing of the game is lost: back in the line protocol, it is all there.
     hal.send("hello\n")
     run(dev, hal, 50)
-    assert dev.dgt is None and not dev.record.mute
+    assert dev.port.dgt is None and not dev.record.mute
     lines = hal.lines()
-    assert lines[0].startswith("hello proto=1") and lines[0].endswith("game=%d seq=%d" % (dev.log.game_id, dev.log.count))
+    assert lines[0].startswith("hello proto=1") and lines[0].endswith("game=%d seq=%d" % (dev.record.log.game_id, dev.record.log.count))
     hal.send("resend 1\n")
     run(dev, hal, 50)
     moves = [l.split()[2:4] for l in hal.lines() if " move " in l]
@@ -165,7 +165,7 @@ def test_the_leds_command_lights_the_move_and_line_mode_never_switches():
     hal.lines()
     hal.send(bytes((D.SEND_BRD,)) + b"\n")
     run(dev, hal, 50)
-    assert dev.dgt is None and hal.lines()[0].startswith("err unknown-command")
+    assert dev.port.dgt is None and hal.lines()[0].startswith("err unknown-command")
     hal.send("config serial=auto\n")
     run(dev, hal, 50)
 
@@ -205,8 +205,8 @@ def test_bus_mode_a_board_polled_for_its_changes_as_dgt_describes():
     # up in bus mode, and the line switches to DGT at the first bus command.
     hal.send(_bus(D.BUS_PING, 0))
     run(dev, hal, 50)
-    assert dev.dgt is not None and dev.dgt.bus
-    address = dev.dgt.address
+    assert dev.port.dgt is not None and dev.port.dgt.bus
+    address = dev.port.dgt.address
     assert _bus_messages(hal, address) == [(D.MSG_BUS_PING, b"")]
     # Another board's command, a bad checksum, a ping ignored once: no answer.
     hal.send(_bus(D.BUS_SEND_BRD, (address + 1) & 0x3FFF) + _bus(D.BUS_SEND_BRD, address)[:3] + b"\x00")
@@ -255,7 +255,7 @@ def test_bus_mode_a_board_polled_for_its_changes_as_dgt_describes():
     # A single-board command leaves bus mode and is answered as ever.
     hal.send(bytes((D.SEND_BRD,)))
     run(dev, hal, 50)
-    assert not dev.dgt.bus and [m for m, _ in _messages(hal)] == [D.BOARD_DUMP]
+    assert not dev.port.dgt.bus and [m for m, _ in _messages(hal)] == [D.BOARD_DUMP]
 
 
 def test_ee_moves_give_the_stores_record_and_the_clock_text_shows_where_no_clock_runs():

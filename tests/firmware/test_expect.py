@@ -7,7 +7,7 @@ from firmware.app.faces import EXPECT_FROM, EXPECT_TO, LAST_FROM, LAST_TO
 from firmware.rules.squares import WHITE, BLACK, parse_square
 from tests.firmware.fakehal import fresh_device, run, set_square
 
-MICROPYTHON_HEAP = "256K"  # the whole application
+MICROPYTHON_HEAP = "320K"  # the whole application
 
 
 def _move(dev, hal, frm, to, lift_ms=300, place_ms=600):
@@ -56,7 +56,7 @@ def test_the_expected_move_is_shown_taken_and_completed_when_it_stands_on_the_bo
     # The LEDs now show the last move, not a move to make.
     assert _lit(hal, EXPECT_FROM) == [] and _lit(hal, LAST_FROM) == [parse_square("e2")]
     assert _lit(hal, LAST_TO) == [parse_square("e4")]
-    assert dev.rec.expected == 0
+    assert dev.recognizer.expected == 0
 
 
 def test_another_move_than_the_expected_one_is_an_attempt_and_is_not_taken():
@@ -122,7 +122,7 @@ def test_bad_expectations_change_nothing():
         run(dev, hal, 20)
         got = hal.lines()
         assert got and got[0].startswith(code), (text, got)
-    assert dev.rec.expected == 0
+    assert dev.recognizer.expected == 0
     _move(dev, hal, "d2", "d4")  # any move is taken
     assert dev.game.ply == 1
     # After the result, nothing is expected.
@@ -168,7 +168,7 @@ def test_buttons_the_board_does_not_use_go_to_the_host():
     # The menu open: they are the menu's.
     hal.queue.append(("button", "menu", True, hal.t))
     run(dev, hal, 20)
-    assert dev.menu.open
+    assert dev.controls.menu.open
     hal.queue.append(("button", "plus", True, hal.t))
     run(dev, hal, 20)
     assert not [l for l in hal.lines() if l.startswith("button ")]

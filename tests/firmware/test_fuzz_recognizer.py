@@ -3,7 +3,8 @@
 # once the real board is back, it is in order again. Runs in both interpreters.
 import gc
 
-from firmware.board.recognizer import GameSink, MoveRecognizer, SYNC
+from firmware.board.recognizer import MoveRecognizer, SYNC
+from firmware.board.sink import GameSink
 from firmware.rules.game import Game
 from firmware.rules.position import Position
 from tests.firmware.support import Rand
@@ -14,7 +15,7 @@ def test_noise_never_makes_a_move():
     moves = []
 
     class Moves(GameSink):
-        def make_move(self, m, now, san):
+        def make_move(self, m, now):
             moves.append(m)
             self.game.push(m)
 

@@ -7,7 +7,7 @@ from firmware.app.journal import Journal, JournalError, SECTOR, PAGE
 from tests.firmware.flashfakes import MemSectors, RecordingSectors, apply
 from tests.firmware import test_journal as T
 
-MICROPYTHON_HEAP = "352K"  # test_journal.py's, and room for the recorded flash and its two images:
+MICROPYTHON_HEAP = "416K"  # test_journal.py's, and room for the recorded flash and its two images:
 # at 320K this test had under 1 KB to spare (it failed on the length of its module paths)
 SMALL = 4  # sectors: what the game needs, and small enough to copy for every cut
 
@@ -32,7 +32,7 @@ def test_a_power_cut_in_any_flash_operation_gives_a_committed_prefix():
     T.run(dev, hal, 50)
     T._play(dev, hal, T.GAME)
     whole = len(T._events(dev))
-    raws = [dev.log.raw(s) for s in range(1, dev.log.count + 1)]
+    raws = [dev.record.log.raw(s) for s in range(1, dev.record.log.count + 1)]
     flash.ops.close()
     dev = hal = flash = None
     T._cut()

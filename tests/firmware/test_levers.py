@@ -17,7 +17,7 @@ from tests.firmware.support import lines_of, occ_hex, tmp
 
 TRACE = tmp("test-levers.trace")
 PRESETS = tmp("test-levers-presets.json")
-MICROPYTHON_HEAP = "320K"  # the whole application, and a trace of three numbers felt
+MICROPYTHON_HEAP = "384K"  # the whole application, and a trace of three numbers felt
 
 
 _hex = occ_hex

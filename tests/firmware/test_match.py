@@ -4,7 +4,8 @@ from firmware.match import Match, MatchError
 from firmware.rules.game import Game
 from firmware.rules import outcome as o
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.support import FakeTicks, Recorder, raises
+from tests.firmware.recorder import Recorder
+from tests.firmware.support import FakeTicks, raises
 
 S = 1000
 
@@ -12,8 +13,8 @@ S = 1000
 def setup(control="300+2", fen=None, **kw):
     t = FakeTicks(50)
     rec = Recorder()
-    clock = ChessClock(control, emit=rec, diff=t.diff, add=t.add)
-    match = Match(Game(fen), clock, emit=rec, **kw)
+    clock = ChessClock(control, sink=rec, diff=t.diff, add=t.add)
+    match = Match(Game(fen), clock, sink=rec, **kw)
     return match, t, rec
 
 

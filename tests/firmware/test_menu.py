@@ -3,7 +3,8 @@
 from firmware.clock.clock import ChessClock
 from firmware.clock.menu import ClockMenu
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.support import FakeTicks, Recorder
+from tests.firmware.recorder import Recorder
+from tests.firmware.support import FakeTicks
 
 
 def _presses(menu, clock, t, names):
@@ -23,7 +24,7 @@ def _plan(start, want):
 def test_arbiter_sets_both_times_moves_and_period_within_a_minute():
     t = FakeTicks(100)
     rec = Recorder()
-    clock = ChessClock("40/5400+30:1800+30", emit=rec, diff=t.diff, add=t.add)
+    clock = ChessClock("40/5400+30:1800+30", sink=rec, diff=t.diff, add=t.add)
     menu = ClockMenu()
     clock.start(t.now())
     t.advance(60700)  # with the first press 0.3 s later, White has used 61 s: 88:59 left

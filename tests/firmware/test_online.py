@@ -5,7 +5,7 @@
 from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import fresh_device, run, set_square
 
-MICROPYTHON_HEAP = "256K"  # the whole application
+MICROPYTHON_HEAP = "320K"  # the whole application
 
 
 def _move(dev, hal, frm, to):

@@ -6,6 +6,8 @@ from firmware.rules.squares import WHITE, BLACK, KNIGHT, parse_square
 from tests.firmware.replay import replay
 from tests.firmware.tracebuilder import Scenario
 
+MICROPYTHON_HEAP = "160K"  # the recogniser, its replay and a trace (64-bit objects)
+
 
 def _ucis(game):
     return [game.uci(m) for m in game.moves]

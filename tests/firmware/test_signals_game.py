@@ -20,7 +20,7 @@ from tests.firmware.tracebuilder import Scenario
 
 TRACE = tmp("test-signals-game.trace")
 PRESETS = tmp("test-signals-game-presets.json")
-MICROPYTHON_HEAP = "512K"  # the whole application (64-bit objects) and a whole game's timelines and lines
+MICROPYTHON_HEAP = "576K"  # the whole application (64-bit objects) and a whole game's timelines and lines
 
 
 class Timeline:

@@ -16,7 +16,7 @@ from tests.firmware.test_levers import _after
 
 TRACE = tmp("test-voice.trace")
 PRESETS = tmp("test-voice-presets.json")
-MICROPYTHON_HEAP = "320K"  # the whole application
+MICROPYTHON_HEAP = "384K"  # the whole application
 
 
 def _words(tracks):
