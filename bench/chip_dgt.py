@@ -1,6 +1,5 @@
-"""The DGT e-board protocol on the chip (issue 16): the firmware deployed with our own
-`deploy` onto the emulated RP2040 running the real MicroPython v1.28.0 rp2 port
-(../shared/rp2emu), a DGT host attached over its USB serial in update-board mode, a game
+"""The DGT e-board protocol on the chip (issue 16): the board's UF2 (the firmware frozen
+into MicroPython v1.28.0) on the emulated RP2040 (../shared/rp2emu), a DGT host attached over its USB serial in update-board mode, a game
 played with pieces and levers as people move them (host_tools/tracegen.py), and:
 
 - the last physical change of the pieces -> the field update it gives (median, 95%,
@@ -27,7 +26,7 @@ import chess  # noqa: E402
 import serial  # noqa: E402
 
 from firmware.app import dgt as D  # noqa: E402
-from host_tools import emulator, tracegen  # noqa: E402
+from host_tools import emulator, tracegen, uf2  # noqa: E402
 from tests.dgt_host import placement  # noqa: E402
 
 
@@ -87,7 +86,7 @@ def main():
         seed += 1
     trace = tracegen.trace_game(board, moves, random.Random(seed))
     acts = emulator.actions(trace)
-    image = emulator.deployed_image(ROOT / "build" / "chip", a.port, say=lambda s: None)
+    image = emulator.uf2_image(ROOT / "build" / "chip", a.port, uf2.build(say=lambda s: None))  # the board's UF2
     work = Path(tempfile.mkdtemp(prefix="chip-dgt-"))
     with emulator.Pico(work, a.port).start(flash=image, extra=("--displays",)) as pico:
         pico.line("hello")

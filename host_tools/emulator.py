@@ -2,9 +2,11 @@
 
 `../shared/rp2emu` (its README) runs the real MicroPython v1.28.0 rp2 port in rp2040js, wired
 like hardware/: the reed matrix, the buttons, the flash with its busy times, USB serial on a
-pseudo-terminal. Pico here starts it in a folder of its own, puts the firmware on it with
-this project's own `deploy` (or boots a flash image saved after a deploy), and plays pieces
-and levers through its control channel. Every time it reports is emulated time (ms).
+pseudo-terminal. Pico here starts it in a folder of its own, boots the board's own UF2
+(python -m host_tools uf2: the firmware frozen in) or a flash image saved after a first
+start, and plays pieces and levers through its control channel. Every time it reports is
+emulated time (ms). MicroPython's own UF2 with the firmware put on by `deploy` remains, for
+the developers' way in.
 """
 from __future__ import annotations
 
@@ -98,13 +100,24 @@ class Pico:
                 link.symlink_to(shared / name)
 
     def start(self, flash: Path | None = None, timing: str = "typ", max_speed: float = 0,
-              extra: tuple = ()) -> "Pico":
+              extra: tuple = (), uf2: Path | None = None) -> "Pico":
+        """Boot: flash, a whole-flash image (None: a blank flash); uf2, a UF2 written over
+        it first as copying it in BOOTSEL mode does (None: MicroPython's own on a blank
+        flash, else the image alone). A UF2 of ours brings the addresses the emulator
+        watches (its .hooks file, host_tools/uf2.py)."""
         self.setup()
         env = dict(os.environ, RP2EMU_DIR=str(self.work))
         args = ["--port", str(self.port), "--log", str(self.log), "--flash-timing", timing,
                 "--max-speed", str(max_speed)] + list(extra)
+        hooks = None
         if flash is not None:
-            args += ["--flash", str(flash)]
+            args += ["--flash", str(Path(flash).resolve())]
+            hooks = Path(flash).with_suffix(".hooks")
+        if uf2 is not None:
+            args += ["--uf2", str(Path(uf2).resolve())]
+            hooks = Path(uf2).with_suffix(".hooks")
+        if hooks is not None and hooks.exists():
+            env["RP2EMU_HOOKS"] = hooks.read_text().strip()
         r = subprocess.run(["bash", str(self.home / "start.sh")] + args, env=env,
                            capture_output=True, text=True, timeout=120)
         pidfile = self.work / "harness.pid"
@@ -235,6 +248,37 @@ class Pico:
 
 
 KEEP_IMAGES = 3
+
+
+def uf2_image(cache: Path, port: int, uf2: Path) -> Path:
+    """A whole-flash image of a blank Pico that was given this UF2 and started once (its
+    filesystem made, the journal's sectors prepared), made once per UF2 and kept under
+    cache: the chip tests and bench/chip.py start from it as from a board in use."""
+    cache = Path(cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(Path(uf2).read_bytes()).hexdigest()[:16]
+    image = cache / f"uf2-{digest}.bin"
+    with open(cache / "lock", "w") as lock:
+        try:
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one makes it
+        except ImportError:
+            pass
+        if not image.exists():
+            with Pico(cache / f"booting-{port}", port) as pico:
+                pico.start(uf2=uf2)
+                pico.line("hello")
+                pico.wait(500)
+                tmp = image.with_suffix(".tmp")
+                pico.save_flash(tmp)
+                hooks = Path(uf2).with_suffix(".hooks")
+                if hooks.exists():
+                    shutil.copyfile(hooks, image.with_suffix(".hooks"))
+                os.replace(tmp, image)
+            for old in sorted(cache.glob("uf2-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
+                old.unlink(missing_ok=True)
+    return image
 
 
 def deployed_image(cache: Path, port: int, say=print) -> Path:

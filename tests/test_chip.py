@@ -1,20 +1,24 @@
-"""The firmware on the chip: deployed with our own `deploy` onto an emulated Raspberry Pi
-Pico that runs the real MicroPython v1.28.0 rp2 port (../shared/rp2emu, wired like
-hardware/), played with pieces and levers through its control channel as people play
-(host_tools/tracegen.py), and its lines checked: captures, castling, a promotion, a flag,
-a power cut, the way back in for a redeploy. Skipped, with the reason, where the emulator
-or node is missing (a user's machine). Figures: bench/chip.py."""
+"""The firmware on the chip, as a maker flashes it: the board's own UF2 (MicroPython
+v1.28.0 with the firmware frozen in, python -m host_tools uf2) on an emulated Raspberry Pi
+Pico that runs it as the real RP2040 does (../shared/rp2emu, wired like hardware/), played
+with pieces and levers through its control channel as people play (host_tools/tracegen.py),
+and its lines checked: a blank Pico given the UF2 alone, a whole game to mate, a promotion
+and a flag, power cuts, an upgrade with a game in progress, a developer's deployed copy
+and the way back to the UF2's own firmware. Skipped, with the reason, where the emulator,
+node or the toolchain is missing (a user's machine; `./run test` installs them). Figures:
+bench/chip.py."""
 import os
 import random
-from pathlib import Path
 
 import chess
 import pytest
 
-from host_tools import build, emulator, tracegen
+from host_tools import build, emulator, tracegen, uf2, version
 
 HOME, WHY = emulator.locate()
-pytestmark = pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico")
+SOURCES, NO_UF2 = uf2.locate()
+pytestmark = [pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico"),
+              pytest.mark.skipif(SOURCES is None, reason=NO_UF2 or "no UF2")]
 
 CACHE = build.ROOT / "build" / "chip"
 BASE_PORT = 7900
@@ -27,10 +31,16 @@ def _port():
 
 
 @pytest.fixture(scope="session")
-def image(tmp_path_factory):
-    # Made once per firmware (several workers may race: each makes it under its own
-    # name and the first rename wins, all identical).
-    return emulator.deployed_image(CACHE, _port() + 1, say=lambda s: None)
+def board_uf2():
+    """The UF2 of this tree (built once: later calls take it from the cache)."""
+    return uf2.build(say=lambda s: None)
+
+
+@pytest.fixture(scope="session")
+def image(board_uf2):
+    # A Pico that was given the UF2 and started once (made once per UF2; several workers
+    # wait for the one that makes it).
+    return emulator.uf2_image(CACHE, _port() + 1, board_uf2)
 
 
 @pytest.fixture
@@ -69,27 +79,42 @@ def _play(p, board, moves, seed, start_at=None):
     return emulator.schedule(p, emulator.actions(trace), base)
 
 
-def test_a_game_with_captures_and_castling_on_the_chip(pico):
-    board, game = _new_game(pico)
-    sans = "e4 d5 exd5 Qxd5 Nf3 Bg4 Be2 Nc6 O-O O-O-O Nc3 Qxf3 Bxf3 Bxf3 Qxf3 Rxd2".split()
+def _sans_to_moves(board, sans):
     moves = []
     b = board.copy()
-    for s in sans:
-        moves.append(b.parse_san(s))
+    for san in sans:
+        moves.append(b.parse_san(san))
         b.push(moves[-1])
-    pico.send("start")  # White's clock runs: every move is completed with a press
-    end = _play(pico, board, moves, seed=1)
-    pico.wait_until(end + 2000)
-    ev = _events(pico, game)
-    got = [(w[1], w[2]) for _, k, w in ev if k == "move"]
-    b = board.copy()
+    return moves
+
+
+def _want(board, moves):
     want = []
+    b = board.copy()
     for m in moves:
         want.append((m.uci(), b.san(m)))
         b.push(m)
-    assert got == want
-    clks = [int(w[0]) for _, k, w in ev if k == "clk"]
-    assert clks == list(range(1, len(moves) + 1))
+    return want
+
+
+# Morphy - Duke of Brunswick and Count Isouard, Paris 1858: captures, checks, a long
+# castling, a sacrifice and a mate on the 17th move.
+OPERA = ("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 "
+         "Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#").split()
+
+
+def test_a_whole_game_to_mate_on_the_chip(pico):
+    board, game = _new_game(pico)
+    moves = _sans_to_moves(board, OPERA)
+    pico.send("start")  # White's clock runs: every move is completed with a press
+    end = _play(pico, board, moves, seed=1)
+    pico.line("result", after=end - 5000)
+    ev = _events(pico, game)
+    assert [(w[1], w[2]) for _, k, w in ev if k == "move"] == _want(board, moves)
+    # Every move but the mate (which ends the game, 6.2.1.1) completed by its press, the
+    # mate by itself: a clock time for each.
+    assert [int(w[0]) for _, k, w in ev if k == "clk"] == list(range(1, len(moves) + 1))
+    assert ev[-1][1] == "result" and ev[-1][2] == ["1-0", "checkmate"]
     assert [s for s, _, _ in ev] == list(range(1, len(ev) + 1))  # no gap, no repeat
 
 
@@ -197,6 +222,87 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
     assert moves == want
     assert sorted({int(s.split()[2]) for s in final if s.split()[1] == "clk"}) == list(range(1, len(sans) + 1))
     assert [int(s.split()[0].split(":")[1]) for s in final] == list(range(1, len(final) + 1))
+
+
+def _hello_fw(p, after):
+    return dict(w.split("=", 1) for w in p.line("hello", after=after)["s"].split()[1:])["fw"]
+
+
+def test_a_blank_pico_starts_from_the_uf2_alone(board_uf2, tmp_path):
+    # BOOTSEL, copy the UF2, done: no other file. The first start makes the filesystem
+    # and the journal's sectors; the board says which firmware it is and plays.
+    with emulator.Pico(tmp_path / "emu", _port()).start(uf2=board_uf2) as p:
+        t = p.now()
+        assert _hello_fw(p, 0) == version.describe()
+        p.line("hello", after=t)
+        board, game = _new_game(p)
+        p.send("start")
+        end = _play(p, board, [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")], seed=4)
+        p.line(" clk 2 ", after=end - 5000)
+        ev = _events(p, game)
+        assert [w[1] for _, k, w in ev if k == "move"] == ["e2e4", "e7e5"]
+        assert not [ln for ln in p.lines() if "err internal" in ln["s"] or "Traceback" in ln["s"]]
+
+
+def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_path):
+    # The arbiter pauses, the board is unplugged, held in BOOTSEL and given a newer UF2,
+    # as a firmware update in the middle of a round: the game, its journal, the access
+    # settings and a user's preset are all there after it; the game plays on.
+    t = pico.now()
+    pico.send("access blind=w")
+    pico.line("ok access", after=t)
+    pico.send("preset set 1 name=Club tc=1200+5")
+    pico.line("ok preset set", after=t)
+    board, game = _new_game(pico)
+    pico.send("start")
+    moves = _sans_to_moves(board, "e4 c5 Nf3 d6".split())
+    end = _play(pico, board, moves, seed=5)
+    pico.line(" clk 4 ", after=end - 5000)
+    pico.wait_until(end + 300)
+    t = pico.now()
+    pico.send("pause")
+    pico.line("ok pause", after=t)
+    before = _game_lines(pico, game)
+    saved = tmp_path / "in-use.bin"
+    pico.save_flash(saved)
+    pico.close()
+    newer = uf2.build(out=tmp_path / "newer.uf2", say=lambda s: None, version=version.describe() + ".next")
+    b = board.copy()
+    for m in moves:
+        b.push(m)
+    with emulator.Pico(tmp_path / "emu2", _port()).start(flash=saved, uf2=newer) as p:
+        p.occupy("".join("1" if b.piece_at(sq) else "0" for sq in chess.SQUARES))  # the pieces stayed
+        hello = p.line("hello", after=0)["s"]
+        assert f"fw={version.describe()}.next" in hello and f"game={game}" in hello
+        p.line("recovered", after=0)
+        assert _resend(p, game)[:len(before)] == before
+        t = p.now()
+        p.send("access")
+        assert " blind=w " in p.line("access ", after=t)["s"]
+        p.send("preset list")
+        assert p.line("preset 17 ", after=t)["s"] == "preset 17 Club 1200+5"
+        p.send("resume")
+        end = _play(p, b, _sans_to_moves(b, ["d4"]), seed=6)
+        assert p.line(" move 5 ", after=end - 5000)["s"].endswith("d2d4 d4")
+
+
+def test_a_deployed_copy_runs_until_it_is_removed(pico):
+    # A developer's way in: `deploy` puts a copy on the filesystem of a board that has
+    # the UF2; it runs (fw=...fs) instead of the frozen firmware until `deploy --remove`.
+    from host_tools import deploy
+
+    frozen = version.describe()
+    t = pico.now()
+    pico.send("repl")
+    pico.line("not started", after=t)
+    deploy.deploy(pico.tty, reset=False, say=lambda s: None)
+    t = pico.now()
+    pico.reset()
+    assert _hello_fw(pico, t) == frozen + ".fs"
+    deploy.remove(pico.tty, reset=False, say=lambda s: None)
+    t = pico.now()
+    pico.reset()
+    assert _hello_fw(pico, t) == frozen
 
 
 def test_the_board_gives_its_prompt_for_a_redeploy(pico):

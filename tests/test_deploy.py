@@ -59,6 +59,26 @@ def test_every_file_lands_and_is_verified():
     assert ["connect", "auto", "rm", "-r", ":firmware"] in board.calls
 
 
+def test_the_copy_says_what_it_is_and_carries_its_mark():
+    # A deployed copy runs before the UF2's frozen firmware only with its mark (main.py),
+    # and its version tells it apart (hello ... fw=...fs).
+    board = FakeBoard()
+    deploy.deploy(runner=board, say=lambda s: None)
+    assert deploy.MARK in board.fs
+    version = [local for local, remote in deploy.files() if remote == deploy.VERSION]
+    assert len(version) == 1 and version[0].parent == deploy.STAGE
+    assert ".fs" in (deploy.STAGE / "version.py").read_text()
+
+
+def test_remove_takes_the_copy_away():
+    board = FakeBoard()
+    board.fs["firmware/app/device.mpy"] = b"x"
+    said = []
+    deploy.remove(runner=board, say=said.append, knock=lambda port: "")
+    assert ["connect", "auto", "rm", "-r", ":firmware"] in board.calls and board.reset
+    assert "UF2" in said[0]
+
+
 def test_a_corrupt_copy_stops_the_deploy():
     board = FakeBoard(corrupt="firmware/rules/position.mpy")
     with pytest.raises(RuntimeError, match="firmware/rules/position.mpy"):
