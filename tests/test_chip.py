@@ -286,19 +286,52 @@ def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_p
         assert p.line(" move 5 ", after=end - 5000)["s"].endswith("d2d4 d4")
 
 
-def test_a_deployed_copy_runs_until_it_is_removed(pico):
-    # A developer's way in: `deploy` puts a copy on the filesystem of a board that has
-    # the UF2; it runs (fw=...fs) instead of the frozen firmware until `deploy --remove`.
+# A development copy as small as can be: the firmware package with only what main.py
+# imports, saying who it is.
+DEV_COPY = """
+import os
+for d in ("/firmware", "/firmware/app"):
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+for name, text in (("/firmware/__init__.py", ""), ("/firmware/app/__init__.py", ""),
+                   ("/firmware/app/main.py", "def run():\\n    print('hello proto=1 fw=a-development-copy board=x')\\n")):
+    with open(name, "w") as f:
+        f.write(text)
+"""
+
+
+def _at_prompt(p):
+    t = p.now()
+    p.send("repl")
+    p.line("not started", after=t)
+
+
+def _mpremote_exec(p, code):
+    from host_tools import deploy
+
+    rc, out = deploy.mpremote(["connect", p.tty, "exec", code], timeout=120)
+    assert rc == 0, out
+
+
+def test_a_deployed_copy_runs_only_with_its_mark_until_it_is_removed(pico):
+    # A copy of the firmware on the filesystem runs instead of the UF2's frozen one only
+    # with the mark `deploy` leaves (firmware/DEVELOPMENT): an old copy from before the
+    # UF2 never shadows it. `deploy --remove` takes the copy away.
     from host_tools import deploy
 
     frozen = version.describe()
-    t = pico.now()
-    pico.send("repl")
-    pico.line("not started", after=t)
-    deploy.deploy(pico.tty, reset=False, say=lambda s: None)
+    _at_prompt(pico)
+    _mpremote_exec(pico, DEV_COPY)
     t = pico.now()
     pico.reset()
-    assert _hello_fw(pico, t) == frozen + ".fs"
+    assert _hello_fw(pico, t) == frozen  # no mark: the frozen firmware
+    _at_prompt(pico)
+    _mpremote_exec(pico, "open('/firmware/DEVELOPMENT', 'w').close()")
+    t = pico.now()
+    pico.reset()
+    assert _hello_fw(pico, t) == "a-development-copy"
     deploy.remove(pico.tty, reset=False, say=lambda s: None)
     t = pico.now()
     pico.reset()
