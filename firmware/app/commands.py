@@ -120,7 +120,7 @@ def _state(dev, pos, kw, now):
     dev.write("state game=%d seq=%d ply=%d turn=%s result=%s fen=%s board=%s" % (
         log.game_id, log.count, dev.game.ply, "w" if dev.game.turn == WHITE else "b",
         o.result() if o else "*", P.encode(dev.game.fen()), dev.recognizer.status))
-    dev.clock_line(now)
+    dev.events.clock_line(now)
     return ()
 
 

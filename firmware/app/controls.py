@@ -16,11 +16,9 @@ TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
 
 
 class Controls:
-    def __init__(self, rec, match, events, signals, faces, presets, write, new_game, clock_line,
-                 to_port):
-        """new_game(control, now): a game with the menu's preset; clock_line(now): the
-        clock's state out to the host; write(line): a line to the host; to_port(name): a
-        button for a DGT program on the line (its clock's buttons)."""
+    def __init__(self, rec, match, events, signals, faces, presets, write, new_game, to_port):
+        """new_game(control, now): a game with the menu's preset; write(line): a line to
+        the host; to_port(name): a button for a DGT program on the line (its clock's)."""
         self.rec = rec
         self.match = match
         self.events = events
@@ -29,7 +27,6 @@ class Controls:
         self.presets = presets
         self.write = write
         self.new_game = new_game
-        self.clock_line = clock_line
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
@@ -62,7 +59,7 @@ class Controls:
         if self.match.press(side, t):
             self.events.completed_by_press(side, t)  # answered at once: the clk line goes out
         self.events.settle(t)
-        self.clock_line(t)
+        self.events.clock_line(t)
         self.faces.dirty = True  # the display and LEDs follow at the next clock step
 
     def button(self, name, down, t):

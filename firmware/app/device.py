@@ -1,15 +1,12 @@
 # The device: the board, the clock and the USB serial protocol as one. Device builds the
 # parts once and routes what happens between them:
-#   scans      -> the move recogniser -> its sink, GameEvents (firmware/app/events.py):
-#                 moves, take-backs, new games, and what it sees (touched, attempts, differs)
+#   scans -> the move recogniser -> its sink, GameEvents (firmware/app/events.py)
 #   levers, buttons -> Controls (firmware/app/controls.py): the match, questions, the menu
 #   the match and its clock -> the same GameEvents: the record, signals, faces
-#   the USB line -> SerialPort (firmware/app/serialport.py): host lines to
-#                 firmware/app/commands.py, or a DGT program's bytes to firmware/app/dgt.py
-# Its other parts: Record (event log, journal, write-ahead), Faces (displays and LEDs),
-# Signals (blind and deaf players), SelfTest, BoardSettings; recovery.py brings a game
-# back from the journal. step(now) runs every part once; on the chip an asyncio loop runs
-# them as tasks (firmware/app/main.py); the simulator can call step() in virtual time.
+#   the USB line -> SerialPort (serialport.py): lines to commands.py, or the DGT link
+# Its other parts: Record (event log, journal), Faces, Signals (blind and deaf players),
+# SelfTest, BoardSettings; recovery.py brings a game back from the journal. step(now) runs
+# every part once; on the chip asyncio runs them as tasks (firmware/app/main.py).
 from firmware.app import commands, recovery
 from firmware.app import protocol as P
 from firmware.app.controls import Controls
@@ -19,7 +16,7 @@ from firmware.app.record import Record
 from firmware.app.sancache import SanCache
 from firmware.app.serialport import SerialPort
 from firmware.app.settings import BoardSettings
-from firmware.app.signals import Signals, letter
+from firmware.app.signals import Signals
 from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock.clock import ChessClock
@@ -63,7 +60,7 @@ class Device:
         self.controls = Controls(self.recognizer, self.match, self.events, self.signals, self.faces,
                                  self.presets, self.write,
                                  lambda control, t: self.start_game(control, None, None, self.white, self.black, t),
-                                 self.clock_line, self.port.button)
+                                 self.port.button)
         self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.white, self.black, self.control = "White", "Black", DEFAULT_CONTROL
         self.freeze = None  # None: as the control says (C.02)
@@ -71,7 +68,6 @@ class Device:
         self.quiet_moment = False  # a press was just answered, a game set up: a moment for the GC (main.py)
         self._occ = bytearray(8)
         self._take = getattr(hal, "take_scan", None)  # a HAL that scans on time
-        self._clock_at = now
         self._power_at = now - POWER_EVERY_MS
         self.configure(self.settings.load())
         problems = [p for p in (self.presets.problem, self.access.problem, self.settings.problem) if p]
@@ -99,14 +95,6 @@ class Device:
         if with_game:
             line += " game=%d seq=%d" % (self.record.log.game_id, self.record.log.count)
         self.write(line)
-
-    def clock_line(self, now):
-        w, b, run, paused, pw, pb, mw, mb, fw, fb = self.clock.snapshot(now)
-        self.write("clock %d %d %s %s moves=%d,%d period=%d,%d flags=%d,%d" % (
-            w, b, "-" if run is None else letter(run), "paused" if paused else "running"
-            if run is not None else "stopped", mw, mb, pw, pb, fw, fb))
-        self._clock_at = now
-        self.events.clock_dirty = False
 
     def configure(self, values):
         """Board settings as firmware/app/settings.py parses them, applied."""
@@ -148,7 +136,7 @@ class Device:
             self.match.end_on_flag = False
             self.clock.freeze_on_flag = False
         self.record.new_game(header, number is not None)
-        self.clock_line(now)
+        self.events.clock_line(now)
         # Setting up leaves garbage (the control's parser, a FEN read): collected now,
         # with no clock running, not by an allocation in the path of the first press.
         self.quiet_moment = True
@@ -219,8 +207,8 @@ class Device:
         self.signals.step(now, c)
         dirty = self.events.clock_dirty
         self.events.clock_dirty = False
-        if dirty or (c.running >= 0 and not c.paused and self.hal.diff(now, self._clock_at) >= CLOCK_EVERY_MS):
-            self.clock_line(now)
+        if dirty or (c.running >= 0 and not c.paused and self.hal.diff(now, self.events.clock_at) >= CLOCK_EVERY_MS):
+            self.events.clock_line(now)
         if self.selftest is not None:
             self.selftest.step(now)
         if self.hal.diff(now, self._power_at) >= POWER_EVERY_MS:
@@ -239,9 +227,7 @@ class Device:
         if mv is not None:
             self.write("power %d %s %s" % (mv, "usb" if usb else "battery", "low" if low else "ok"))
         self.controls.show_battery("USB" if usb else "--" if level is None else "%d%%" % level)
-        if low != self.faces.low_battery:
-            self.faces.low_battery = low
-            self.faces.dirty = True
+        self.faces.show_low_battery(low)
 
     def protocol_step(self, now):
         self._now = now

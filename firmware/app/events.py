@@ -35,6 +35,7 @@ class GameEvents(GameSink, MatchSink):
         self.rec = None  # the move recogniser (set by the device): told when the game ends
         self.sans = None  # the SANs of the position's moves (a SanCache, set with rec)
         self.clock_dirty = True  # the clock line and faces are due at once
+        self.clock_at = 0  # when the last clock line went out
         self._last_move = 0  # the last move made, for the square LEDs
 
     # ----- the recogniser's sink (firmware/board/recognizer.py): what happens on the board
@@ -54,6 +55,15 @@ class GameEvents(GameSink, MatchSink):
         match.play(m, now, True)
         self._last_move = m
         self.faces.dirty = True  # MOVE on the mover's face at once: the move was seen
+
+    def clock_line(self, now):
+        """The clock's state out to the host (docs/protocol.md: `clock`)."""
+        w, b, run, paused, pw, pb, mw, mb, fw, fb = self.match.clock.snapshot(now)
+        self.record.write("clock %d %d %s %s moves=%d,%d period=%d,%d flags=%d,%d" % (
+            w, b, "-" if run is None else letter(run), "paused" if paused else "running"
+            if run is not None else "stopped", mw, mb, pw, pb, fw, fb))
+        self.clock_at = now
+        self.clock_dirty = False
 
     def expected_made(self, now):
         # The host's move (expect) carried out on the board: completed at once, as if its

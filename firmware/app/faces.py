@@ -29,6 +29,12 @@ class Faces:
         self._expect_text = None  # ...as "e2-e4" (made once, not at every refresh)
         self._message = None  # a host's text for the faces (message())
 
+    def show_low_battery(self, low):
+        """C.02's low-battery sign on the faces, from the next refresh."""
+        if low != self.low_battery:
+            self.low_battery = low
+            self.dirty = True
+
     def led(self, side, on):
         if self._leds[side] != on:
             self._leds[side] = on
