@@ -367,10 +367,10 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     assert rc == 0 and "2" in out, out
 
 
-def test_speech_on_a_chip_without_the_voice_and_the_menu_loaded_when_pressed(pico):
+def test_speech_on_a_chip_without_the_voice_and_the_menu(pico):
     # The real rp2 port looks for the voice's bridge on I2C (0x4D, absent here): the setting
-    # is kept, a warning says so, and the board plays on. The menu's code, loaded by its
-    # button and dropped when it closes, works on the chip (the heap it frees: bench/chip.py).
+    # is kept, a warning says so, and the board plays on. The menu opens and closes on its
+    # button, and the presets read on the chip.
     t = pico.now()
     pico.send("access speech=it volume=10")
     assert pico.line("access ", after=t)["s"].endswith("speech=it volume=10")
