@@ -16,10 +16,10 @@ TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
 
 
 class Controls:
-    def __init__(self, rec, match, events, signals, faces, presets, write, new_game, to_port):
+    def __init__(self, recognizer, match, events, signals, faces, presets, write, new_game, to_port):
         """new_game(control, now): a game with the menu's preset; write(line): a line to
         the host; to_port(name): a button for a DGT program on the line (its clock's)."""
-        self.rec = rec
+        self.recognizer = recognizer
         self.match = match
         self.events = events
         self.signals = signals
@@ -39,7 +39,7 @@ class Controls:
         player asking for his time (appendix D) - so it is judged only when it comes up
         before it is one (release): then it is a press without a move (7.5.3), at this
         tick. A hold after a move: its going down completed the move, and the hold asks."""
-        self.rec.press(side, t)
+        self.recognizer.press(side, t)
         if self.match.press_is_without_move(side):
             self._lever_down[side >> 4] = t
             return
@@ -72,8 +72,8 @@ class Controls:
             self._lever_down[side >> 4] = None  # a hold: a question, not a press
             self.write("ask %s %s" % (letter(side), self.signals.ask(side, t, self.match.clock, self.match.game)))
             return
-        if self.rec.promotion_pending():
-            self.rec.button(name, down, t)
+        if self.recognizer.promotion_pending():
+            self.recognizer.button(name, down, t)
             return
         if self.menu is None and name in TO_HOST:
             self.to_port(name)

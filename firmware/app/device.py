@@ -51,7 +51,7 @@ class Device:
         self.events = GameEvents(self.game, self.record, self.signals, self.faces,
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now, press=lambda side, t: self.controls.press(side, t))
-        self.recognizer = self.events.rec = MoveRecognizer(self.game, sink=self.events)
+        self.recognizer = self.events.recognizer = MoveRecognizer(self.game, sink=self.events)
         self.sans = self.events.sans = SanCache(self.game, self.recognizer)
         self.clock = ChessClock(DEFAULT_CONTROL, sink=self.events)
         self.match = self.events.match = Match(self.game, self.clock, sink=self.events)

@@ -32,7 +32,7 @@ class GameEvents(GameSink, MatchSink):
         self.press = press
         self.now = now
         self.match = match  # the Match (the device's, made once: its sink is this)
-        self.rec = None  # the move recogniser (set by the device): told when the game ends
+        self.recognizer = None  # the move recogniser (set by the device): told when the game ends
         self.sans = None  # the SANs of the position's moves (a SanCache, set with rec)
         self.clock_dirty = True  # the clock line and faces are due at once
         self.clock_at = 0  # when the last clock line went out
@@ -73,7 +73,7 @@ class GameEvents(GameSink, MatchSink):
     def expect(self, m, t):
         """The host's move m (0: none): shown on the square LEDs and felt by the player
         at the board, who carries it out; only it is taken (the recogniser's expect)."""
-        self.rec.expect(m)
+        self.recognizer.expect(m)
         if m:
             # Its squares on the LEDs, and on its player's face instead of his time.
             self.faces.expected(move_from(m), move_to(m), self.game.turn)
@@ -211,8 +211,8 @@ class GameEvents(GameSink, MatchSink):
         self.signals.event(None, "draw", self.now())
 
     def outcome(self, o):
-        if self.rec is not None:
-            self.rec.game_over()  # a move shown after it is an attempt, told once
+        if self.recognizer is not None:
+            self.recognizer.game_over()  # a move shown after it is an attempt, told once
         self.record.event(RESULT, 0, 2 if o.winner is None else (0 if o.winner == WHITE else 1),
                           TERMINATIONS.index(o.termination))
         self.clock_dirty = True

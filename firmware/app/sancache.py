@@ -6,15 +6,15 @@ from firmware.rules.san import san
 
 
 class SanCache:
-    def __init__(self, game, rec):
+    def __init__(self, game, recognizer):
         self.game = game
-        self.rec = rec
+        self.recognizer = recognizer
         self._sans = {}  # move -> SAN, of the position below
         self._stamp = -1  # the position they belong to (the recogniser's count of positions)
         self._next = 0  # the next move of the table to work out
 
     def _position(self):
-        stamp = self.rec.positions
+        stamp = self.recognizer.positions
         if stamp != self._stamp:
             self._stamp = stamp
             self._sans.clear()
@@ -23,7 +23,7 @@ class SanCache:
     def idle(self):
         """One more SAN worked out; whether there is more to do."""
         self._position()
-        moves, n = self.rec.legal_moves()
+        moves, n = self.recognizer.legal_moves()
         i = self._next
         if i >= n:
             return False

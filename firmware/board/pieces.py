@@ -10,11 +10,11 @@ from firmware.rules.squares import SQ120
 
 
 class PieceTracker:
-    def __init__(self, game, rec):
+    def __init__(self, game, recognizer):
         """game: the rules Game; rec: the move recogniser (its stable board and which
         squares were lifted since the board was last in order)."""
         self.game = game
-        self.rec = rec
+        self.recognizer = recognizer
         self.shown = bytearray(64)  # the piece on each square (a1 = 0): the board's codes
         self._prev = bytearray(64)  # as worked out the time before
         self._held = 0  # the piece last picked up again from where it had been put down
@@ -25,7 +25,7 @@ class PieceTracker:
     def update(self, game_id):
         """Work the pieces out again if the board or the game changed since the last
         time; whether it did (then shown may differ)."""
-        occ = self.rec.stable()
+        occ = self.recognizer.stable()
         pos = self.game.position
         if occ == self._occ and pos.ply == self._ply and game_id == self._game:
             return False
@@ -41,7 +41,7 @@ class PieceTracker:
         lifted = []
         placed = []
         them = pos.turn ^ 24
-        rec = self.rec
+        rec = self.recognizer
         for sq in range(64):
             p = board[SQ120[sq]]
             on = (occ[sq >> 3] >> (sq & 7)) & 1
