@@ -128,13 +128,13 @@ def _bcd(n):
 
 
 class DgtLink:
-    def __init__(self, write, serial, rec, log, match, faces, diff):
+    def __init__(self, write, serial, recognizer, log, match, faces, diff):
         """write(bytes): the line; serial: the board's serial number as 10 decimal digits
-        (text); rec: the move recogniser (what the board shows); log: the game record's
+        (text); recognizer: the move recogniser (what the board shows); log: the game record's
         log (its game_id); match: the game and its clock; faces: the clock's faces (a DGT
         3000's text, the LEDs of a move to make); diff: tick arithmetic."""
         self.write = write
-        self.tracker = PieceTracker(match.game, rec)  # the pieces on the board
+        self.tracker = PieceTracker(match.game, recognizer)  # the pieces on the board
         self.log = log
         self.match = match
         self.faces = faces
