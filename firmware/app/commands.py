@@ -322,6 +322,9 @@ def handle(dev, text, bad, now):
     except (ValueError, IndexError, KeyError) as e:
         dev.write("err bad-argument " + P.encode(str(e)))
         return
+    except OSError as e:  # the flash refused a settings file (full, or a folder in its place)
+        dev.write("err not-now " + P.encode("the flash refused it (%s)" % (e,)))
+        return
     if said is None:
         said = (cmd,)
     if said:
