@@ -18,7 +18,9 @@
 #   piece with the capturing piece in hand looks like - the press or hold_ms commits it;
 # - a move that is also the king's or the rook's half of an available castling waits
 #   hold_ms (or the press) for the other half;
-# - promotion waits for the press, with the piece chosen by the menu buttons (queen first);
+# - promotion waits for the press, with the piece chosen by the menu buttons (queen first),
+#   unless the piece chosen ends the game (a mating queen): then hold_ms commits it, as the
+#   game ends there and no press comes (6.2.1.1);
 # - until the mover presses, his move may still be replaced by another legal move from the
 #   same position (a slow slide, a rook-first castling): a take-back and the new move;
 # - the board back at an earlier position of the game is a take-back; the start position
@@ -100,6 +102,7 @@ class MoveRecognizer:
         self._kind = 0  # candidate kind
         self._cand = 0  # candidate move index, or ply for a take-back
         self._cand_count = 0  # 4 for a promotion (the four pieces)
+        self._ending = 0  # of a promotion: bit i, PROMOTIONS[i] ends the game
         self._need = 0  # how long the candidate must stay
         self.promotion = 0  # index into PROMOTIONS while a promotion waits
         self._illegal = (0, 0)
@@ -212,6 +215,7 @@ class MoveRecognizer:
             self.promotion = (self.promotion + 3) % 4
         else:
             return
+        self._since = now  # a choice that ends the game is taken hold_ms after it is made
         self.sink.promotion(PROMOTIONS[self.promotion], SQ64[(self._cur.moves[self._cand] >> 7) & 127])
 
     def restart(self, now):
@@ -267,7 +271,22 @@ class MoveRecognizer:
         self._need = need
         if count == 4:
             self.promotion = 0
+            self._ending = self._promotions_ending(index)
             self.sink.promotion(QUEEN, SQ64[(self._cur.moves[index] >> 7) & 127])
+
+    def _promotions_ending(self, index):
+        """Which of the four promotions from index end the game (mate, stalemate, a dead
+        position, ...): bit i for PROMOTIONS[i]."""
+        game = self.game
+        moves = self._cur.moves
+        out = 0
+        for j in range(index, index + 4):
+            m = moves[j]
+            game.push(m)
+            if game.is_game_over():
+                out |= 1 << PROMOTIONS.index((m >> 14) & 7)
+            game.pop()
+        return out
 
     def _classify(self, now):
         cur = self._cur
@@ -359,9 +378,9 @@ class MoveRecognizer:
     def _tick(self, now):
         st = self.status
         if st == CANDIDATE:
-            if self._cand_count == 4:
+            if self._cand_count == 4 and not (self._ending >> self.promotion) & 1:
                 return  # a promotion waits for the press, with the piece chosen
-            if self._diff(now, self._since) >= self._need:
+            if self._diff(now, self._since) >= (self.hold_ms if self._cand_count == 4 else self._need):
                 self._commit(now, False)
         elif st == ILLEGAL:
             waited = self._diff(now, self._since)

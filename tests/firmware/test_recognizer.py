@@ -228,3 +228,30 @@ def test_unchanged_scans_allocate_nothing():
     finally:
         micropython.heap_unlock()
     assert rec.status == SYNC
+
+
+def test_a_mating_promotion_needs_no_press():
+    # c7-c8=Q is mate: the game ends with the move (6.2.1.1) and no press comes, so the
+    # board takes it after the hold, with the piece chosen by then. A promotion that ends
+    # nothing still waits for the press.
+    fen = "k7/2P5/1K6/8/8/8/8/8 w - - 0 1"
+    s = Scenario(fen).wait(300).lift("c7").place("c8", gap=400).wait(2000)
+    game, ev, rec = replay(s.lines, fen)
+    assert _ucis(game) == ["c7c8q"] and game.is_checkmate()
+    # A rook mates too: chosen within the hold, it is taken.
+    s = Scenario(fen).wait(300).lift("c7").place("c8", gap=400).button("plus").wait(2000)
+    game, ev, rec = replay(s.lines, fen)
+    assert _ucis(game) == ["c7c8r"] and game.is_checkmate()
+    # A knight ends nothing (with White's rook on h1: not a dead position either): the
+    # move waits for the press.
+    fen = "k7/2P5/1K6/8/8/8/8/7R w - - 0 1"
+    s = Scenario(fen).wait(300).lift("c7").place("c8", gap=400)
+    s.button("plus").button("plus").button("plus").wait(3000)
+    game, ev, rec = replay(s.lines, fen)
+    assert _ucis(game) == []
+    s.press("white")
+    game, ev, rec = replay(s.lines, fen)
+    assert _ucis(game) == ["c7c8n"] and not game.is_game_over()
+    s.press("white")
+    game, ev, rec = replay(s.lines, fen)
+    assert _ucis(game) == ["c7c8n"] and not game.is_game_over()
