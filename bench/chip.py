@@ -116,7 +116,7 @@ def main():
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="chip-bench-"))
     # The faces answer on I2C, as on a real board: their driver runs at every refresh.
     with emulator.Pico(work, a.port).start(flash=image, timing=a.timing, extra=("--displays",)) as pico:
-        pico.line("hello")
+        pico.hello()
         pico.occupy(emulator.occupancy(trace))
         pico.send("new")
         t_new = pico.line(" game ", after=0)["t"]

@@ -89,7 +89,7 @@ def main():
     image = emulator.uf2_image(ROOT / "build" / "chip", a.port, uf2.build(say=lambda s: None))  # the board's UF2
     work = Path(tempfile.mkdtemp(prefix="chip-dgt-"))
     with emulator.Pico(work, a.port).start(flash=image, extra=("--displays",)) as pico:
-        pico.line("hello")
+        pico.hello()
         pico.occupy(emulator.occupancy(trace))
         pico.send("new")
         t_new = pico.line(" game ", after=0)["t"]

@@ -203,6 +203,20 @@ class Pico:
         `has`, waiting for it: {"t": ms, "s": text}."""
         return self.req(op="find_line", has=has, after=after)
 
+    def hello(self, after: float = 0, tries: int = 20) -> dict:
+        """Say hello as our hosts do until the board answers (it never speaks first, and
+        one that is still starting may not read the first): its hello line. After it come
+        the start's warnings and recovery, if any."""
+        for _ in range(tries):
+            t = self.now()
+            self.send("")  # ends a half line the board may hold
+            self.send("hello")
+            self.wait(1500)
+            got = [ln for ln in self.lines() if ln["t"] >= max(t, after) and ln["s"].startswith("hello proto=")]
+            if got:
+                return got[0]
+        raise EmulatorError("the board never answered hello")
+
     def act(self, actions: list[dict], at: float | None = None) -> dict:
         """Schedule actions ({dt, kind, sq or btn}); returns {"t0", "end"}."""
         msg = {"op": "sched", "actions": [dict(a, dt=int(a.get("dt", 0))) for a in actions]}
@@ -268,7 +282,7 @@ def uf2_image(cache: Path, port: int, uf2: Path) -> Path:
         if not image.exists():
             with Pico(cache / f"booting-{port}", port) as pico:
                 pico.start(uf2=uf2)
-                pico.line("hello")
+                pico.hello()
                 pico.wait(500)
                 tmp = image.with_suffix(".tmp")
                 pico.save_flash(tmp)
@@ -312,7 +326,7 @@ def _deploy_image(image: Path, work: Path, port: int, say) -> None:
         # done once here, so that every run from the image starts as a board in use.
         t = pico.now()
         pico.reset()
-        pico.line("hello", after=t)
+        pico.hello(after=t)
         pico.wait(500)
         tmp = image.with_suffix(".tmp")
         pico.save_flash(tmp)

@@ -37,9 +37,12 @@ class SimulatedBoard:
                  presets: str | None = None, commands: list[str] = (), link: str | None = None,
                  wait_host: bool = False, board_id: str | None = None,
                  flash: str | Path | None = None, watchdog_ms: int | None = None,
-                 fault: str | None = None, speed: int = 1, hands: bool = False):
+                 fault: str | None = None, speed: int = 1, hands: bool = False,
+                 power_on_s: float = 0.0):
         """hands: a person plays at the board (real time): `self.hands`, a Hands
-        (host_tools/hands.py) whose moves the board follows as they are made."""
+        (host_tools/hands.py) whose moves the board follows as they are made. power_on_s:
+        the board is switched on this long after its line appears (a program that opens
+        the line first: what it sends meanwhile waits on the line)."""
         build.build(roots=build.SIM_ROOTS)
         self.flash = Path(flash) if flash else None
         base = [micropython.path(), "-X", "heapsize=" + heap, "simulator/main.py"]
@@ -87,12 +90,28 @@ class SimulatedBoard:
         self.master = None
         self.slave = None
         self.path = None
+        self.proc = None
         self.plug()
-        self._start(args, commands)
+        if power_on_s:
+            threading.Thread(target=self._power_on, args=(args, commands, power_on_s), daemon=True).start()
+        else:
+            self._power_on(args, commands, 0)
+
+    def _power_on(self, args, commands, after_s):
+        time.sleep(after_s)
+        with self._power:
+            if self._stopped:
+                return
+            self._start(args, commands)
         self._in = threading.Thread(target=self._host_to_device, daemon=True)
         self._in.start()
         if self._feed:
             threading.Thread(target=self._watch, daemon=True).start()
+        if after_s:
+            # The kernel ends the firmware's process with the thread that started it
+            # (_die_with_parent): this one stays while the board is on.
+            while not self._stopped:
+                time.sleep(0.2)
 
     def _start(self, args, commands=()):
         env = dict(os.environ, MICROPYPATH=f".frozen:{build.BUILD}:{micropython.ROOT}")
@@ -215,7 +234,7 @@ class SimulatedBoard:
     def stop(self):
         with self._power:
             self._stopped = True
-            if self.proc.poll() is None:
+            if self.proc is not None and self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
         self.unplug()

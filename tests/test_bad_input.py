@@ -342,7 +342,13 @@ def test_the_simulators_watchdog_brings_the_board_back_and_signals_end_every_pro
         port = serial.Serial(path, timeout=0.2)
         seen = b""
         end = time.time() + 40
+        said = 0.0
         while time.time() < end and b"recovered" not in seen:
+            # As a host of ours does: hello now and while the board is quiet (it never
+            # speaks first, and after its reset it waits to be spoken to again).
+            if time.time() - said > 2:
+                port.write(b"\nhello\n")
+                said = time.time()
             seen += port.read(4096)
         assert b"recovered game=1" in seen, seen[-500:]
         assert proc.poll() is None, "the simulator ended when its board was reset"

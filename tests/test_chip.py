@@ -46,7 +46,7 @@ def image(board_uf2):
 @pytest.fixture
 def pico(image, tmp_path):
     with emulator.Pico(tmp_path / "emu", _port()).start(flash=image) as p:
-        p.line("hello")
+        p.hello()
         yield p
 
 
@@ -140,7 +140,7 @@ def test_a_power_cut_on_the_chip_loses_nothing(pico):
     before = [ln["s"] for ln in pico.lines() if ln["s"].startswith(f"@{game}:")]
     t = pico.now()
     pico.reset()  # the power goes and comes back
-    hello = pico.line("hello", after=t)["s"]
+    hello = pico.hello(after=t)["s"]
     assert f"game={game}" in hello
     rec = pico.line("recovered", after=t)["s"]
     assert f"game={game}" in rec and "ply=5" in rec
@@ -197,7 +197,7 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
             seen = _game_lines(pico, game)
             t = pico.now()
             pico.reset()
-            assert f"game={game}" in pico.line("hello", after=t)["s"]
+            assert f"game={game}" in pico.hello(after=t)["s"]
             pico.line("recovered", after=t)
             pico.wait(1500)  # the pieces are read: a move lost with the power is made again
             again = _resend(pico, game)
@@ -225,16 +225,14 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
 
 
 def _hello_fw(p, after):
-    return dict(w.split("=", 1) for w in p.line("hello", after=after)["s"].split()[1:])["fw"]
+    return dict(w.split("=", 1) for w in p.hello(after=after)["s"].split()[1:])["fw"]
 
 
 def test_a_blank_pico_starts_from_the_uf2_alone(board_uf2, tmp_path):
     # BOOTSEL, copy the UF2, done: no other file. The first start makes the filesystem
     # and the journal's sectors; the board says which firmware it is and plays.
     with emulator.Pico(tmp_path / "emu", _port()).start(uf2=board_uf2) as p:
-        t = p.now()
-        assert _hello_fw(p, 0) == version.describe()
-        p.line("hello", after=t)
+        assert _hello_fw(p, 0) == version.describe()  # (it never speaks first: asked)
         board, game = _new_game(p)
         p.send("start")
         end = _play(p, board, [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")], seed=4)
@@ -272,7 +270,7 @@ def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_p
         b.push(m)
     with emulator.Pico(tmp_path / "emu2", _port()).start(flash=saved, uf2=newer) as p:
         p.occupy("".join("1" if b.piece_at(sq) else "0" for sq in chess.SQUARES))  # the pieces stayed
-        hello = p.line("hello", after=0)["s"]
+        hello = p.hello()["s"]
         assert f"fw={version.describe()}.next" in hello and f"game={game}" in hello
         p.line("recovered", after=0)
         assert _resend(p, game)[:len(before)] == before
@@ -356,7 +354,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     # The next reset starts the application again.
     t = pico.now()
     pico.reset()
-    assert "hello" in pico.line("hello", after=t)["s"]
+    assert "hello" in pico.hello(after=t)["s"]
     # A board that answers nothing: the menu button held while it powers up.
     pico.act([{"dt": 0, "kind": "press", "btn": "menu"}])
     t = pico.now()

@@ -138,11 +138,12 @@ def test_the_boards_clock_line_reads_on_the_host():
     from firmware.app.device import Device
     from firmware.rules.squares import WHITE
     from host_tools.relay.session import BoardSession
-    from tests.firmware.fakehal import FakeHal, run
+    from tests.firmware.fakehal import FakeHal, run, speak_first
 
     hal = FakeHal()
     dev = Device(hal, presets_path="/tmp/chessboard-vocab-presets.json")
     run(dev, hal, 50)
+    speak_first(dev, hal)
     dev.clock.start(hal.t, WHITE)
     run(dev, hal, 1500)
     line = [l for l in hal.lines() if l.startswith("clock ")][-1]

@@ -48,6 +48,7 @@ def test_a_game_over_the_pty_with_an_unplug(tmp_path):
     board = SimulatedBoard(_trace(tmp_path), presets=str(tmp_path / "presets.json"))
     try:
         port = serial.Serial(board.path, timeout=0.1)
+        port.write(b"\nhello\n")  # as our hosts begin: the board never speaks first
         parser = DeviceParser()
         record = GameRecord(1)
         assert _read(port, parser, record, lambda r: len(r.plies) >= 4, 30)
@@ -77,6 +78,7 @@ def test_a_simulator_the_host_starves_still_sees_every_move(tmp_path):
     stalls = 0
     try:
         port = serial.Serial(board.path, timeout=0.05)
+        port.write(b"\nhello\n")
         parser = DeviceParser()
         record = GameRecord(1)
         end = time.time() + 120

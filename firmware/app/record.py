@@ -25,14 +25,22 @@ class Record:
         self._fresh = False  # the journal is to be written anew at the next commit
         self._checkpoint_at = hal.now()
         self.mute = False  # lines are not sent (a DGT program is on the line): still recorded
+        self.notices = None  # a list: the warnings and recoveries of a muted start, kept
 
     # ----- lines
 
     def write(self, line):
         if self._held is not None:
             self._held.append(line)
-        elif not self.mute:
+        else:
+            self._out(line)
+
+    def _out(self, line):
+        if not self.mute:
             self.hal.write((line + "\n").encode())
+        elif self.notices is not None and len(self.notices) < 8 and (
+                line.startswith("warning ") or line.startswith("recovered ")):
+            self.notices.append(line)
 
     def event(self, kind, side=0, a=0, b=0, text=""):
         seq = self.log.append(kind, side, a, b, text)
@@ -98,9 +106,9 @@ class Record:
             self._checkpoint_at = now
         held = self._held
         self._held = None
-        if held and not self.mute:
+        if held:
             for line in held:
-                self.hal.write((line + "\n").encode())
+                self._out(line)
 
     def prepare(self, clock, pressed):
         """Erase a journal sector ahead of need, at a moment that costs nothing: while no

@@ -21,8 +21,16 @@ class SerialPort:
         self.dgt_parts = dgt_parts
         self.serial = serial_digits(board_id)
         self.reader = LineReader()
+        self._line = self._on_line  # made once: the reader calls it for every line
         self.mode = AUTO
         self.dgt = None  # a DgtLink while a DGT program is on the line
+        # The board never speaks first (a DGT board sends nothing unasked, and a DGT
+        # program that has the port open reads strictly): nothing goes out until the host
+        # has sent something. What happened meanwhile is recorded as ever (resend); the
+        # start's warnings and recovery follow the first line a host of ours sends.
+        self.heard = False
+        record.mute = True
+        record.notices = []
 
     def set_mode(self, mode):
         self.mode = mode
@@ -36,15 +44,27 @@ class SerialPort:
         to the DGT link, and the line switches between the two where the bytes say so."""
         i = 0
         n = len(data)
+        if not self.heard and n:
+            self.heard = True
+            if self.dgt is None:
+                self.record.mute = False
         while i < n:
             if self.dgt is not None:
                 i = self.dgt.feed(data, now, i)
                 if i < n:
                     self.to_line()
             else:
-                i = self.reader.feed(data, self.on_line, i, self.mode != LINE)
+                i = self.reader.feed(data, self._line, i, self.mode != LINE)
                 if i < n:
                     self.to_dgt()
+
+    def _on_line(self, text, bad):
+        self.on_line(text, bad)
+        notices = self.record.notices
+        if notices is not None:  # after the answer to the host's first line
+            self.record.notices = None
+            for line in notices:
+                self.record.write(line)
 
     def button(self, name):
         """A clock button the host is told of: a DGT program hears it as its clock's."""
@@ -59,4 +79,4 @@ class SerialPort:
 
     def to_line(self):
         self.dgt = None
-        self.record.mute = False
+        self.record.mute = not self.heard

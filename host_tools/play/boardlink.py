@@ -2,7 +2,9 @@
 line opened with pyserial and opened again after an unplug, the board's lines read by a
 thread and handed over in order, the game kept as the relay keeps it (BoardSession: a
 resend asks for whatever was missed, so no move is lost across an unplug), and commands
-with their answers (`ok ...` or `err <code> <text>`)."""
+with their answers (`ok ...` or `err <code> <text>`). A board never speaks first: the link
+says `hello` when it opens the line, and again while the board is quiet (QUIET_S): one that
+was reset, or that took a half line before it, answers then."""
 from __future__ import annotations
 
 import queue
@@ -15,6 +17,7 @@ from host_tools.protocol import DeviceParser, Event, Status, encode
 from host_tools.relay.session import BoardSession
 
 ANSWER_TIMEOUT_S = 5.0
+QUIET_S = 3.0
 
 
 class BoardError(RuntimeError):
@@ -32,6 +35,7 @@ class BoardLink:
         self._lock = threading.Lock()
         self._answers: queue.Queue = queue.Queue()
         self._stopped = False
+        self._heard_at = self._hello_at = time.monotonic()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -47,8 +51,15 @@ class BoardLink:
         self.session.send = self.send
         self.connected.set()
         self.messages.put(("connected", None))
-        self.send("hello")  # its answer asks for what was missed (BoardSession)
+        self._hello()
         return True
+
+    def _hello(self) -> None:
+        # An empty line first ends a half line the board may hold; its answer asks for
+        # what was missed (BoardSession).
+        self._hello_at = time.monotonic()
+        self.send("")
+        self.send("hello")
 
     def _close(self) -> None:
         with self._lock:
@@ -70,6 +81,11 @@ class BoardLink:
                     time.sleep(self.retry_s)
                     continue
                 data = self._port.read(4096)
+                now = time.monotonic()
+                if data:
+                    self._heard_at = now
+                elif now - self._heard_at >= QUIET_S and now - self._hello_at >= QUIET_S:
+                    self._hello()
                 for m in parser.feed(data):
                     self._handle(m)
             except (serial.SerialException, OSError, TypeError, AttributeError, BoardError):

@@ -154,7 +154,7 @@ class Relay:
         if self.analysis:
             self.analysis.start()
         self.lines = Lines(self.loop, self.patterns, self.boards.data, self.boards.opened, self.boards.closed,
-                           discover=self.discover)
+                           discover=self.discover, on_tick=self.boards.tick)
 
     async def stop(self) -> None:
         self.lines.stop()

@@ -1,5 +1,9 @@
 """The boards: their serial lines, and each board's session (host_tools/relay/session.py).
-A line says nothing until its board says who it is (`hello` with its serial); the serial
+A board never speaks first: the relay says `hello` on every line it opens, again every
+HELLO_AGAIN_S until the board answers (a half line or a DGT program's bytes may have come
+before it), and again after QUIET_S without a word from an answered board (one that was
+reset behind a line that stayed open waits to be spoken to). A line says nothing until its
+board says who it is (`hello` with its serial); the serial
 gives the board its number (the round's pairing, or the one it had, or the first free),
 kept in boards.json. What a board says goes into its session; every sequenced event into
 the relay's journal (the store) before anything is published. One board's trouble is
@@ -7,6 +11,7 @@ logged and never stops the others."""
 from __future__ import annotations
 
 import json
+import time
 
 from host_tools.gamerecord import SIDE_NAMES
 from host_tools.protocol import DeviceParser, Event, Status
@@ -14,11 +19,16 @@ from host_tools.relay.alerts import Alerts, alert_of
 from host_tools.relay.session import ACTIVE, BoardSession
 
 
+HELLO_AGAIN_S = 2.0
+QUIET_S = 5.0
+
+
 class _LineState:
     def __init__(self, line):
         self.line = line
         self.parser = DeviceParser()
         self.session: BoardSession | None = None
+        self.heard_at = self.hello_at = time.monotonic()
 
 
 class Boards:
@@ -90,8 +100,24 @@ class Boards:
     # ----- lines (host_tools/relay/lines.py calls these in the event loop)
 
     def opened(self, line) -> None:
-        self._lines[line] = _LineState(line)
-        line.write("hello")
+        self._lines[line] = st = _LineState(line)
+        self._hello(st)
+
+    def _hello(self, st: _LineState) -> None:
+        # An empty line first ends whatever half line the board holds (the board ignores
+        # an empty line), so that `hello` is read as one.
+        st.hello_at = time.monotonic()
+        st.line.write("")
+        st.line.write("hello")
+
+    def tick(self) -> None:
+        """Every second or so: hello again where a board has not answered, or has been
+        quiet for QUIET_S."""
+        now = time.monotonic()
+        for st in list(self._lines.values()):
+            wait = HELLO_AGAIN_S if st.session is None else QUIET_S
+            if now - st.hello_at >= wait and now - st.heard_at >= (0 if st.session is None else QUIET_S):
+                self._hello(st)
 
     def closed(self, line) -> None:
         st = self._lines.pop(line, None)
@@ -107,6 +133,7 @@ class Boards:
         st = self._lines.get(line)
         if st is None:
             return
+        st.heard_at = time.monotonic()
         for m in st.parser.feed(data):
             if st.session is None:
                 if isinstance(m, Status) and m.kind == "hello":

@@ -186,12 +186,14 @@ class Lines:
     discover=True every Pico that appears."""
 
     def __init__(self, loop, patterns, on_data, on_open, on_close, discover: bool = True,
-                 every_s: float = 1.0):
+                 every_s: float = 1.0, on_tick=None):
+        """on_tick(): called every every_s as well (the boards' hellos)."""
         self.loop = loop
         self.patterns = list(patterns)
         self.discover = discover
         self.every_s = every_s
         self.callbacks = (on_data, on_open, on_close)
+        self.on_tick = on_tick
         self.lines: dict[str, SerialLine] = {}
         self._stopped = False
         self._watch()
@@ -210,6 +212,8 @@ class Lines:
         for path in self._paths():
             if path not in self.lines:
                 self.lines[path] = SerialLine(self.loop, path, *self.callbacks)
+        if self.on_tick is not None:
+            self.on_tick()
         self._timer = self.loop.call_later(self.every_s, self._watch)
 
     def stop(self) -> None:

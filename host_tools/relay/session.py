@@ -21,6 +21,13 @@ class Clock:
     flags: tuple[int, int] = (0, 0)  # White's, Black's flag: 0 up, 1 fell first, 2 fell second
 
 
+def _count(word: str | None) -> int | None:
+    """A game or sequence number as a board says it; None if it is not one."""
+    if word is None or not (word.isascii() and word.isdigit()) or len(word) > 9:
+        return None
+    return int(word)
+
+
 @dataclass
 class BoardSession:
     number: int
@@ -118,14 +125,14 @@ class BoardSession:
         self.serial = m.kwargs.get("board", self.serial)
         self.state = ACTIVE
         self.problem = None
-        game = m.kwargs.get("game")
+        game, seq = _count(m.kwargs.get("game")), _count(m.kwargs.get("seq"))
         if game is not None:
-            g = int(game)
-            if g not in self.records:
-                self.records[g] = GameRecord(g)
-                self.current = g
-            if self.send:
-                self.send(f"resend {g}:{self.records[g].next_seq}")
+            if game not in self.records:
+                self.records[game] = GameRecord(game)
+                self.current = game
+            nxt = self.records[game].next_seq
+            if self.send and (seq is None or seq >= nxt):  # (a hello again: nothing missed)
+                self.send(f"resend {game}:{nxt}")
         return [("status", m)]
 
     def _event(self, ev: Event) -> list:

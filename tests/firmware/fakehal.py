@@ -110,10 +110,18 @@ def run(dev, hal, ms):
         hal.t += hal.scan_ms
 
 
-def fresh_device(name, ms=50):
+def speak_first(dev, hal):
+    """The host's first line, as our relay and tools send it: the board never speaks
+    before it is spoken to, and answers hello (then the start's warnings and recovery)."""
+    hal.send("hello\n")
+    while hal.inbox:
+        run(dev, hal, 10)
+
+
+def fresh_device(name, ms=50, speak=True):
     """A Device on a FakeHal as a new board starts: settings files of its own under /tmp
     (chessboard-<name>-presets.json, ...), with no signal or board settings saved yet;
-    stepped for ms. Returns (device, hal)."""
+    stepped for ms, and (speak) said hello to. Returns (device, hal)."""
     import os
 
     from firmware.app.device import Device
@@ -127,4 +135,6 @@ def fresh_device(name, ms=50):
     hal = FakeHal()
     dev = Device(hal, presets_path=base + "presets.json")
     run(dev, hal, ms)
+    if speak:
+        speak_first(dev, hal)
     return dev, hal

@@ -6,7 +6,7 @@
 # error, not a crash.
 import os
 
-from tests.firmware.fakehal import FakeHal, run, set_square
+from tests.firmware.fakehal import FakeHal, run, set_square, speak_first
 from tests.firmware.support import tmp
 
 MICROPYTHON_HEAP = "352K"  # the whole application, all of its code on this 64-bit heap
@@ -38,6 +38,7 @@ def _boot(base):
     hal = FakeHal()
     dev = Device(hal, presets_path=base + "presets.json")
     run(dev, hal, 50)
+    speak_first(dev, hal)
     return dev, hal
 
 

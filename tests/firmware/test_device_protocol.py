@@ -3,7 +3,7 @@ from firmware.version import VERSION
 from firmware.board.recognizer import SETTLE_MS
 from firmware.app.device import Device
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.fakehal import FakeHal, fresh_device, run
+from tests.firmware.fakehal import FakeHal, fresh_device, run, set_square, speak_first
 from tests.firmware.support import tmp
 
 MICROPYTHON_HEAP = "352K"  # the whole application, all of its code on this 64-bit heap (the chip keeps it frozen in flash)
@@ -23,12 +23,16 @@ def _ask(dev, hal, text, ms=50):
     return [l for l in hal.lines() if not l.startswith("clock ")]
 
 
-def test_hello_and_the_first_game():
-    dev, hal = _device()
-    lines = hal.lines()
-    assert lines[0].startswith("hello proto=1 fw=")
-    assert lines[1].startswith("@1:1 game tc=300+2 fen=")
+def test_the_board_never_speaks_first():
+    # A DGT program may have the port open before the board starts, and reads strictly:
+    # nothing goes out until the host has spoken, however long (a game set up, a clock
+    # line, a power line would all be due). Then hello is answered with the game, and
+    # the game's events are there to be asked for.
+    dev, hal = fresh_device("test-device", speak=False)
+    run(dev, hal, 65000)
+    assert hal.lines() == []
     assert _ask(dev, hal, "hello\n") == ["hello proto=1 fw=" + VERSION + " board=sim game=1 seq=1"]
+    assert _ask(dev, hal, "resend 1\n")[0].startswith("@1:1 game tc=300+2 fen=")
 
 
 def test_errors_name_the_problem_and_change_nothing():
@@ -81,7 +85,8 @@ def test_new_game_start_pause_corrections_and_result():
 
 def test_resend_gives_the_same_lines_again():
     dev, hal = _device()
-    first = [l for l in hal.lines() if l.startswith("@")]
+    hal.lines()
+    first = _ask(dev, hal, "resend 1\n")
     _ask(dev, hal, "start\n")
     _ask(dev, hal, "pause\n")
     _ask(dev, hal, "resume\n")
@@ -264,6 +269,7 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     hal3 = FakeHal()
     dev3 = Device(hal3, presets_path=PRESETS)
     run(dev3, hal3, 50)
+    speak_first(dev3, hal3)
     assert any(l.startswith("warning settings%20unreadable") for l in hal3.lines())
     assert dev3.recognizer.settle_ms == SETTLE_MS and not dev3.match.auto_penalties
 
@@ -336,3 +342,23 @@ def test_memory_tells_the_heap_and_its_largest_block():
     gc.collect()
     b = bytearray(largest)
     assert len(b) == largest
+
+
+def test_a_mating_promotion_is_recorded_without_a_press():
+    # 1. c8=Q# with no press after it (the game ended: 6.2.1.1): the board takes the
+    # promotion after its hold, and the record has the move, its clock and the result.
+    dev, hal = _device()
+    hal.occ[:] = bytes(8)
+    for sq in ("a8", "c7", "b6"):
+        set_square(hal.occ, sq, True)
+    run(dev, hal, 100)
+    _ask(dev, hal, "new fen=k7/2P5/1K6/8/8/8/8/8%20w%20-%20-%200%201\n")
+    _ask(dev, hal, "start\n")
+    hal.lines()
+    set_square(hal.occ, "c7", False)
+    run(dev, hal, 300)
+    set_square(hal.occ, "c8", True)
+    run(dev, hal, 2000)
+    lines = [l for l in hal.lines() if l.startswith("@")]
+    assert lines[0].endswith(" move 1 c7c8q c8=Q#")
+    assert " clk 1 " in lines[1] and lines[-1].endswith(" result 1-0 checkmate"), lines
