@@ -49,12 +49,23 @@ class PieceTracker:
                 lifted.append(sq)
             elif not p and not on and prev[sq]:
                 self._held = prev[sq]  # put down on its way, picked up again
-            elif on and (not p or (p & them and rec.was_lifted(sq))):
+            elif on and (not p or (p & them and rec.was_lifted(sq) and self._captured(sq, board, them))):
                 placed.append(sq)  # (a piece taken off there and one put down: a capture's)
             shown[sq] = p if on else 0
         if placed:
             self._place(placed, lifted, pos, board)
         return True
+
+    def _captured(self, sq, board, them):
+        """Whether the opponent's piece on sq, lifted and back, may be a capturer instead:
+        only if it came back after a piece of the side to move was lifted (a piece brushed
+        off and put back before any was lifted is itself again)."""
+        rec = self.recognizer
+        for frm in range(64):
+            p = board[SQ120[frm]]
+            if p and not p & them and rec.filled_after_lifting(sq, frm):
+                return True
+        return False
 
     def _place(self, placed, lifted, pos, board):
         """Pieces standing where the game has none (or where the opponent's piece was

@@ -244,6 +244,12 @@ class MoveRecognizer:
         """Whether square sq has been seen empty since the board was last in order."""
         return self._lifts.was_lifted(sq)
 
+    def filled_after_lifting(self, sq, frm):
+        """Whether square sq was filled again after the piece on frm was lifted (what a
+        capture from frm to sq does; a piece brushed and put back before is not that)."""
+        lifts = self._lifts
+        return lifts.was_lifted(frm) and lifts.refill[sq] > lifts.order[frm]
+
     def set_orientation(self, orientation):
         """None: found from where White's pieces stand at each new game (auto); False:
         White's side as rank 1; True: the board turned 180 degrees."""

@@ -290,3 +290,29 @@ def test_ee_moves_give_the_stores_record_and_the_clock_text_shows_where_no_clock
     hal.send(bytes((D.RESET, D.CLOCK_MESSAGE, 12, 3, D.CLOCK_ASCII)) + b"PAUSED\x01\x02" + bytes((0, 0)))
     run(dev, hal, 150)
     assert hal.faces[-1] == ("PAUSED", "PAUSED")  # bytes that are no characters dropped
+
+
+def test_a_brushed_piece_is_never_named_as_a_capture():
+    # After 1.e4 d5: the d5 pawn brushed off for 40 ms and back, White's e4 pawn lifted
+    # 10 ms after it came back and put on e5. The updates name only pieces the game has:
+    # d5 stays Black's pawn (no exd5 in hand) and e5 gets White's pawn (no queen from off
+    # the board), whatever the timing.
+    for gap in (0, 5, 10, 15, 30):
+        dev, hal = _dgt_device()
+        _move(dev, hal, "e2", "e4", WHITE)
+        _move(dev, hal, "d7", "d5", BLACK)
+        hal.send(bytes((D.SEND_UPDATE_BRD,)))
+        run(dev, hal, 50)
+        _messages(hal)
+        set_square(hal.occ, "d5", False)
+        run(dev, hal, 40)
+        set_square(hal.occ, "d5", True)
+        run(dev, hal, gap)
+        set_square(hal.occ, "e4", False)
+        run(dev, hal, 300)
+        set_square(hal.occ, "e5", True)
+        run(dev, hal, 600)
+        updates = [(d[0], d[1]) for m, d in _messages(hal) if m == D.FIELD_UPDATE]
+        d5, e5 = 3 * 8 + 3, 3 * 8 + 4  # DGT fields: a8 = 0
+        assert all(piece in (0, 1, 7) for _, piece in updates), (gap, updates)  # pawns only
+        assert (d5, 1) not in updates and (e5, 1) in updates, (gap, updates)
