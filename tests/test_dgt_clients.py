@@ -14,6 +14,7 @@ import pytest
 
 from tests import dgt_clients as C
 from tests.dgt_host import placement
+from tests.playing import wait_until
 
 
 @pytest.fixture
@@ -33,13 +34,7 @@ def board(tmp_path):
 
 
 def _wait(cond, seconds=15.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError("not within %g s" % seconds)
+    return wait_until(cond, [], seconds)
 
 
 def _opened(make, when):

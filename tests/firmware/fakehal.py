@@ -110,12 +110,18 @@ def run(dev, hal, ms):
         hal.t += hal.scan_ms
 
 
+def say(dev, hal, text, ms=0):
+    """The host sends text; the device is stepped until it has read it, then ms more."""
+    hal.send(text)
+    while hal.inbox:
+        run(dev, hal, 10)
+    run(dev, hal, ms)
+
+
 def speak_first(dev, hal):
     """The host's first line, as our relay and tools send it: the board never speaks
     before it is spoken to, and answers hello (then the start's warnings and recovery)."""
-    hal.send("hello\n")
-    while hal.inbox:
-        run(dev, hal, 10)
+    say(dev, hal, "hello\n")
 
 
 def fresh_device(name, ms=50, speak=True):

@@ -6,7 +6,7 @@
 # error, not a crash.
 import os
 
-from tests.firmware.fakehal import FakeHal, run, set_square, speak_first
+from tests.firmware.fakehal import FakeHal, run, say, set_square, speak_first
 from tests.firmware.support import tmp
 
 MICROPYTHON_HEAP = "352K"  # the whole application, all of its code on this 64-bit heap
@@ -42,16 +42,9 @@ def _boot(base):
     return dev, hal
 
 
-def _send(dev, hal, text):
-    hal.send(text)
-    while hal.inbox:
-        run(dev, hal, 10)
-    run(dev, hal, 50)
-
-
 def _plays(dev, hal):
     hal.lines()
-    _send(dev, hal, "start\n")
+    say(dev, hal, "start\n", 50)
     set_square(hal.occ, "e2", False)
     run(dev, hal, 200)
     set_square(hal.occ, "e4", True)
@@ -85,8 +78,8 @@ def test_a_folder_where_a_settings_file_should_be():
     assert len(warnings) == 3 and all("folder" in w for w in warnings), warnings
     assert _plays(dev, hal)
     # Saving over a folder: refused with an error; the board goes on as it was.
-    _send(dev, hal, "access blind=w\n")
-    _send(dev, hal, "config settle=60\n")
+    say(dev, hal, "access blind=w\n", 50)
+    say(dev, hal, "config settle=60\n", 50)
     answers = [ln for ln in hal.lines() if ln.startswith("err ")]
     assert len(answers) == 2 and all(a.startswith("err not-now the%20flash%20refused") for a in answers), answers
     _clear(base)
