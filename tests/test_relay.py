@@ -584,6 +584,152 @@ def test_lichess_push_reads_refused_games_backs_off_on_429_and_says_who_it_is(tm
     assert [line for line in logged if "refused the game A - B: No move found: Pawn a8" in line]
 
 
+class LilaPush:
+    """lichess's broadcast push endpoint as lila answers it (controllers/RelayRound.scala
+    `push`; modules/relay/src/main/RelayPush.scala, which splits the body with MultiPgn and
+    reads each game): 200 with `games`, one entry per game in the PGN's order (`tags` and
+    `moves`, or an `error` for a game it cannot read); 403 for a token without the right;
+    404 for another round; 429 when pushed too often. `script` gives the status of each
+    request in turn (200 after it runs out); `delay_s` holds each answer; it keeps the
+    requests' times and how many were under way at once."""
+
+    def __init__(self, script=(), delay_s=0.0):
+        self.script = list(script)
+        self.delay_s = delay_s
+        self.requests = []  # (loop time it came, the PGN)
+        self.answered = []  # loop time each was answered
+        self.under_way = 0
+        self.most_at_once = 0
+
+    async def __call__(self, request):
+        loop = asyncio.get_running_loop()
+        pgn = await request.text()
+        self.requests.append((loop.time(), pgn))
+        self.under_way += 1
+        self.most_at_once = max(self.most_at_once, self.under_way)
+        try:
+            await asyncio.sleep(self.delay_s)
+            status = self.script.pop(0) if self.script else 200
+            if status == "drop":
+                request.transport.close()  # the connection goes
+                return web.Response(status=500)
+            if status != 200:
+                return web.json_response({"error": f"status {status}"}, status=status)
+            games = []
+            stream = io.StringIO(pgn)
+            while True:
+                game = chess.pgn.read_game(stream)
+                if game is None:
+                    break
+                if game.errors:
+                    games.append({"tags": {}, "error": str(game.errors[0])})
+                else:
+                    games.append({"tags": dict(game.headers), "moves": len(list(game.mainline_moves()))})
+            return web.json_response({"games": games})
+        finally:
+            self.under_way -= 1
+            self.answered.append(loop.time())
+
+
+def _push_relay(tmp_path):
+    """A board with a game begun (A - B, 1. e4), for the push tests."""
+    events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+    return FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+
+
+def test_lichess_push_one_request_at_a_time_and_a_minute_after_429(tmp_path):
+    # The first answer takes 2.5 s and is a 429; moves come meanwhile. lichess asks for one
+    # request at a time and a minute's wait (1 s here) after a 429: the moves made during
+    # the refused request go after the wait, not at once.
+    (tmp_path / "boards").mkdir()
+    lila = LilaPush(script=[429], delay_s=2.5)
+    logged = []
+
+    async def body():
+        runner, port = await _push_server(lila)
+        fake = _push_relay(tmp_path)
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.1},
+                       log=logged.append)
+        await relay.start()
+        relay.lichess.backoff_s = 1.0
+        try:
+            assert await _until(lambda: lila.requests)
+            fake.add("@1:3 move 2 e7e5 e5")
+            await asyncio.sleep(0.5)
+            fake.add("@1:4 move 3 g1f3 Nf3")
+            lila.delay_s = 0.0
+            assert await _until(lambda: len(lila.requests) >= 2 and "Nf3" in lila.requests[-1][1])
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    assert lila.most_at_once == 1
+    assert lila.requests[1][0] - lila.answered[0] >= 1.0  # the wait after the 429
+    assert len([line for line in logged if "429" in line]) == 1
+
+
+def test_lichess_push_retries_until_the_final_state_is_in(tmp_path):
+    # A 500, a 413, a dropped connection, a 403: each logged once in words, and the push
+    # tried again with a growing wait; the result reaches lichess in the end.
+    (tmp_path / "boards").mkdir()
+    lila = LilaPush(script=[500, 413, "drop", 403, 403])
+    logged = []
+
+    async def body():
+        runner, port = await _push_server(lila)
+        fake = _push_relay(tmp_path)
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.02},
+                       log=logged.append)
+        await relay.start()
+        try:
+            assert await _until(lambda: lila.requests)
+            fake.add("@1:3 result 1-0 resignation")
+            assert await _until(lambda: len(lila.requests) >= 6 and "1-0" in lila.requests[-1][1], 60)
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    times = [t for t, _ in lila.requests]
+    waits = [b - a for a, b in zip(times, times[1:])][:5]
+    assert all(later >= earlier * 1.5 for earlier, later in zip(waits, waits[1:])), waits  # growing
+    said = " | ".join(logged)
+    assert "HTTP 500" in said and "too large" in said and "did not answer" in said and "contributor" in said
+    assert said.count("contributor") == 1  # the same problem: logged once
+    assert "takes the round again" in said
+
+
+def test_lichess_push_names_a_refused_game_from_the_pgn_it_pushed(tmp_path):
+    # lila gives no tags for a game it could not read: the game is named from the PGN.
+    (tmp_path / "boards").mkdir()
+    logged = []
+
+    async def push(request):
+        return web.json_response({"games": [{"tags": {}, "error": "Invalid PGN"}]})
+
+    async def body():
+        runner, port = await _push_server(push)
+        fake = _push_relay(tmp_path)
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.05},
+                       log=logged.append)
+        await relay.start()
+        try:
+            assert await _until(lambda: [line for line in logged if "refused" in line])
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    assert [line for line in logged if "refused the game A - B: Invalid PGN" in line]
+
+
 def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
     from host_tools.relay.speaker import Speaker
 
