@@ -730,6 +730,37 @@ def test_lichess_push_names_a_refused_game_from_the_pgn_it_pushed(tmp_path):
     assert [line for line in logged if "refused the game A - B: Invalid PGN" in line]
 
 
+def test_lichess_push_sends_no_placeholder_chapter(tmp_path):
+    # A board plugged in before the arbiter pairs it: its empty "White - Black" game is not
+    # pushed (lila would keep a chapter for it that no later push matches); once it has a
+    # move it is, with its GameId (the board's serial and game number) from then on.
+    (tmp_path / "boards").mkdir()
+    lila = LilaPush()
+
+    async def body():
+        runner, port = await _push_server(lila)
+        fake = FakeBoard(str(tmp_path / "boards" / "f"),
+                         events=[f"@1:1 game tc=60 fen={START} chess960=- white=White black=Black"])
+        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.05})
+        await relay.start()
+        try:
+            assert await _until(lambda: relay.sessions.get(1) and relay.sessions[1].record is not None)
+            relay.lichess.changed()
+            await asyncio.sleep(1.0)
+            assert [pgn for _, pgn in lila.requests if "[Event" in pgn] == []
+            fake.add("@1:2 move 1 e2e4 e4")
+            assert await _until(lambda: any("1. e4" in pgn for _, pgn in lila.requests))
+        finally:
+            await relay.stop()
+            fake.close()
+            await runner.cleanup()
+
+    run(body())
+    pushed = [pgn for _, pgn in lila.requests if "[Event" in pgn]
+    assert all('[GameId "fake1-g1"]' in pgn for pgn in pushed)
+
+
 def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
     from host_tools.relay.speaker import Speaker
 

@@ -75,8 +75,8 @@ class Relay:
     def loop(self):
         return self.publisher.loop
 
-    def round_pgn(self) -> str:
-        return self.publisher.round_pgn()
+    def round_pgn(self, placeholders: bool = True) -> str:
+        return self.publisher.round_pgn(placeholders)
 
     def pgn(self, s, rec) -> str:
         return self.publisher.pgn(s, rec)

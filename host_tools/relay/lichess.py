@@ -4,6 +4,9 @@ environment) as a bearer token, as lichess asks of a client:
 
 - one request at a time, at most one every `every_s` seconds, always the latest PGN: a
   change while a push is under way is pushed after it;
+- no placeholder: a board's game goes to lichess once it has a move or the round names
+  its players, never as an empty "White - Black" that lila would keep as a chapter no later
+  push matches (its GameId, the board's serial and game number, stays from then on);
 - after a 429, nothing for a minute;
 - a push that fails (a 5xx, a 413, a dropped connection, a time-out; a 401, 403 or 404,
   which the arbiter must mend) is tried again with a growing wait (every_s doubling up to
@@ -83,8 +86,10 @@ class LichessPush:
         """One push of the latest PGN: None when lichess took it, else how long to wait."""
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15))
-        pgn = self.relay.round_pgn()
+        pgn = self.relay.round_pgn(placeholders=False)
         names = game_names(pgn)
+        if not names:
+            return None  # nothing lichess could keep yet
         if len(names) > MAX_GAMES and not self._warned_size:
             self._warned_size = True
             self.relay.log(f"lichess push: the round has {len(names)} games; a lichess round keeps at most "

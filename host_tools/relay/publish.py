@@ -48,12 +48,19 @@ class Publisher:
                        game_id=f"{s.serial}-g{rec.game}",
                        white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
 
-    def round_pgn(self) -> str:
+    def round_pgn(self, placeholders: bool = True) -> str:
         """Every game of the round: each board's games in the order played (an earlier game
-        that was replaced before its first move is left out), the current one last."""
+        that was replaced before its first move is left out), the current one last. Without
+        placeholders, a board's current game is left out while it has no move and the
+        round names no players for the board (a board plugged in before the arbiter pairs
+        it): lichess would keep a chapter for it that no later push matches."""
         out = []
+        boards = self.round_info().boards
         for n, s in sorted(self.sessions.items()):
             for g, rec in sorted(s.records.items()):
+                if g == s.current and not placeholders and not rec.plies and rec.result == "*" \
+                        and not boards.get(n, {}).get("white"):
+                    continue
                 if g == s.current:
                     if n not in self._pgns:
                         self._pgns[n] = self.pgn(s, rec)
