@@ -80,6 +80,7 @@ class FakeLichess:
         self.received: list[tuple[str, str]] = []  # (game, uci) moves the player sent, in order
         self.requests: list[tuple[str, str, str]] = []  # (method, path, user agent)
         self.fail_moves = 0  # the next N move posts are answered with a dropped connection
+        self.too_many = 0  # the next N move posts are answered 429, as lichess's rate limit does
         self.unreachable = False  # an outage: every request is answered 503, as lichess's front does
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -213,6 +214,11 @@ class FakeLichess:
         self._auth(request)
         g = self._game(request)
         uci = request.match_info["move"]
+        if self.too_many > 0:
+            # lichess's rate limiter: 429 with a JSON error, the move not played; a client
+            # is to wait a full minute (lichess's API documentation, "Rate limiting").
+            self.too_many -= 1
+            return web.json_response({"error": "Too many requests. Try again later."}, status=429)
         if self.fail_moves > 0:
             # Taken, but the answer never comes back (the line drops after the request).
             self.fail_moves -= 1
@@ -275,6 +281,10 @@ class FakeLichess:
         self._auth(request)
         form = await request.post()
         minutes, inc = float(form["time"]), int(form["increment"])
+        if minutes * 60 + 40 * inc < 480:
+            # lila: the board seek form verifies "Invalid time control" with
+            # Game.isBoardCompatible (Speed >= Rapid: limit + 40 x increment >= 480 s).
+            return web.json_response({"error": {"global": ["Invalid time control"]}}, status=400)
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await resp.prepare(request)
         await resp.write(b"\n")

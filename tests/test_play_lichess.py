@@ -101,7 +101,7 @@ def online(tmp_path):
 
 def test_a_game_from_a_seek_with_a_takeback_a_lost_answer_a_dropped_stream_and_a_resignation(online):
     o = online
-    o.game.seek(5, 3)
+    o.game.seek(10, 5)  # (the Board API takes rapid and slower: lila refuses 5+3)
     o.start()
     o.on_board()
     gid = o.game.game_id
@@ -206,6 +206,9 @@ def test_an_illegal_move_from_the_server_changes_nothing_on_the_board(online):
     (["lichess", "--seek", "10+5"], {"LICHESS_TOKEN": ""}, "no LICHESS_TOKEN"),
     (["lichess", "--seek", "ten"], {"LICHESS_TOKEN": "x"}, "--seek: minutes+increment"),
     (["lichess", "--seek", "500+0"], {"LICHESS_TOKEN": "x"}, "--seek: 0 to 180 minutes"),
+    (["lichess", "--seek", "3+0"], {"LICHESS_TOKEN": "x"}, "only rapid or slower games"),
+    (["lichess", "--seek", "5+3"], {"LICHESS_TOKEN": "x"}, "(5+3 is 420 s)"),
+    (["lichess", "--challenge", "someone", "--tc", "1+0"], {"LICHESS_TOKEN": "x"}, "only blitz or slower games"),
     (["engine", "--engine", "/no/such/engine"], {}, "not an executable file"),
     (["engine", "--engine", "/bin/true", "--fen", "not a fen"], {}, "--fen:"),
     (["engine", "--engine", "/bin/true", "--port", "/dev/no-such-board"], {}, "no serial port /dev/no-such-board"),
@@ -274,3 +277,55 @@ def test_an_outage_of_lichess_warns_him_and_his_move_made_meanwhile_reaches_it_o
     assert o.server.received.count((gid, "g1f3")) == 1
     o.opponent("b8c6")
     assert o.plies() == ["e2e4", "e7e5", "g1f3", "b8c6"]
+
+
+def test_his_mate_reaches_lichess_and_the_opponents_mate_is_shown_and_said(online):
+    # Fool's mate both ways. His own mating move ends the game on the board: lichess must
+    # have it still (its clock would run on, and he would lose on time). The opponent's
+    # mate is lit on the board and said, he carries it out, and the board has the result.
+    o = online
+    gid = o.server.new_game(me_white=False, minutes=10, inc=0)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.opponent("f2f3")
+    o.my_move("e7e5")
+    o.opponent("g2g4")
+    b = o.record().board()
+    o.sim.hands.move(b, chess.Move.from_uci("d8h4"), press=False)
+    o.wait(lambda: o.server.games[gid].moves[-1:] == ["d8h4"])
+    assert o.server.games[gid].status == "mate"
+    o.wait(lambda: o.record().result == "0-1")
+    o.wait(lambda: any("Game over: 0-1 (mate)" in s and "quit" in s for s in o.said))
+    # A new game: he is White and is mated.
+    o.server.new_game(me_white=True, minutes=10, inc=0)
+    o.wait(lambda: o.game.game_id != gid)
+    gid2 = o.game.game_id
+    o.wait(lambda: o.record() is not None and o.record().source == f"lichess.org/{gid2}")
+    o.setup(chess.STARTING_FEN)
+    o.my_move("f2f3")
+    o.opponent("e7e5")
+    o.my_move("g2g4")
+    o.opponent("d8h4")  # lit on the board, carried out: the board finds the mate itself
+    o.wait(lambda: o.record().result == "0-1" and o.record().termination == "checkmate")
+    assert any("Your opponent played Qh4#" in s for s in o.said)
+
+
+def test_a_move_refused_with_429_goes_again_after_the_minute(online, monkeypatch):
+    from host_tools.play import online as online_module
+
+    monkeypatch.setattr(online_module, "RETRY_429_S", 1.5)  # lichess's minute, shortened
+    o = online
+    gid = o.server.new_game(me_white=True, minutes=10, inc=0)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.server.too_many = 1
+    b = o.record().board()
+    o.sim.hands.move(b, chess.Move.from_uci("e2e4"), press=False)
+    o.wait(lambda: any("wait a minute" in s for s in o.said))
+    assert o.server.games[gid].moves == []
+    o.wait(lambda: o.server.games[gid].moves == ["e2e4"], 10)
+    assert o.server.received.count((gid, "e2e4")) == 1
+    assert not any("Take it back" in s for s in o.said)
+

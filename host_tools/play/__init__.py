@@ -114,6 +114,24 @@ def _board_and_speech(a):
     return port, sim, speak
 
 
+# lichess's speeds by its estimate, limit + 40 x increment (s) (scalachess Speed): the
+# Board API takes seeks only from rapid on (lila: Game.isBoardCompatible, Speed >= Rapid;
+# the seek form answers "Invalid time control"), and challenges from blitz on (lila:
+# Challenge.isBoardCompatible, Speed >= Blitz).
+RAPID_S = 480
+BLITZ_S = 180
+
+
+def _board_api_speed(minutes: float, inc: int, floor_s: int, what: str, text: str) -> None:
+    estimate = minutes * 60 + 40 * inc
+    if estimate < floor_s:
+        kind = "rapid or slower" if floor_s == RAPID_S else "blitz or slower"
+        raise CommandError(
+            f"{what} {text}: lichess's Board API takes only {kind} games here, an estimate of "
+            f"minutes x 60 + 40 x increment of at least {floor_s} s ({text} is {estimate:g} s); "
+            f"try {'10+0 or 8+2' if floor_s == RAPID_S else '3+0 or 2+1'}")
+
+
 def _minutes_inc(text: str, what: str) -> tuple[float, int]:
     m, sep, i = (text or "").partition("+")
     try:
@@ -136,6 +154,10 @@ def _lichess(a, prog) -> int:
                            "https://lichess.org/account/oauth/token and set LICHESS_TOKEN to it")
     seek = _minutes_inc(a.seek, "--seek") if a.seek else None
     tc = _minutes_inc(a.tc, "--tc")
+    if seek:
+        _board_api_speed(*seek, RAPID_S, "--seek", a.seek)
+    if a.challenge:
+        _board_api_speed(*tc, BLITZ_S, "--tc", a.tc)
     api = BoardApi(token, a.server)
     try:
         account = api.account()

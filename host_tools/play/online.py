@@ -9,7 +9,9 @@ What the board shows is kept equal to lichess's game, move by move:
   carries it out, and the board takes only that move;
 - lichess's clocks are set on the board's clock at every game state (`sync`);
 - a take-back lichess granted is asked for on the board (put the pieces back); the end of
-  the game is set on the board (`result`) and said.
+  the game is set on the board (`result`) and said - after the game's last move, the
+  player's own (a mate on the board still goes to lichess) or the opponent's (shown and said
+  on the board first: a mate there ends the game by itself).
 A dropped connection to lichess is opened again; the game stream's first line says the
 whole game, so a move is never lost and never sent twice (a move whose sending failed is
 sent again only if lichess does not have it). At the keyboard: draw (offer or accept),
@@ -29,6 +31,7 @@ from host_tools.play.lichess_api import BoardApi, LichessError
 ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
          "noStart", "unknownFinish", "variantEnd")
 FIRST_MOVE_WARN_MS = 15000  # warned when lichess would abort the game within this
+RETRY_429_S = 60.0  # lichess: after a 429, wait a full minute
 GONE_WARN_S = 10  # lichess unreachable this long in a game: warned that he counts as gone
 
 
@@ -54,6 +57,7 @@ class OnlineGame:
         self._told: set[str] = set()  # things said once per game state
         self._lost_at: float | None = None  # when the game's stream failed, until it is heard again
         self._results: queue.Queue = queue.Queue()
+        self._result_due: str | None = None  # lichess's result, set on the board after its last move
 
     def board(self) -> chess.Board | None:
         """The position on the board (its game as the board reports it)."""
@@ -91,6 +95,7 @@ class OnlineGame:
         self._lost_at = None
         self._expected = None
         self._board_game = None
+        self._result_due = None
         self._told.clear()
         self.finished.clear()
         self.api.game(game_id)
@@ -163,7 +168,7 @@ class OnlineGame:
                 self._lost_at = time.monotonic()
             self.say(f"The connection to lichess dropped ({obj}); opening it again...")
         elif what == "seek-error":
-            self.say(f"lichess refused the seek: {obj}")
+            self.say(f"lichess refused the seek: {_words(obj)}")
         elif what == "event-closed":
             self.api.events()  # lichess ended it (a dropped connection): open it again
         elif what == "game-closed":
@@ -222,17 +227,28 @@ class OnlineGame:
             text = "The game was aborted."
         else:
             text = f"Game over: {result} ({self.status})."
+            self._result_due = result
+        self._settle_result()
+        self.say(text + " Type quit to leave, or start another game on lichess.org: it comes to the board.")
+        if self.speak:
+            self.speak(text)
+
+    def _settle_result(self) -> None:
+        """lichess's result on the board once the board has the game's last move (the
+        opponent's is carried out first; a mate on the board ends it there by itself)."""
+        r = self.link.session.record
+        if r is not None and r.game == self._board_game and r.result == "*" and len(r.plies) < len(self.moves):
+            return  # the last move first (_sync shows it)
+        due, self._result_due = self._result_due, None
+        if due and r is not None and r.result == "*":
             try:
-                self.link.command(f"result {result}")
+                self.link.command(f"result {due}")
             except BoardError:
-                pass  # the board ended it itself (a mate on the board)
+                pass  # the board ended it itself
         try:
             self.link.command("expect -")
         except BoardError:
             pass
-        self.say(text)
-        if self.speak:
-            self.speak(text)
 
     def _my_turn(self) -> bool:
         return self.color is not None and (len(self.moves) % 2 == 0) == (self.color == self._start_turn())
@@ -298,26 +314,32 @@ class OnlineGame:
         return False
 
     def _sync(self) -> None:
-        if self.full is None or not self.link.connected.is_set() or self.status in ENDED:
+        if self.full is None or not self.link.connected.is_set():
             return
         if not self._ensure_board_game():
             return
         r = self.link.session.record
-        if r is None or r.game != self._board_game or r.result != "*":
+        if r is None or r.game != self._board_game:
             return
         board = [p.uci for p in r.plies]
         lich = self.moves
         n = len(board)
         if board == lich[:n]:
-            if n < len(lich):
-                self._expect(n + 1, lich[n])
+            if n < len(lich) and r.result == "*":
+                self._expect(n + 1, lich[n])  # also lichess's last move, when the game is over
+            elif self._result_due:
+                self._settle_result()
             return
-        if n == len(lich) + 1 and board[:-1] == lich and self._is_mine(n):
+        if n == len(lich) + 1 and board[:-1] == lich and self._is_mine(n) and self.status not in ENDED:
+            # His move, also one that ended the game on the board (a mate): lichess must
+            # have it, or its clock would run on and he would lose on time.
             if n in self._sent:
                 return
             self._send(n, board[-1])  # first: lichess's clock is the one that counts
-            if r.plies[-1].clk_ms is None:
+            if r.plies[-1].clk_ms is None and r.result == "*":
                 self._complete(n)
+            return
+        if r.result != "*" or self.status in ENDED:
             return
         key = f"differs {n} {len(lich)}"
         if key not in self._told:
@@ -376,6 +398,19 @@ class OnlineGame:
     def _sent_result(self, ply: int, uci: str, error) -> None:
         if error is None:
             return
+        if error == "again":  # the minute after a 429 is over
+            if len(self.moves) < ply and self._sent.get(ply) == uci and self.game_id:
+                self._send(ply, uci)
+            return
+        if error.status == 429:
+            # lichess asks a client that got 429 to wait a full minute: the move goes again
+            # then, if lichess does not have it by then.
+            self.say(f"lichess asks to wait a minute before the next request: your move {uci} goes "
+                     f"again in {RETRY_429_S:g} s.")
+            timer = threading.Timer(RETRY_429_S, lambda: self._results.put((ply, uci, "again")))
+            timer.daemon = True
+            timer.start()
+            return
         if error.status is None or error.status >= 500:
             # Not reached, or lichess could not take it now: sent again once lichess's
             # game stream, opened again, says (gameFull) that it does not have it - not
@@ -426,3 +461,27 @@ class OnlineGame:
         except LichessError as e:
             self.say(str(e))
         return None
+
+
+def _words(err) -> str:
+    """lichess's error (its JSON body or our LichessError) as words: "Invalid time control"
+    from {"error": {"global": ["Invalid time control"]}}."""
+    text = str(err)
+    try:
+        import json
+
+        body = json.loads(text[text.index("{"):]) if "{" in text else None
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        e = body.get("error", body)
+        if isinstance(e, dict):
+            parts = [str(x) for v in e.values() for x in (v if isinstance(v, list) else [v])]
+            if parts:
+                text = "; ".join(parts)
+        elif isinstance(e, str):
+            text = e
+    if "Invalid time control" in text:
+        text += " (the Board API takes rapid and slower games: minutes x 60 + 40 x increment of 480 s at least)"
+    return text
+
