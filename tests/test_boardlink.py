@@ -63,3 +63,18 @@ def test_a_line_that_breaks_while_the_hello_is_answered_is_opened_again(monkeypa
         assert link._thread.is_alive() and link.connected.is_set()
     finally:
         link.close()
+
+
+def test_a_castling_made_rook_first_is_not_called_a_wrong_move():
+    # The board reports the rook's half of an expected castling as an attempt while the
+    # king is still to come (firmware: a move that is not the expected one); the players'
+    # tools must not say "That is not the move" to a player who castles rook first.
+    import chess
+
+    b = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert boardlink.castling_step(b, "e1g1", "h1f1") and boardlink.castling_step(b, "e1c1", "a1d1")
+    assert boardlink.castling_step(b, "e1g1", "e1g1")  # the king first, the rook to come
+    assert not boardlink.castling_step(b, "e1g1", "h1h5") and not boardlink.castling_step(b, "e1f1", "h1f1")
+    b960 = chess.Board("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", chess960=True)
+    assert boardlink.castling_step(b960, "e1g1", "g1f1")  # king takes rook: the rook to f1 first
+    assert not boardlink.castling_step(None, "e1g1", "h1f1") and not boardlink.castling_step(b, "zz", "h1f1")

@@ -11,6 +11,7 @@ import queue
 import threading
 import time
 
+import chess
 import serial
 
 from host_tools.protocol import DeviceParser, Event, Status, encode
@@ -145,3 +146,21 @@ class BoardLink:
 def quoted(value: str) -> str:
     """A value as one word of a command (the protocol's encoding)."""
     return encode(value)
+
+
+def castling_step(board: chess.Board | None, expected: str, attempt: str) -> bool:
+    """Whether the board's `attempt` (from and to square, "h1f1") is a half of the expected
+    move when that move castles: the rook moved first, or the king alone so far. Such an
+    attempt is a castling being made, not a wrong move."""
+    if board is None or len(attempt) < 4:
+        return False
+    try:
+        move = board.parse_uci(expected)
+        frm, to = chess.parse_square(attempt[:2]), chess.parse_square(attempt[2:4])
+    except ValueError:
+        return False
+    if not board.is_castling(move):
+        return False
+    rank = chess.square_rank(move.from_square)
+    return chess.square_rank(frm) == rank and to in {chess.square(f, rank) for f in (2, 3, 5, 6)}
+

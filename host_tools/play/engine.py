@@ -26,7 +26,7 @@ import chess
 import chess.engine
 
 from host_tools import engines
-from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
 from host_tools.play.keyboard import typed
 
 # level: (Stockfish's Skill Level, search depth, most seconds a move, Elo shown)
@@ -193,7 +193,8 @@ class EngineGame:
             m = detail
             if m.kind == "button" and m.args:
                 self._button(m.args[0])
-            elif m.kind == "attempt" and self._expected:
+            elif m.kind == "attempt" and self._expected and not castling_step(
+                    chess.Board(self._expected[0]), self._expected[1], m.args[0] if m.args else ""):
                 self.say(f"That is not the move: play {self._expected[2]} "
                          f"({self._expected[1][:2]} to {self._expected[1][2:4]}).")
         elif what == "disconnected":

@@ -24,7 +24,7 @@ import time
 
 import chess
 
-from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
 from host_tools.play.keyboard import typed
 from host_tools.play.lichess_api import BoardApi, LichessError
 
@@ -271,7 +271,8 @@ class OnlineGame:
             if word:
                 self.keyboard(word)
         elif what == "line" and detail.kind == "attempt" and self._expected:
-            self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
+            if not castling_step(self.board(), self._expected[1], detail.args[0] if detail.args else ""):
+                self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
         elif what == "disconnected":
             on = self.game_id and self.status not in ENDED and not self.finished.is_set()
             self.say("The board's line is gone: waiting for it to come back..." +
