@@ -329,3 +329,52 @@ def test_a_move_refused_with_429_goes_again_after_the_minute(online, monkeypatch
     assert o.server.received.count((gid, "e2e4")) == 1
     assert not any("Take it back" in s for s in o.said)
 
+
+
+def test_a_stream_line_too_long_is_told_in_words_and_the_stream_opens_again():
+    # A line over aiohttp's limit (here 600 KB) raised LineTooLong, which is not a
+    # ClientError: the stream's task died silently. Now it is told, in words, and the
+    # stream is opened again; the next connection's events arrive.
+    import asyncio
+    import queue as queue_module
+
+    from aiohttp import web
+
+    calls = []
+
+    async def stream(request):
+        calls.append(1)
+        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await resp.prepare(request)
+        if len(calls) == 1:
+            await resp.write(b'{"type": "x", "pad": "' + b"a" * 600_000 + b'"}\n')
+        else:
+            await resp.write(b'{"type": "gameStart", "game": {"gameId": "abcdefgh"}}\n')
+        return resp
+
+    loop = asyncio.new_event_loop()
+    app = web.Application()
+    app.router.add_get("/api/stream/event", stream)
+    runner = web.AppRunner(app)
+    loop.run_until_complete(runner.setup())
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    loop.run_until_complete(site.start())
+    port = site._server.sockets[0].getsockname()[1]
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    api = BoardApi(TOKEN, f"http://127.0.0.1:{port}")
+    try:
+        api.events()
+        got = []
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not any(w == "event" for w, _ in got):
+            try:
+                got.append(api.items.get(timeout=0.2))
+            except queue_module.Empty:
+                pass
+        errors = [d for w, d in got if w == "event-error"]
+        assert errors and "cannot read" in errors[0] and "LineTooLong" in errors[0], got[:3]
+        assert ("event", {"type": "gameStart", "game": {"gameId": "abcdefgh"}}) in got
+    finally:
+        api.close()
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)

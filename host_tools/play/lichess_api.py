@@ -18,6 +18,19 @@ USER_AGENT = "open-chess-board (https://github.com/; play lichess)"
 REQUEST_TIMEOUT_S = 15
 
 
+def network_words(e: BaseException) -> str:
+    """A network failure as a player understands it, not as aiohttp names it."""
+    if isinstance(e, asyncio.TimeoutError):
+        return "lichess did not answer in time"
+    if isinstance(e, aiohttp.ClientConnectorError):
+        return "lichess cannot be reached (no network, or lichess is down)"
+    if isinstance(e, (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError)):
+        return "the connection to lichess broke off"
+    if isinstance(e, aiohttp.ClientError):
+        return "the connection to lichess failed"
+    return f"lichess sent something this program cannot read ({type(e).__name__})"
+
+
 class LichessError(RuntimeError):
     """lichess refused (its error text), or could not be reached."""
 
@@ -65,7 +78,7 @@ class BoardApi:
                     raise LichessError(f"lichess: {err or text[:200] or r.reason} (HTTP {r.status})", r.status)
                 return body if isinstance(body, dict) else {"value": body}
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
-            raise LichessError(f"lichess could not be reached: {e or type(e).__name__}") from None
+            raise LichessError(network_words(e)) from None
 
     def account(self) -> dict:
         return self._call(self._request("GET", "/api/account"))
@@ -122,8 +135,10 @@ class BoardApi:
                                     self.items.put((name, obj))
                             self.items.put((name + "-closed", None))
                             return
-                except (aiohttp.ClientError, asyncio.TimeoutError) as e:
-                    self.items.put((name + "-error", f"{e or type(e).__name__}"))
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # noqa: BLE001 - any failure of a stream is told and it opens again
+                    self.items.put((name + "-error", network_words(e)))
                 if not reopen:
                     return
                 await asyncio.sleep(pause)

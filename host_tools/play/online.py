@@ -139,6 +139,7 @@ class OnlineGame:
             elif kind == "challengeDeclined":
                 self.say(f"The challenge was declined ({(obj.get('challenge') or {}).get('declineReason', '')}).")
         elif what == "game":
+            self._told.discard("dropped")
             if self._lost_at is not None:
                 self._lost_at = None
                 if "gone" in self._told:
@@ -166,7 +167,9 @@ class OnlineGame:
         elif what == "game-error" or what == "event-error":
             if what == "game-error" and self._lost_at is None:
                 self._lost_at = time.monotonic()
-            self.say(f"The connection to lichess dropped ({obj}); opening it again...")
+            if "dropped" not in self._told:  # once an outage, not once per stream and try
+                self._told.add("dropped")
+                self.say(f"The connection to lichess dropped: {obj}; opening it again...")
         elif what == "seek-error":
             self.say(f"lichess refused the seek: {_words(obj)}")
         elif what == "event-closed":
