@@ -48,4 +48,7 @@ def test_http_and_websocket_fuzzing_changes_nothing(tmp_path):
     assert seen.get("ws answered", 0) > N // 2  # junk on the LiveChess socket gets an answer
     assert before == after  # the games as published are untouched
     assert ok == 200
-    assert received_after == received  # nothing reached the board
+    # Nothing reached the board but the relay's own hello, which it says again while a
+    # board is quiet (host_tools/relay/boards.py).
+    assert [t for t in received_after[len(received):] if t not in ("", "hello")] == []
+    assert received_after[:len(received)] == received
