@@ -631,10 +631,23 @@ class LilaPush:
             self.answered.append(loop.time())
 
 
-def _push_relay(tmp_path):
-    """A board with a game begun (A - B, 1. e4), for the push tests."""
-    events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
-    return FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+@contextlib.asynccontextmanager
+async def _pushing(tmp_path, push, every_s, log=print, events=None):
+    """A relay pushing to push (a stand-in of lichess's endpoint) every every_s, with a board
+    whose game is begun (A - B, 1. e4, unless events say otherwise): yields (relay, board)."""
+    runner, port = await _push_server(push)
+    if events is None:
+        events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+    fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+    relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
+                                      "base_url": f"http://127.0.0.1:{port}", "every_s": every_s}, log=log)
+    await relay.start()
+    try:
+        yield relay, fake
+    finally:
+        await relay.stop()
+        fake.close()
+        await runner.cleanup()
 
 
 def test_lichess_push_one_request_at_a_time_and_a_minute_after_429(tmp_path):
@@ -646,24 +659,14 @@ def test_lichess_push_one_request_at_a_time_and_a_minute_after_429(tmp_path):
     logged = []
 
     async def body():
-        runner, port = await _push_server(lila)
-        fake = _push_relay(tmp_path)
-        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
-                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.1},
-                       log=logged.append)
-        await relay.start()
-        relay.lichess.backoff_s = 1.0
-        try:
+        async with _pushing(tmp_path, lila, 0.1, logged.append) as (relay, fake):
+            relay.lichess.backoff_s = 1.0
             assert await _until(lambda: lila.requests)
             fake.add("@1:3 move 2 e7e5 e5")
             await asyncio.sleep(0.5)
             fake.add("@1:4 move 3 g1f3 Nf3")
             lila.delay_s = 0.0
             assert await _until(lambda: len(lila.requests) >= 2 and "Nf3" in lila.requests[-1][1])
-        finally:
-            await relay.stop()
-            fake.close()
-            await runner.cleanup()
 
     run(body())
     assert lila.most_at_once == 1
@@ -679,20 +682,10 @@ def test_lichess_push_retries_until_the_final_state_is_in(tmp_path):
     logged = []
 
     async def body():
-        runner, port = await _push_server(lila)
-        fake = _push_relay(tmp_path)
-        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
-                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.02},
-                       log=logged.append)
-        await relay.start()
-        try:
+        async with _pushing(tmp_path, lila, 0.02, logged.append) as (relay, fake):
             assert await _until(lambda: lila.requests)
             fake.add("@1:3 result 1-0 resignation")
             assert await _until(lambda: len(lila.requests) >= 6 and "1-0" in lila.requests[-1][1], 60)
-        finally:
-            await relay.stop()
-            fake.close()
-            await runner.cleanup()
 
     run(body())
     times = [t for t, _ in lila.requests]
@@ -713,18 +706,8 @@ def test_lichess_push_names_a_refused_game_from_the_pgn_it_pushed(tmp_path):
         return web.json_response({"games": [{"tags": {}, "error": "Invalid PGN"}]})
 
     async def body():
-        runner, port = await _push_server(push)
-        fake = _push_relay(tmp_path)
-        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
-                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.05},
-                       log=logged.append)
-        await relay.start()
-        try:
+        async with _pushing(tmp_path, push, 0.05, logged.append):
             assert await _until(lambda: [line for line in logged if "refused" in line])
-        finally:
-            await relay.stop()
-            fake.close()
-            await runner.cleanup()
 
     run(body())
     assert [line for line in logged if "refused the game A - B: Invalid PGN" in line]
@@ -738,23 +721,14 @@ def test_lichess_push_sends_no_placeholder_chapter(tmp_path):
     lila = LilaPush()
 
     async def body():
-        runner, port = await _push_server(lila)
-        fake = FakeBoard(str(tmp_path / "boards" / "f"),
-                         events=[f"@1:1 game tc=60 fen={START} chess960=- white=White black=Black"])
-        relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
-                                          "base_url": f"http://127.0.0.1:{port}", "every_s": 0.05})
-        await relay.start()
-        try:
+        events = [f"@1:1 game tc=60 fen={START} chess960=- white=White black=Black"]
+        async with _pushing(tmp_path, lila, 0.05, events=events) as (relay, fake):
             assert await _until(lambda: relay.sessions.get(1) and relay.sessions[1].record is not None)
             relay.lichess.changed()
             await asyncio.sleep(1.0)
             assert [pgn for _, pgn in lila.requests if "[Event" in pgn] == []
             fake.add("@1:2 move 1 e2e4 e4")
             assert await _until(lambda: any("1. e4" in pgn for _, pgn in lila.requests))
-        finally:
-            await relay.stop()
-            fake.close()
-            await runner.cleanup()
 
     run(body())
     pushed = [pgn for _, pgn in lila.requests if "[Event" in pgn]
