@@ -95,6 +95,7 @@ class FakeLichess:
         app = web.Application()
         r = app.router
         r.add_get("/api/account", self._account)
+        r.add_get("/api/account/playing", self._playing)
         r.add_get("/api/stream/event", self._event_stream)
         r.add_get("/api/board/game/stream/{id}", self._game_stream)
         r.add_post("/api/board/game/{id}/move/{move}", self._move)
@@ -130,6 +131,13 @@ class FakeLichess:
     async def _account(self, request):
         self._auth(request)
         return web.json_response(ME)
+
+    async def _playing(self, request):
+        # lila's "my ongoing games" (GET /api/account/playing): {"nowPlaying": [...]}, each
+        # with its gameId, as the event stream's gameStart describes it.
+        self._auth(request)
+        return web.json_response({"nowPlaying": [self._start_event(g)["game"] for g in self.games.values()
+                                                 if g.status == "started"]})
 
     async def _ndjson(self, request, q: asyncio.Queue, first=()):
         resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})

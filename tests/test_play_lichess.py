@@ -378,3 +378,19 @@ def test_a_stream_line_too_long_is_told_in_words_and_the_stream_opens_again():
         api.close()
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(5)
         loop.call_soon_threadsafe(loop.stop)
+
+
+def test_a_seek_with_a_game_left_unfinished_plays_the_new_game(online):
+    # lichess's event stream first announces the games he has going; a seek wants a new
+    # one: the old game is named (with how to play it) and the new one comes to the board.
+    o = online
+    old = o.server.new_game(me_white=True, minutes=10, inc=0)
+    o.game.seek(10, 0)
+    o.start()
+    o.wait(lambda: o.game.game_id not in (None, old))
+    o.on_board()
+    assert any(f"unfinished game on lichess (lichess.org/{old})" in s and f"--game {old}" in s for s in o.said)
+    o.setup(chess.STARTING_FEN)
+    o.my_move("e2e4")
+    o.wait(lambda: any("Your move e2e4 is on lichess." in s for s in o.said))
+    assert o.server.games[old].moves == []

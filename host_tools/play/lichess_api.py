@@ -83,6 +83,12 @@ class BoardApi:
     def account(self) -> dict:
         return self._call(self._request("GET", "/api/account"))
 
+    def playing(self) -> list[str]:
+        """The ids of his games going on lichess now (GET /api/account/playing)."""
+        body = self._call(self._request("GET", "/api/account/playing"))
+        games = body.get("nowPlaying") if isinstance(body, dict) else None
+        return [g.get("gameId") for g in games or () if isinstance(g, dict) and isinstance(g.get("gameId"), str)]
+
     def move(self, game_id: str, uci: str) -> dict:
         return self._call(self._request("POST", f"/api/board/game/{game_id}/move/{uci}"))
 

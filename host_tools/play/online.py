@@ -32,6 +32,7 @@ ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime
          "noStart", "unknownFinish", "variantEnd")
 FIRST_MOVE_WARN_MS = 15000  # warned when lichess would abort the game within this
 RETRY_429_S = 60.0  # lichess: after a 429, wait a full minute
+SEEK_SAY_S = 30  # while seeking, a word this often
 GONE_WARN_S = 10  # lichess unreachable this long in a game: warned that he counts as gone
 
 
@@ -58,6 +59,8 @@ class OnlineGame:
         self._lost_at: float | None = None  # when the game's stream failed, until it is heard again
         self._results: queue.Queue = queue.Queue()
         self._result_due: str | None = None  # lichess's result, set on the board after its last move
+        self._old: set[str] = set()  # his games going before a seek or challenge: not joined
+        self._seeking_since: float | None = None  # a seek under way: progress said now and then
 
     def board(self) -> chess.Board | None:
         """The position on the board (its game as the board reports it)."""
@@ -66,12 +69,26 @@ class OnlineGame:
 
     # ----- starting
 
+    def _new_game_only(self) -> None:
+        """A seek or a challenge wants a new game: the games he has going on lichess (the
+        event stream announces them first) are not joined, only said."""
+        try:
+            self._old = set(self.api.playing())
+        except LichessError:
+            self._old = set()
+        for gid in sorted(self._old):
+            self.say(f"You have an unfinished game on lichess (lichess.org/{gid}): it goes on there; "
+                     f"play it on the board with --game {gid}.")
+
     def seek(self, minutes: float, increment: int) -> None:
+        self._new_game_only()
         self.api.events()
         self.api.seek(minutes, increment)
+        self._seeking_since = time.monotonic()
         self.say(f"Seeking a game of {minutes:g}+{increment} on lichess...")
 
     def challenge(self, username: str, minutes: float, increment: int) -> None:
+        self._new_game_only()
         self.api.events()
         self.api.challenge(username, int(minutes * 60), increment)
         self.say(f"Challenge sent to {username} ({minutes:g}+{increment}); waiting for the answer...")
@@ -125,6 +142,7 @@ class OnlineGame:
                 return
             self._sync()
             self._watch_connection()
+            self._seeking()
 
     # ----- lichess
 
@@ -134,7 +152,8 @@ class OnlineGame:
             game = obj.get("game") or {}
             if kind == "gameStart" and (game.get("compat") or {}).get("board", True):
                 gid = game.get("gameId") or game.get("id")
-                if gid and (self.game_id is None or self.finished.is_set()):
+                if gid and gid not in self._old and (self.game_id is None or self.finished.is_set()):
+                    self._seeking_since = None
                     self._open(gid)
             elif kind == "challengeDeclined":
                 self.say(f"The challenge was declined ({(obj.get('challenge') or {}).get('declineReason', '')}).")
@@ -401,6 +420,7 @@ class OnlineGame:
 
     def _sent_result(self, ply: int, uci: str, error) -> None:
         if error is None:
+            self.say(f"Your move {uci} is on lichess.")
             return
         if error == "again":  # the minute after a 429 is over
             if len(self.moves) < ply and self._sent.get(ply) == uci and self.game_id:
@@ -425,6 +445,16 @@ class OnlineGame:
                 self.api.game(self.game_id)
             return
         self.say(f"lichess refused your move {uci}: {error}. Take it back on the board.")
+
+    def _seeking(self) -> None:
+        """While a seek waits for an opponent, a word every SEEK_SAY_S."""
+        since = self._seeking_since
+        if since is None or self.game_id:
+            return
+        waited = int(time.monotonic() - since)
+        if waited >= SEEK_SAY_S and waited // SEEK_SAY_S > len([k for k in self._told if k.startswith("seek")]):
+            self._told.add(f"seek{waited // SEEK_SAY_S}")
+            self.say(f"Still seeking an opponent ({waited} s)...")
 
     def _watch_connection(self) -> None:
         """Warned once when lichess cannot be reached for a while in a game: lichess then
