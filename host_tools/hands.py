@@ -44,6 +44,10 @@ class Hands:
         tr.lines = []
         return tr
 
+    def busy(self) -> bool:
+        """Whether the hands are making a move (or a take-back) now."""
+        return self._lock.locked()
+
     def move(self, board: chess.Board, move: chess.Move, press: bool = True) -> None:
         """The player to move makes move on the board (board: before it) and presses his
         clock; a promotion's piece is chosen with the clock's buttons, as on the board."""

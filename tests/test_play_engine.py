@@ -240,3 +240,39 @@ def test_the_minus_button_asks_a_hint_that_the_board_lights_until_he_moves(sessi
     s.my_move(other)
     assert s.game.record().plies[0].uci == other.uci()
     s.wait(lambda: lit_move(s.outputs, (6, 7)) == (set(), set()))
+
+
+@needs_engine
+def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
+    # `play engine --sim` as a person types at it: a move typed before the board is ready
+    # (the game still being set up) waits and is made then; the next typed while the
+    # engine's reply is being carried out waits for it and is read against the position
+    # then; an illegal one and a nonsense one are refused with the reason; the board
+    # says when it is ready for his move.
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
+                          "--color", "white", "--engine", STOCKFISH],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         bufsize=1)
+    out: list[str] = []
+    threading.Thread(target=lambda: [out.append(line) for line in p.stdout], daemon=True).start()
+    try:
+        p.stdin.write("e4\n")  # at once: before the board is even ready
+        p.stdin.flush()
+        wait_until(lambda: any(" plays 1..." in line for line in out), out, 90)
+        p.stdin.write("Nf3\n")  # while the engine's reply is carried out on the board
+        p.stdin.write("e2e5\n")  # not legal then (the pawn is on e4)
+        p.stdin.write("hello\n")  # not a move: a command the tool does not know
+        p.stdin.flush()
+        wait_until(lambda: any(" plays 2..." in line for line in out), out, 90)
+        wait_until(lambda: any("e2e5 is not a legal move" in line for line in out), out, 30)
+        assert any("At the keyboard:" in line for line in out)  # for "hello"
+        assert sum("Your move." in line for line in out) >= 1
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()

@@ -118,6 +118,11 @@ class EngineGame:
         r = self.record()
         return r.board() if r is not None else None
 
+    def players_turn(self) -> bool:
+        """Whether the player at the board is to move there now (the game going on)."""
+        r = self.record()
+        return r is not None and r.result == "*" and r.board().turn != self.color
+
     def new_game(self) -> None:
         white, black = ("You", self.name) if self.color == chess.BLACK else (self.name, "You")
         cmd = f"new tc={self.control} white={quoted(white)} black={quoted(black)}"

@@ -1,19 +1,32 @@
 """The keyboard of a player program: lines typed are read by a thread and handed to the
 game's loop, which asks for them between its other work (typed). On the simulated board
-a move typed (e2e4 or Nf3) is made on the pieces by the person's hands instead."""
+a move typed (e2e4 or Nf3) is made on the pieces by the person's hands instead: kept until
+the board is ready for it (his turn, the other side's move carried out, the hands free),
+read against the position then, and refused with the reason when it is not legal there;
+"Your move." says when the board is ready."""
 from __future__ import annotations
 
 import queue
+import re
 import sys
 import threading
+import time
 
 import chess
+
+# What a typed move looks like (UCI or SAN): anything else is a command of the game's.
+MOVE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?|O-O(-O)?[+#]?|0-0(-0)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?)$")
+SETTLE_S = 5.0  # a typed move made: the board has it within this (else the next is read anyway)
 
 
 def start(game, sim=None) -> queue.Queue:
     """Read stdin in a thread; the queue the game's run() takes as commands."""
     commands: queue.Queue = queue.Queue()
-    threading.Thread(target=_read, args=(commands, game, sim), daemon=True).start()
+    moves: queue.Queue | None = None
+    if sim is not None:
+        moves = queue.Queue()
+        threading.Thread(target=_hands, args=(moves, game, sim), daemon=True).start()
+    threading.Thread(target=_read, args=(commands, moves), daemon=True).start()
     return commands
 
 
@@ -28,20 +41,46 @@ def typed(commands: queue.Queue | None, keyboard) -> bool:
     return keyboard(text) == "quit"
 
 
-def _read(commands: queue.Queue, game, sim) -> None:
+def _read(commands: queue.Queue, moves: queue.Queue | None) -> None:
     for line in sys.stdin:
         text = line.strip()
-        if sim is not None and text:
-            board = game.board()
-            move = _parse_move(board, text) if board is not None else None
-            if move is not None:
-                threading.Thread(target=sim.hands.move, args=(board, move), daemon=True).start()
-                continue
+        if moves is not None and MOVE.match(text):
+            moves.put(text)
+            continue
         commands.put(text)
     commands.put("quit")
 
 
-def _parse_move(board: chess.Board, text: str):
+def _hands(moves: queue.Queue, game, sim) -> None:
+    """The person's hands: each typed move made on the board when it is ready for it."""
+    told = None
+    while True:
+        board = game.board()
+        ready = board is not None and game.players_turn() and not sim.hands.busy()
+        if not ready:
+            time.sleep(0.05)
+            continue
+        ply = len(board.move_stack)
+        if told != ply and moves.empty():
+            told = ply
+            game.say("Your move.")
+        try:
+            text = moves.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        move = parse_move(board, text)
+        if move is None:
+            game.say(f"{text} is not a legal move in this position ({board.fen().split()[0]}, "
+                     f"{'White' if board.turn == chess.WHITE else 'Black'} to move).")
+            continue
+        told = ply
+        sim.hands.move(board, move)
+        end = time.monotonic() + SETTLE_S
+        while time.monotonic() < end and (game.board() is None or len(game.board().move_stack) <= ply):
+            time.sleep(0.05)
+
+
+def parse_move(board: chess.Board, text: str):
     for parse in (board.parse_uci, board.parse_san):
         try:
             return parse(text)

@@ -67,6 +67,13 @@ class OnlineGame:
         r = self.link.session.record
         return r.board() if r is not None else None
 
+    def players_turn(self) -> bool:
+        """Whether the player at the board is to move there now: his turn on lichess, and
+        the board has lichess's moves (his opponent's last one carried out)."""
+        r = self.link.session.record
+        return (r is not None and r.result == "*" and self._board_game is not None and r.game == self._board_game
+                and self.status not in ENDED and len(r.plies) == len(self.moves) and self._my_turn())
+
     # ----- starting
 
     def _new_game_only(self) -> None:
