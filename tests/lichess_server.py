@@ -153,6 +153,9 @@ class FakeLichess:
                     continue
                 if obj is None:  # closed: the game ended, or the connection is dropped
                     break
+                if obj == "cut":  # the connection goes without the terminating chunk
+                    request.transport.close()
+                    break
                 await resp.write((json.dumps(obj) + "\n").encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass
@@ -368,15 +371,19 @@ class FakeLichess:
             self._publish(g)
         self._do(go)
 
-    def drop_streams(self):
-        """The network drops: every stream is cut (lichess's side of a lost connection)."""
+    def drop_streams(self, abrupt=False):
+        """The network drops: every stream is cut (lichess's side of a lost connection):
+        ended with its terminating chunk, or with abrupt, the connection closed mid-stream
+        (the client then reads a broken chunked body)."""
+        end = "cut" if abrupt else None
+
         def go():
             for g in self.games.values():
                 for q in list(g.streams):
-                    q.put_nowait(None)
+                    q.put_nowait(end)
                 g.streams.clear()
             for q in list(self.event_streams):
-                q.put_nowait(None)
+                q.put_nowait(end)
         self._do(go)
 
     def close(self):

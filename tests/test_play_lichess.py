@@ -394,3 +394,25 @@ def test_a_seek_with_a_game_left_unfinished_plays_the_new_game(online):
     o.my_move("e2e4")
     o.wait(lambda: any("Your move e2e4 is on lichess." in s for s in o.said))
     assert o.server.games[old].moves == []
+
+
+def test_streams_cut_without_their_last_chunk_lose_nothing_and_are_said_once(online):
+    # The network cuts the streams mid-body (no terminating chunk: aiohttp reads a broken
+    # transfer encoding): said once, in words; he moves and the opponent answers meanwhile;
+    # nothing is lost or sent twice.
+    o = online
+    gid = o.server.new_game(me_white=True, minutes=10, inc=0)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.setup(chess.STARTING_FEN)
+    o.my_move("d2d4")
+    o.opponent("d7d5")
+    o.server.drop_streams(abrupt=True)
+    o.my_move("c2c4")
+    o.opponent("e7e6")
+    assert o.plies() == ["d2d4", "d7d5", "c2c4", "e7e6"] == o.server.games[gid].moves
+    assert o.server.received.count((gid, "c2c4")) == 1
+    drops = [s for s in o.said if "dropped" in s]
+    assert len(drops) <= 1 and not any("TransferEncodingError" in s or "ssl" in s for s in o.said)
+
