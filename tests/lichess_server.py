@@ -214,7 +214,9 @@ class FakeLichess:
         g.takeback = {"w": False, "b": False}
         outcome = g.board.outcome()
         if outcome:
-            g.status = "mate" if outcome.termination == chess.Termination.CHECKMATE else "draw"
+            # lila's status names: mate, stalemate, draw (a dead position, ...)
+            g.status = {chess.Termination.CHECKMATE: "mate", chess.Termination.STALEMATE: "stalemate"}.get(
+                outcome.termination, "draw")
             g.winner = None if outcome.winner is None else ("white" if outcome.winner else "black")
         self._publish(g)
 

@@ -416,3 +416,20 @@ def test_streams_cut_without_their_last_chunk_lose_nothing_and_are_said_once(onl
     drops = [s for s in o.said if "dropped" in s]
     assert len(drops) <= 1 and not any("TransferEncodingError" in s or "ssl" in s for s in o.said)
 
+
+def test_his_stalemating_move_reaches_lichess(online):
+    # Qe7-f7 stalemates: the board ends the game at once (1/2-1/2), and lichess must have
+    # the move too.
+    o = online
+    fen = "7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"
+    gid = o.server.new_game(me_white=True, minutes=10, inc=0, fen=fen)
+    o.game.wait()
+    o.start()
+    o.on_board()
+    o.setup(fen)
+    b = o.record().board()
+    o.sim.hands.move(b, chess.Move.from_uci("e7f7"), press=False)
+    o.wait(lambda: o.server.games[gid].moves == ["e7f7"])
+    assert o.server.games[gid].status == "stalemate"
+    o.wait(lambda: o.record().result == "1/2-1/2")
+
