@@ -48,6 +48,15 @@ class Online:
         r = self.record()
         return [p.uci for p in r.plies] if r else []
 
+    def lichess_game(self, me_white, minutes, inc, fen=None) -> str:
+        """A game started on lichess (he accepted a challenge there): the tool waits for
+        it, runs, and the board plays it. Its id."""
+        gid = self.server.new_game(me_white=me_white, minutes=minutes, inc=inc, fen=fen)
+        self.game.wait()
+        self.start()
+        self.on_board()
+        return gid
+
     def on_board(self):
         """The board plays the lichess game: its game line names it."""
         return self.wait(lambda: self.record() is not None and self.game.game_id and
@@ -146,10 +155,7 @@ def test_a_game_from_a_seek_with_a_takeback_a_lost_answer_a_dropped_stream_and_a
 def test_promotions_both_ways_from_a_position(online):
     o = online
     fen = "8/P6k/8/8/8/8/p6K/8 w - - 0 1"
-    gid = o.server.new_game(me_white=True, minutes=5, inc=3, fen=fen)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=True, minutes=5, inc=3, fen=fen)
     o.setup(fen)
     o.wait(lambda: o.record().board().fen() == chess.Board(fen).fen())
     time.sleep(1.0)
@@ -163,10 +169,7 @@ def test_promotions_both_ways_from_a_position(online):
 
 def test_a_flag_on_lichess_ends_the_game_on_the_board(online):
     o = online
-    gid = o.server.new_game(me_white=False, minutes=0.2, inc=0)  # 12 s each
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=False, minutes=0.2, inc=0)  # 12 s each
     o.opponent("d2d4")
     o.my_move("d7d5")
     o.wait(lambda: o.server.received == [(gid, "d7d5")])
@@ -193,10 +196,7 @@ def test_a_bad_token_and_a_game_that_does_not_exist_say_so(tmp_path):
 
 def test_an_illegal_move_from_the_server_changes_nothing_on_the_board(online):
     o = online
-    gid = o.server.new_game(me_white=False, minutes=5, inc=3)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=False, minutes=5, inc=3)
     o.server._do(lambda: (o.server.games[gid].moves.append("e2e5"), o.server._publish(o.server.games[gid])))
     o.wait(lambda: any("did not take lichess's move e2e5" in s for s in o.said))
     assert o.plies() == []
@@ -253,10 +253,7 @@ def test_an_outage_of_lichess_warns_him_and_his_move_made_meanwhile_reaches_it_o
 
     monkeypatch.setattr(online_mod, "GONE_WARN_S", 2)
     o = online
-    gid = o.server.new_game(me_white=True, minutes=5, inc=3)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=True, minutes=5, inc=3)
     o.my_move("e2e4")
     o.opponent("e7e5")
     # lichess cannot be reached: every request gets 503, the streams are cut.
@@ -284,10 +281,7 @@ def test_his_mate_reaches_lichess_and_the_opponents_mate_is_shown_and_said(onlin
     # have it still (its clock would run on, and he would lose on time). The opponent's
     # mate is lit on the board and said, he carries it out, and the board has the result.
     o = online
-    gid = o.server.new_game(me_white=False, minutes=10, inc=0)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=False, minutes=10, inc=0)
     o.opponent("f2f3")
     o.my_move("e7e5")
     o.opponent("g2g4")
@@ -316,10 +310,7 @@ def test_a_move_refused_with_429_goes_again_after_the_minute(online, monkeypatch
 
     monkeypatch.setattr(online_module, "RETRY_429_S", 1.5)  # lichess's minute, shortened
     o = online
-    gid = o.server.new_game(me_white=True, minutes=10, inc=0)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=True, minutes=10, inc=0)
     o.server.too_many = 1
     b = o.record().board()
     o.sim.hands.move(b, chess.Move.from_uci("e2e4"), press=False)
@@ -401,10 +392,7 @@ def test_streams_cut_without_their_last_chunk_lose_nothing_and_are_said_once(onl
     # transfer encoding): said once, in words; he moves and the opponent answers meanwhile;
     # nothing is lost or sent twice.
     o = online
-    gid = o.server.new_game(me_white=True, minutes=10, inc=0)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=True, minutes=10, inc=0)
     o.setup(chess.STARTING_FEN)
     o.my_move("d2d4")
     o.opponent("d7d5")
@@ -422,10 +410,7 @@ def test_his_stalemating_move_reaches_lichess(online):
     # the move too.
     o = online
     fen = "7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"
-    gid = o.server.new_game(me_white=True, minutes=10, inc=0, fen=fen)
-    o.game.wait()
-    o.start()
-    o.on_board()
+    gid = o.lichess_game(me_white=True, minutes=10, inc=0, fen=fen)
     o.setup(fen)
     b = o.record().board()
     o.sim.hands.move(b, chess.Move.from_uci("e7f7"), press=False)
