@@ -17,6 +17,10 @@ from urllib.parse import unquote
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 4096
+# What a host says to a board first, and again while it waits for an answer (the board
+# never speaks first): an empty line, which ends whatever half line the board may hold
+# (the board ignores an empty line), then hello (docs/protocol.md, "Who speaks first").
+GREETING = ("", "hello")
 TWO_WORD_KINDS = ("set",)  # "set time", "set moves", "set period"
 # The sequenced events a board sends (docs/protocol.md; the firmware's eventlog.WORDS: a
 # test holds the two together).

@@ -14,7 +14,7 @@ import time
 import chess
 import serial
 
-from host_tools.protocol import DeviceParser, Event, Status, encode
+from host_tools.protocol import GREETING, DeviceParser, Event, Status, encode
 from host_tools.relay.session import BoardSession
 
 ANSWER_TIMEOUT_S = 5.0
@@ -56,11 +56,10 @@ class BoardLink:
         return True
 
     def _hello(self) -> None:
-        # An empty line first ends a half line the board may hold; its answer asks for
-        # what was missed (BoardSession).
+        # (its answer asks for what was missed: BoardSession)
         self._hello_at = time.monotonic()
-        self.send("")
-        self.send("hello")
+        for text in GREETING:
+            self.send(text)
 
     def _close(self) -> None:
         with self._lock:

@@ -61,6 +61,7 @@ class OnlineGame:
         self._result_due: str | None = None  # lichess's result, set on the board after its last move
         self._old: set[str] = set()  # his games going before a seek or challenge: not joined
         self._seeking_since: float | None = None  # a seek under way: progress said now and then
+        self._seek_word_at = 0.0  # ...next at this time
 
     def board(self) -> chess.Board | None:
         """The position on the board (its game as the board reports it)."""
@@ -92,6 +93,7 @@ class OnlineGame:
         self.api.events()
         self.api.seek(minutes, increment)
         self._seeking_since = time.monotonic()
+        self._seek_word_at = self._seeking_since + SEEK_SAY_S
         self.say(f"Seeking a game of {minutes:g}+{increment} on lichess...")
 
     def challenge(self, username: str, minutes: float, increment: int) -> None:
@@ -458,10 +460,10 @@ class OnlineGame:
         since = self._seeking_since
         if since is None or self.game_id:
             return
-        waited = int(time.monotonic() - since)
-        if waited >= SEEK_SAY_S and waited // SEEK_SAY_S > len([k for k in self._told if k.startswith("seek")]):
-            self._told.add(f"seek{waited // SEEK_SAY_S}")
-            self.say(f"Still seeking an opponent ({waited} s)...")
+        now = time.monotonic()
+        if now >= self._seek_word_at:
+            self._seek_word_at += SEEK_SAY_S
+            self.say(f"Still seeking an opponent ({int(now - since)} s)...")
 
     def _watch_connection(self) -> None:
         """Warned once when lichess cannot be reached for a while in a game: lichess then

@@ -14,7 +14,7 @@ import json
 import time
 
 from host_tools.gamerecord import SIDE_NAMES
-from host_tools.protocol import DeviceParser, Event, Status
+from host_tools.protocol import GREETING, DeviceParser, Event, Status
 from host_tools.relay.alerts import Alerts, alert_of
 from host_tools.relay.session import ACTIVE, BoardSession
 
@@ -104,19 +104,20 @@ class Boards:
         self._hello(st)
 
     def _hello(self, st: _LineState) -> None:
-        # An empty line first ends whatever half line the board holds (the board ignores
-        # an empty line), so that `hello` is read as one.
         st.hello_at = time.monotonic()
-        st.line.write("")
-        st.line.write("hello")
+        for text in GREETING:
+            st.line.write(text)
 
     def tick(self) -> None:
         """Every second or so: hello again where a board has not answered, or has been
         quiet for QUIET_S."""
         now = time.monotonic()
         for st in list(self._lines.values()):
-            wait = HELLO_AGAIN_S if st.session is None else QUIET_S
-            if now - st.hello_at >= wait and now - st.heard_at >= (0 if st.session is None else QUIET_S):
+            if st.session is None:
+                due = now - st.hello_at >= HELLO_AGAIN_S
+            else:
+                due = now - max(st.hello_at, st.heard_at) >= QUIET_S
+            if due:
                 self._hello(st)
 
     def closed(self, line) -> None:
