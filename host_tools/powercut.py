@@ -103,6 +103,13 @@ def _trial(game: Game, flash: Path, rng: random.Random) -> Trial:
     out = p.stdout.read()
     p.wait()
     seen = [m.line for m in _lines(out) if isinstance(m, Event) and m.game == 2]
+    return after_cut(game, flash, seen, t)
+
+
+def after_cut(game: Game, flash: Path, seen: list[str], t: Trial | None = None) -> Trial:
+    """The power back on flash, after the host saw the events seen of game 2: the trial's
+    judgement."""
+    t = t or Trial(cut_after=0.0)
     t.seen = len(seen)
     # The power is back: the board starts on the same flash; the host says hello (the
     # board never speaks first) and asks for everything.
@@ -113,8 +120,14 @@ def _trial(game: Game, flash: Path, rng: random.Random) -> Trial:
         t.lost = t.seen
         return t
     msgs = _lines(r.stdout.encode())
+    # Which game came back is what the `recovered` line says. The hello alone cannot tell:
+    # a cut between the games counter's write and the first game's record leaves no game
+    # on flash, and the board starts the next number (game 2, say) afresh.
+    rec = next((m for m in msgs if isinstance(m, Status) and m.kind == "recovered"), None)
+    game_id = int(rec.kwargs.get("game", 0)) if rec else 0
     hello = next((m for m in msgs if isinstance(m, Status) and m.kind == "hello"), None)
-    game_id = int(hello.kwargs.get("game", 0)) if hello else 0
+    if rec and (hello is None or hello.kwargs.get("game") != rec.kwargs.get("game")):
+        t.problems.append(f"hello {hello and hello.line!r} does not name the recovered game {game_id}")
     live = []  # what the board sent by itself (nothing: it never speaks first), then the resend
     events = []
     for m in msgs:
@@ -129,7 +142,7 @@ def _trial(game: Game, flash: Path, rng: random.Random) -> Trial:
     if game_id != 2:
         # Cut before the new game was on flash: then the host cannot have seen it either.
         if seen:
-            t.problems.append(f"the host saw game 2, the board came back with game {game_id}")
+            t.problems.append(f"the host saw game 2, the board came back with game {game_id or 'none'}")
             t.lost = len(seen)
         return t
     seqs = [e.seq for e in events]
@@ -139,10 +152,6 @@ def _trial(game: Game, flash: Path, rng: random.Random) -> Trial:
     lines = [e.line for e in events]
     t.recovered = len(lines)
     t.lost = sum(1 for a, b in zip(seen, lines) if a != b) + max(0, len(seen) - len(lines))
-    rec = next((m for m in msgs if isinstance(m, Status) and m.kind == "recovered"), None)
-    if rec is None:
-        t.problems.append("no recovered line")
-        return t
     n = int(rec.kwargs["seq"])
     if lines[:n] != game.events[:n]:
         t.problems.append("the recovered record is not the game's")
