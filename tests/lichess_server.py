@@ -114,6 +114,14 @@ class FakeLichess:
         self._flagger = self.loop.create_task(self._flags())
         self._ready.set()
         self.loop.run_forever()
+        # Stopped (close()): what still runs ends here, before the loop closes, so that no
+        # handler is left to be collected after it.
+        tasks = asyncio.all_tasks(self.loop)
+        for task in tasks:
+            task.cancel()
+        self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        self.loop.close()
 
     def _auth(self, request):
         self.requests.append((request.method, request.path, request.headers.get("User-Agent", "")))
@@ -397,3 +405,4 @@ class FakeLichess:
         except Exception:  # noqa: BLE001
             pass
         self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)

@@ -511,7 +511,8 @@ def test_cables_and_relays_fail_at_random_instants(tmp_path, seed):
 async def _push_server(push):
     """A local stand-in for lichess's broadcast push endpoint: (runner, port)."""
     app = web.Application()
-    app.router.add_post("/api/broadcast/round/{rid}/push", push)
+    # A handler is a coroutine function: a LilaPush's bound __call__, or a plain one.
+    app.router.add_post("/api/broadcast/round/{rid}/push", push if asyncio.iscoroutinefunction(push) else push.__call__)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
