@@ -46,11 +46,18 @@ DEFAULT_ORIGINS = ("https://lichess.org", "https://www.chess.com", "https://ches
                    "http://localhost", "http://127.0.0.1", "https://localhost", "https://127.0.0.1")
 
 
+MAX_SUBSCRIPTIONS = 16  # per connection: a client follows a board or a few, not thousands
+
+
 class _Subscription:
+    """A feed a client asked for: one board, and where its reconstruction starts (the
+    client's own setup: another client's setup never changes what this one sees)."""
+
     def __init__(self, sock, feed_id: int, serial: str):
         self.sock = sock
         self.id = feed_id
         self.serial = serial
+        self.setup: str | None = None  # None: the board's game from its start
         self.fed = False  # a feed message went to it
 
 
@@ -58,8 +65,7 @@ class LiveChessApi:
     def __init__(self, relay, origins=None):
         self.relay = relay
         self.origins = tuple(origins) if origins else DEFAULT_ORIGINS
-        self.subs: list[_Subscription] = []
-        self.setups: dict[str, str] = {}  # serial -> the FEN its reconstruction starts from
+        self.connections: list[dict] = []  # each open connection's subscriptions, by feed id
 
     def _session(self, serial):
         for s in self.relay.sessions.values():
@@ -83,14 +89,18 @@ class LiveChessApi:
         return {"white": s.clock.white_ms // 1000, "black": s.clock.black_ms // 1000, "run": run,
                 "time": int(s.clock.at * 1000)}
 
-    def reconstruction(self, s) -> tuple[str, list[str], bool]:
-        """(start FEN, SAN of every move since it, whether the board's game is there)."""
+    @staticmethod
+    def reconstruction(s, setup: str | None = None) -> tuple[str, list[str], bool]:
+        """(start FEN, SAN of every move since it, whether the board's game is there) for
+        board s, from setup (a client's; None: the game's start)."""
         rec = s.record
         if rec is None:
-            start = self.setups.get(s.serial, chess.STARTING_FEN)
+            start = setup or chess.STARTING_FEN
             return start, [], start.split()[0] == chess.STARTING_BOARD_FEN
-        b = chess.Board(rec.fen, chess960=rec.chess960 is not None)
-        setup = self.setups.get(s.serial)
+        try:
+            b = chess.Board(rec.fen, chess960=rec.chess960 is not None)
+        except ValueError:  # a device's game that python-chess cannot set up
+            return setup or chess.STARTING_FEN, [], False
         if setup is None:
             return b.fen(), [p.san for p in rec.plies], True
         want = _key(setup)
@@ -107,16 +117,21 @@ class LiveChessApi:
         return setup, [p.san for p in rec.plies[base:]], True
 
     def _feed(self, sub, s) -> dict:
-        start, sans, match = self.reconstruction(s)
+        start, sans, match = self.reconstruction(s, sub.setup)
         return {"response": "feed", "id": sub.id, "time": int(time.time() * 1000),
                 "param": {"serialnr": s.serial, "flipped": s.flipped, "board": self._board(s),
                           "start": start, "san": sans, "match": match, "clock": self._clock(s)}}
 
     def changed(self, s) -> None:
-        for sub in list(self.subs):
-            if sub.serial == s.serial and not sub.sock.closed:
-                sub.fed = True
-                self.relay.loop.create_task(self._send(sub, self._feed(sub, s)))
+        for subs in self.connections:
+            for sub in subs.values():
+                if sub.serial == s.serial:
+                    self._feed_now(sub, s)
+
+    def _feed_now(self, sub, s) -> None:
+        if not sub.sock.closed:
+            sub.fed = True
+            self.relay.loop.create_task(self._send(sub, self._feed(sub, s)))
 
     @staticmethod
     async def _send(sub, message) -> None:
@@ -125,10 +140,10 @@ class LiveChessApi:
         except ConnectionError:
             pass  # the client has gone: its subscription goes with its socket
 
-    async def _first_feed(self, sub) -> None:
+    async def _first_feed(self, subs, sub) -> None:
         await asyncio.sleep(FIRST_FEED_S)
         s = self._session(sub.serial)
-        if sub in self.subs and not sub.fed and s is not None and not sub.sock.closed:
+        if subs.get(sub.id) is sub and not sub.fed and s is not None and not sub.sock.closed:
             sub.fed = True
             await self._send(sub, self._feed(sub, s))
 
@@ -137,95 +152,90 @@ class LiveChessApi:
             raise web.HTTPForbidden(text="origin not allowed")
         sock = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
         await sock.prepare(request)
-        mine = []
+        subs: dict[int, _Subscription] = {}  # this connection's, by feed id
+        self.connections.append(subs)
+        waiting = set()
         try:
             async for msg in sock:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                before = list(mine)
-                await sock.send_json(self._call(sock, msg.data, mine))
-                for sub in mine:
-                    if sub not in before:  # a new subscription: where its board stands
-                        self.relay.loop.create_task(self._first_feed(sub))
+                answer, new = self._call(sock, msg.data, subs)
+                await sock.send_json(answer)
+                if new is not None:  # a new subscription: where its board stands, soon
+                    task = self.relay.loop.create_task(self._first_feed(subs, new))
+                    waiting.add(task)
+                    task.add_done_callback(waiting.discard)
         finally:
-            for sub in mine:
-                if sub in self.subs:
-                    self.subs.remove(sub)
+            self.connections.remove(subs)
+            for task in waiting:
+                task.cancel()
         return sock
 
-    def _call(self, sock, text: str, mine: list):
+    def _call(self, sock, text: str, subs: dict) -> tuple[dict, _Subscription | None]:
+        """The answer to one message, and the subscription it made (or None)."""
         try:
             req = json.loads(text)
             rid = req.get("id")
             call = req["call"]
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            return _error(None, "not a LiveChess call")
+            return _error(None, "not a LiveChess call"), None
         if not isinstance(rid, (int, str, type(None))) or isinstance(rid, bool):
-            return _error(None, "a call's id is a number or a string")
+            return _error(None, "a call's id is a number or a string"), None
         if call == "eboards":
             return {"response": "call", "id": rid,
-                    "param": [self.eboard(s) for _, s in sorted(self.relay.sessions.items())]}
+                    "param": [self.eboard(s) for _, s in sorted(self.relay.sessions.items())]}, None
         if call == "subscribe":
             try:
                 p = req["param"]
-                feed, fid, serial = p["feed"], int(p["id"]), str(p["param"]["serialnr"])
+                feed, fid, serial = p["feed"], _feed_id(p["id"]), str(p["param"]["serialnr"])
             except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-                return _error(rid, "subscribe needs {feed, id, param: {serialnr}}")
+                return _error(rid, "subscribe needs {feed, id, param: {serialnr}}"), None
             if feed != "eboardevent":
-                return _error(rid, "no feed %r (eboardevent is)" % feed)
+                return _error(rid, "no feed %r (eboardevent is)" % (str(feed)[:40],)), None
             if self._session(serial) is None:
-                return _error(rid, "no eboard %r" % serial)
-            for old in [x for x in mine if x.id == fid]:  # the same feed id again: replaced
-                mine.remove(old)
-                if old in self.subs:
-                    self.subs.remove(old)
-            sub = _Subscription(sock, fid, serial)
-            self.subs.append(sub)
-            mine.append(sub)
-            return {"response": "call", "id": rid, "param": None}
+                return _error(rid, "no eboard %r" % serial[:40]), None
+            if fid not in subs and len(subs) >= MAX_SUBSCRIPTIONS:
+                return _error(rid, "at most %d subscriptions on one connection" % MAX_SUBSCRIPTIONS), None
+            sub = subs[fid] = _Subscription(sock, fid, serial)  # the same feed id again: replaced
+            return {"response": "call", "id": rid, "param": None}, sub
         if call == "unsubscribe":
             try:
-                fid = int(req["param"]["id"])
+                fid = _feed_id(req["param"]["id"])
             except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-                return _error(rid, "unsubscribe needs {id}")
-            gone = [x for x in mine if x.id == fid]
-            for x in gone:
-                mine.remove(x)
-                if x in self.subs:
-                    self.subs.remove(x)
-            return {"response": "call", "id": rid, "param": bool(gone)}
+                return _error(rid, "unsubscribe needs {id}"), None
+            return {"response": "call", "id": rid, "param": subs.pop(fid, None) is not None}, None
         if call == "call":
             try:
                 p = req["param"]
-                fid, method, arg = int(p["id"]), p["method"], p.get("param") or {}
+                fid, method, arg = _feed_id(p["id"]), p["method"], p.get("param") or {}
             except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-                return _error(rid, "call needs {id, method, param}")
-            sub = next((x for x in mine if x.id == fid), None)
+                return _error(rid, "call needs {id, method, param}"), None
+            sub = subs.get(fid)
             s = self._session(sub.serial) if sub else None
             if s is None:
-                return _error(rid, "no subscription %r to an eboard" % p.get("id"))
+                return _error(rid, "no subscription %d to an eboard" % fid), None
             if method == "setup":
                 fen = arg.get("fen") if isinstance(arg, dict) else None
                 if not isinstance(fen, str) or len(fen) > 100:
-                    return _error(rid, "setup needs a fen")
+                    return _error(rid, "setup needs a fen"), None
                 if len(fen.split()) == 1:
                     fen += " w - - 0 1"
                 try:
                     fen = chess.Board(fen).fen()
                 except ValueError as e:
-                    return _error(rid, f"bad fen: {e}")
-                # Where the reconstruction starts; the board's game and clock go on.
-                self.setups[s.serial] = fen
-                self.changed(s)
-                return {"response": "call", "id": rid, "param": True}
+                    return _error(rid, f"bad fen: {e}"), None
+                # Where this client's reconstruction starts; the board's game and clock go on.
+                sub.setup = fen
+                self._feed_now(sub, s)
+                return {"response": "call", "id": rid, "param": True}, None
             if method == "flip":
                 if not isinstance(arg, dict) or not isinstance(arg.get("flip"), bool):
-                    return _error(rid, 'flip needs {"flip": true|false}')
+                    return _error(rid, 'flip needs {"flip": true|false}'), None
                 s.flipped = arg["flip"]
                 ok = bool(s.send) and s.send("config orientation=" + ("turned" if s.flipped else "normal"))
-                return {"response": "call", "id": rid, "param": ok}
-            return _error(rid, "no method %r" % (method,))
-        return _error(rid, "no call %r" % (call,))
+                return {"response": "call", "id": rid, "param": ok}, None
+            return _error(rid, "no method %r" % (str(method)[:40],)), None
+        return _error(rid, "no call %r" % (str(call)[:40],)), None
 
     async def eboards_http(self, request):
         """GET /api/v1.0/eboards: the same list as the eboards call."""
@@ -236,6 +246,13 @@ class LiveChessApi:
 
 def _error(rid, message: str) -> dict:
     return {"response": "error", "id": rid, "param": {"message": message}}
+
+
+def _feed_id(value) -> int:
+    """A feed's id as a client gives it: a number (or its digits), of a sane size."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or len(str(value)) > 12:
+        raise ValueError("a feed id is a number")
+    return int(value)
 
 
 def _key(fen: str) -> str:

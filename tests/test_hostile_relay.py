@@ -1,0 +1,124 @@
+"""One bad client, device or file never stops the others (#36): each case is played as the
+hostile party would, with its exact bytes or requests, beside a board that behaves, and
+then the others are checked untouched: that board's next move still arrives, /api/state
+answers within a second, and the log has a line for what was refused, not a traceback."""
+import asyncio
+import contextlib
+import json
+import logging
+import time
+
+import aiohttp
+
+from tests.test_relay import START, FakeBoard, _relay, _until, run
+
+GAME = f"@1:1 game tc=60 fen={START} chess960=- white=A black=B"
+LICHESS = {"Origin": "https://lichess.org"}
+
+
+@contextlib.asynccontextmanager
+async def two_boards(tmp_path, first=(GAME, "@1:2 move 1 e2e4 e4"), **kw):
+    """Board 1 (serial bad1, its events first) and board 2 (serial good2, which behaves) on
+    a started relay whose log is kept: yields (relay, good, log)."""
+    (tmp_path / "boards").mkdir(exist_ok=True)
+    bad = FakeBoard(str(tmp_path / "boards" / "a"), serial="bad1", events=list(first))
+    good = FakeBoard(str(tmp_path / "boards" / "b"), serial="good2", events=[GAME])
+    log = []
+    relay = _relay(tmp_path, log=log.append, **kw)
+    await relay.start()
+    try:
+        assert await _until(lambda: len(relay.sessions) == 2 and all(
+            s.record is not None for s in relay.sessions.values()))
+        yield relay, good, log
+    finally:
+        await relay.stop()
+        bad.close()
+        good.close()
+
+
+async def others_untouched(relay, good, caplog, ply=None):
+    """The behaving board's next move reaches the relay, /api/state answers within a
+    second, and nothing was logged with a traceback."""
+    s = next(s for s in relay.sessions.values() if s.serial == "good2")
+    n = len(s.record.plies) + 1 if ply is None else ply
+    uci, san = ("e2e4", "e4") if n % 2 else ("e7e5", "e5")
+    good.add(f"@1:{len(good.events) + 1} move {n} {uci} {san}")
+    assert await _until(lambda: len(s.record.plies) == n, timeout=10), "the good board's move is lost"
+    async with aiohttp.ClientSession() as http:
+        t0 = time.monotonic()
+        async with http.get(f"http://127.0.0.1:{relay.http_port}/api/state", timeout=aiohttp.ClientTimeout(total=5)) as r:
+            assert r.status == 200
+            await r.json()
+        assert time.monotonic() - t0 < 1.0, "the relay is slow to answer /api/state"
+    tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not tracebacks, [r.getMessage() for r in tracebacks]
+
+
+def _subscribe(rid, fid, serial):
+    return json.dumps({"id": rid, "call": "subscribe",
+                       "param": {"feed": "eboardevent", "id": fid, "param": {"serialnr": serial}}})
+
+
+def test_a_livechess_subscribe_flood_is_capped_and_the_relay_goes_on(tmp_path, caplog):
+    # One websocket, no token, 5,000 subscribes with different ids (~0.5 MB): each after
+    # the cap is refused with a reason, and the relay answers the others all along.
+    async def body():
+        async with two_boards(tmp_path) as (relay, good, log):
+            async with aiohttp.ClientSession() as http:
+                ws = await http.ws_connect(relay.urls()["livechess"], headers=LICHESS)
+                for i in range(5000):
+                    await ws.send_str(_subscribe(i, i, "good2"))
+                answers = []
+                while len(answers) < 5000:
+                    m = await ws.receive_json(timeout=30)
+                    if m["response"] != "feed":
+                        answers.append(m)
+                await others_untouched(relay, good, caplog)
+                feeds = []  # the game's move went to the 16 subscriptions, and only to them
+                while True:
+                    try:
+                        feeds.append(await ws.receive_json(timeout=2))
+                    except asyncio.TimeoutError:
+                        break
+                await ws.close()
+            return answers, feeds
+
+    answers, feeds = run(body())
+    ok = [a for a in answers if a["response"] == "call"]
+    refused = [a for a in answers if a["response"] == "error"]
+    assert [a["id"] for a in ok] == list(range(16))
+    assert len(refused) == 5000 - 16
+    assert refused[0]["param"]["message"] == "at most 16 subscriptions on one connection"
+    assert {f["id"] for f in feeds if f["param"]["san"] == ["e4"]} == set(range(16))
+
+
+def test_a_livechess_clients_setup_changes_only_what_that_client_sees(tmp_path, caplog):
+    # lichess's DGT page follows board 2 from its start; a second client sets up another
+    # position on the same board. The page's feed keeps the game's start and its moves.
+    other_fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+
+    async def body():
+        async with two_boards(tmp_path) as (relay, good, log):
+            async with aiohttp.ClientSession() as http:
+                page = await http.ws_connect(relay.urls()["livechess"], headers=LICHESS)
+                await page.send_str(_subscribe(1, 1, "good2"))
+                assert (await page.receive_json())["response"] == "call"
+                first = await page.receive_json(timeout=5)
+                other = await http.ws_connect(relay.urls()["livechess"], headers=LICHESS)
+                await other.send_str(_subscribe(1, 7, "good2"))
+                assert (await other.receive_json())["response"] == "call"
+                await other.send_str(json.dumps({"id": 2, "call": "call", "param": {
+                    "id": 7, "method": "setup", "param": {"fen": other_fen}}}))
+                theirs = [await other.receive_json(timeout=5) for _ in range(2)]
+                await others_untouched(relay, good, caplog, ply=1)
+                page_feed = await page.receive_json(timeout=5)
+                await page.close()
+                await other.close()
+            return first, theirs, page_feed
+
+    first, theirs, page_feed = run(body())
+    assert first["param"]["san"] == [] and first["param"]["match"] is True
+    setup_feed = next(m for m in theirs if m["response"] == "feed")
+    assert setup_feed["param"]["start"] == other_fen and setup_feed["param"]["match"] is False
+    assert page_feed["param"]["start"] == START.replace("%20", " ")
+    assert page_feed["param"]["san"] == ["e4"] and page_feed["param"]["match"] is True
