@@ -122,3 +122,49 @@ def test_a_livechess_clients_setup_changes_only_what_that_client_sees(tmp_path, 
     assert setup_feed["param"]["start"] == other_fen and setup_feed["param"]["match"] is False
     assert page_feed["param"]["start"] == START.replace("%20", " ")
     assert page_feed["param"]["san"] == ["e4"] and page_feed["param"]["match"] is True
+
+
+def test_a_page_feed_token_no_string_can_hold_is_refused_and_leaves_nothing_running(tmp_path, caplog):
+    # {"token":"\ud800"}: JSON's escape for a lone surrogate, which no UTF-8 string holds.
+    # Each socket is told no, and when the sockets go their tasks go with them.
+    async def body():
+        async with two_boards(tmp_path, token="secret-token") as (relay, good, log):
+            before = len(asyncio.all_tasks())
+            url = f"ws://127.0.0.1:{relay.http_port}/ws"
+            answers = []
+            async with aiohttp.ClientSession() as http:
+                for _ in range(10):
+                    socks = [await http.ws_connect(url) for _ in range(20)]
+                    for ws in socks:
+                        assert (await ws.receive_json(timeout=5))["type"] == "state"
+                        await ws.send_str('{"token":"\\ud800"}')
+                    for ws in socks:
+                        answers.append(await ws.receive_json(timeout=5))
+                        await ws.close()
+            assert await _until(lambda: len(asyncio.all_tasks()) <= before, timeout=10), \
+                [t.get_coro() for t in asyncio.all_tasks()]
+            await others_untouched(relay, good, caplog)
+            return answers
+
+    answers = run(body())
+    assert len(answers) == 200 and all(a == {"type": "arbiter", "ok": False, "alerts": []} for a in answers)
+
+
+def test_clients_that_go_mid_answer_leave_no_traceback(tmp_path, caplog):
+    # A client sends 300 calls on each websocket and cuts its connection without reading
+    # an answer: the answers meet a closing transport, which is no error of the relay's.
+    async def body():
+        async with two_boards(tmp_path, token="secret-token") as (relay, good, log):
+            async with aiohttp.ClientSession() as http:
+                for url, headers, text in (
+                        (relay.urls()["livechess"], LICHESS, json.dumps({"id": 1, "call": "eboards"})),
+                        (f"ws://127.0.0.1:{relay.http_port}/ws", {}, '{"token": "wrong"}')):
+                    for _ in range(10):
+                        ws = await http.ws_connect(url, headers=headers)
+                        for _ in range(300):
+                            await ws.send_str(text)
+                        ws._response.connection.transport.abort()
+                await asyncio.sleep(0.5)
+            await others_untouched(relay, good, caplog)
+
+    run(body())

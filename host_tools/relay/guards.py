@@ -18,7 +18,7 @@ def authorised(token: str, request) -> bool:
 def token_matches(token: str, given) -> bool:
     """given (anything a client sent) is the token; compared in constant time."""
     return isinstance(given, str) and secrets.compare_digest(
-        given.encode("utf-8", "surrogateescape"), token.encode())
+        given.encode("utf-8", "surrogatepass"), token.encode())  # JSON may hold a lone surrogate
 
 
 def require_token(token: str, request) -> None:

@@ -165,6 +165,8 @@ class LiveChessApi:
                     task = self.relay.loop.create_task(self._first_feed(subs, new))
                     waiting.add(task)
                     task.add_done_callback(waiting.discard)
+        except ConnectionError:
+            pass  # the client went mid-answer: nothing to tell it, nothing to log
         finally:
             self.connections.remove(subs)
             for task in waiting:

@@ -7,6 +7,7 @@ public methods only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 
@@ -83,13 +84,15 @@ def make_app(relay) -> web.Application:
         sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
         await sock.prepare(request)
         q = relay.listen()
-        try:
-            await sock.send_json({"type": "state", **relay.state_json()})
 
-            async def pump():
+        async def pump():
+            with contextlib.suppress(ConnectionError):  # the client went: the handler ends too
                 while True:
                     await sock.send_json(await q.get())
 
+        task = None
+        try:
+            await sock.send_json({"type": "state", **relay.state_json()})
             task = asyncio.create_task(pump())
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
@@ -104,8 +107,11 @@ def make_app(relay) -> web.Application:
                         relay.listen_as_arbiter(q)
                     await sock.send_json({"type": "arbiter", "ok": ok,
                                           "alerts": relay.alerts_json() if ok else []})
-            task.cancel()
+        except ConnectionError:
+            pass  # the client went mid-answer: nothing to tell it, nothing to log
         finally:
+            if task is not None:
+                task.cancel()
             relay.unlisten(q)
         return sock
 
