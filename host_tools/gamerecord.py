@@ -97,12 +97,17 @@ class GameRecord:
     def _apply(self, ev: Event) -> None:
         k, a = ev.kind, ev.args
         if k == "game":
-            self._cache = None
             kw = dict(w.split("=", 1) for w in a if "=" in w)
-            self.tc = kw.get("tc", "-")
-            self.fen = decode(kw.get("fen", chess.STARTING_FEN))
+            fen = decode(kw.get("fen", chess.STARTING_FEN))
             n = kw.get("chess960", "-")
-            self.chess960 = None if n == "-" else int(n)
+            chess960 = None if n == "-" else int(n)
+            try:  # refused whole, before anything changes: every PGN of it is made from it
+                chess.Board(fen, chess960=chess960 is not None)
+            except ValueError:
+                raise ValueError(f"a start position no chess program reads: {fen[:100]!r}") from None
+            self._cache = None
+            self.tc = kw.get("tc", "-")
+            self.fen, self.chess960 = fen, chess960
             self.white = decode(kw.get("white", "?"))
             self.black = decode(kw.get("black", "?"))
             self.source = decode(kw.get("source", ""))

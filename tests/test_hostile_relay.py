@@ -168,3 +168,24 @@ def test_clients_that_go_mid_answer_leave_no_traceback(tmp_path, caplog):
             await others_untouched(relay, good, caplog)
 
     run(body())
+
+
+def test_a_device_with_an_unreadable_start_position_does_not_stop_the_round(tmp_path, caplog):
+    # A device's game line with a FEN no chess program reads: its board says why, and the
+    # round's PGN (what lichess polls) goes on for every other board, file and URL.
+    async def body():
+        bad_game = "@1:1 game tc=60 fen=not%20a%20fen chess960=- white=C black=D"
+        async with two_boards(tmp_path, first=(bad_game, "@1:2 move 1 e2e4 e4")) as (relay, good, log):
+            await others_untouched(relay, good, caplog)
+            async with aiohttp.ClientSession() as http:
+                async with http.get(relay.urls()["round_pgn"]) as r:
+                    status, pgn = r.status, await r.text()
+            bad = next(s for s in relay.sessions.values() if s.serial == "bad1")
+            round_file = tmp_path / "out" / "round.pgn"
+            assert await _until(lambda: round_file.exists() and "1. e4 *" in round_file.read_text())
+            return status, pgn, bad.problem, log
+
+    status, pgn, problem, log = run(body())
+    assert status == 200 and '[White "A"]' in pgn and "1. e4 *" in pgn
+    assert problem == "game 1: a start position no chess program reads: 'not a fen'"
+    assert sum("not a fen" in line for line in log) >= 1
