@@ -403,6 +403,8 @@ def _cli(*args, timeout=60):
     (["relay", "--port", "99999", "--no-discover", "--out", "{tmp}/out"], "--port"),
     (["relay", "--round-file", "{tmp}/missing", "--no-discover", "--out", "{tmp}/out"], "not a readable file"),
     (["relay", "--round-file", "{trace}", "--no-discover", "--out", "{tmp}/out"], "not JSON"),
+    (["relay", "--round-file", "{tmp}/superscript.json", "--no-discover", "--out", "{tmp}/out"],
+     "board 1's white_rating is a whole number, not '²'"),
     (["relay", "--no-discover", "--out", "/proc/no/out"], "cannot be written"),
     (["relay", "/dev/nonexistent", "--no-discover", "--out", "{tmp}/out"], "no serial port /dev/nonexistent"),
     (["relay", "--engine", "{tmp}/no-engine", "--no-discover", "--out", "{tmp}/out"], "is not an executable file"),
@@ -410,6 +412,7 @@ def _cli(*args, timeout=60):
 ])
 def test_a_bad_command_line_says_why_in_one_line(tmp_path, args, says):
     trace = _trace(tmp_path, LEGAL[:2], "t.trace")
+    (tmp_path / "superscript.json").write_text('{"boards": {"1": {"white": "A", "white_rating": "\u00b2"}}}')
     args = [a.format(tmp=tmp_path, trace=trace) for a in args]
     code, (last,), err = _cli(*args)
     assert code != 0 and "Traceback" not in err, err

@@ -17,23 +17,26 @@ LICHESS = {"Origin": "https://lichess.org"}
 
 
 @contextlib.asynccontextmanager
-async def two_boards(tmp_path, first=(GAME, "@1:2 move 1 e2e4 e4"), **kw):
+async def two_boards(tmp_path, first=(GAME, "@1:2 move 1 e2e4 e4"), odd=None, **kw):
     """Board 1 (serial bad1, its events first) and board 2 (serial good2, which behaves) on
-    a started relay whose log is kept: yields (relay, good, log)."""
+    a started relay whose log is kept, and odd (a device that says hello as its serial
+    says) beside them if given: yields (relay, good, log)."""
     (tmp_path / "boards").mkdir(exist_ok=True)
-    bad = FakeBoard(str(tmp_path / "boards" / "a"), serial="bad1", events=list(first))
-    good = FakeBoard(str(tmp_path / "boards" / "b"), serial="good2", events=[GAME])
+    fakes = [FakeBoard(str(tmp_path / "boards" / "a"), serial="bad1", events=list(first)),
+             FakeBoard(str(tmp_path / "boards" / "b"), serial="good2", events=[GAME])]
+    if odd:
+        fakes.append(FakeBoard(str(tmp_path / "boards" / "c"), serial=odd, events=[GAME]))
     log = []
     relay = _relay(tmp_path, log=log.append, **kw)
     await relay.start()
     try:
-        assert await _until(lambda: len(relay.sessions) == 2 and all(
-            s.record is not None for s in relay.sessions.values()))
-        yield relay, good, log
+        assert await _until(lambda: len(relay.sessions) == len(fakes) and all(
+            s.record is not None for s in relay.sessions.values() if s.serial in ("bad1", "good2")))
+        yield relay, fakes[1], log
     finally:
         await relay.stop()
-        bad.close()
-        good.close()
+        for fake in fakes:
+            fake.close()
 
 
 async def others_untouched(relay, good, caplog, ply=None):
@@ -189,3 +192,46 @@ def test_a_device_with_an_unreadable_start_position_does_not_stop_the_round(tmp_
     assert status == 200 and '[White "A"]' in pgn and "1. e4 *" in pgn
     assert problem == "game 1: a start position no chess program reads: 'not a fen'"
     assert sum("not a fen" in line for line in log) >= 1
+
+
+def test_numbers_no_int_can_read_are_refused_as_such(tmp_path, caplog):
+    # 5,000 digits (past Python's int() limit) in a URL, a rating "²" (a digit to Python,
+    # which int() refuses) in a round: a 404 and a 400 with the reason, no server error.
+    many = "9" * 5000
+    auth = {"Authorization": "Bearer secret-token"}
+
+    async def body():
+        async with two_boards(tmp_path, token="secret-token") as (relay, good, log):
+            base = f"http://127.0.0.1:{relay.http_port}"
+            async with aiohttp.ClientSession() as http:
+                got = []
+                for method, path, body_ in (("GET", f"/boards/1/games/{many}.pgn", None),
+                                            ("GET", f"/boards/{many}.pgn", None),
+                                            ("POST", f"/api/alerts/{many}/seen", None),
+                                            ("POST", "/api/round", {"boards": {"1": {"white_rating": "\u00b2"}}}),
+                                            ("POST", "/api/round", {"boards": {many: {"white": "A"}}}),
+                                            ("POST", "/api/round", {"boards": {"1": {"white_fide_id": many}}})):
+                    async with http.request(method, base + path, json=body_, headers=auth) as r:
+                        got.append((r.status, (await r.text())[:80]))
+            await others_untouched(relay, good, caplog)
+            return got
+
+    got = run(body())
+    assert [status for status, _ in got] == [404, 404, 404, 400, 400, 400], got
+    assert got[3][1] == "bad round: board 1's white_rating is a whole number, not '²'"
+    assert got[4][1] == "bad round: a board number is a whole number, not '99999999999999999999'"
+
+
+def test_a_device_whose_hello_names_no_board_is_left_alone(tmp_path, caplog):
+    # A device that says hello with a board name no serial has (a line break, spaces,
+    # 5,000 characters): left alone with the reason; the board beside it plays on.
+    async def body():
+        async with two_boards(tmp_path, odd="x%0A%5BEvent%20%22forged%22%5D") as (relay, good, log):
+            await others_untouched(relay, good, caplog)
+            s = next(s for s in relay.sessions.values() if s.source.endswith("/c"))
+            return s.state, s.problem
+
+    state, problem = run(body())
+    assert state == "INCOMPATIBLE"
+    assert problem.startswith("names itself 'x") and "\n" not in problem
+    assert problem.endswith("', not a board name (letters, digits, . _ : -): left alone")

@@ -67,10 +67,9 @@ class RoundInfo:
             raise RoundError(f"at most {MAX_BOARDS} boards")
         boards = {}
         for k, v in raw.items():
-            try:
-                n = int(k)
-            except ValueError:
-                raise RoundError(f"a board number is a whole number, not {k!r}") from None
+            if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 4):
+                raise RoundError(f"a board number is a whole number, not {str(k)[:20]!r}")
+            n = int(k)
             if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
                 raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
             boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
@@ -131,8 +130,8 @@ def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
                     raise RoundError(f"{what} is one of {', '.join(TITLES)}, not {value!r}")
                 text = value
             else:
-                if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())):
-                    raise RoundError(f"{what} is a whole number, not {value!r}")
+                if not _whole(value):
+                    raise RoundError(f"{what} is a whole number, not {str(value)[:20]!r}")
                 number = int(value)
                 limit = 4000 if key == "rating" else 10 ** 10
                 if not 0 < number < limit:
@@ -140,6 +139,14 @@ def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:
                 text = str(number)
             tags.append((tag_color + tag, text))
     return tags
+
+
+def _whole(value) -> bool:
+    """A whole number as a round file may give it: a JSON number, or ASCII digits ("²" is
+    a digit to Python, and int() refuses it)."""
+    if isinstance(value, str):
+        return value.isascii() and value.isdigit() and len(value) <= 11
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _player_info(v: dict, board: str, tags: list) -> dict:

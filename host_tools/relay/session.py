@@ -2,6 +2,7 @@
 live state (clocks, board status), and what to ask it for (resends)."""
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -19,6 +20,9 @@ class Clock:
     at: float = 0.0  # host time (s) the line came
     state: str = "stopped"  # "running", "paused" or "stopped", as the board says
     flags: tuple[int, int] = (0, 0)  # White's, Black's flag: 0 up, 1 fell first, 2 fell second
+
+
+SERIAL = re.compile(r"[A-Za-z0-9._:-]{1,40}")  # a board's name in its hello (pico-e66141)
 
 
 def _count(word: str | None) -> int | None:
@@ -89,7 +93,7 @@ class BoardSession:
             return [("status", m)]
         if m.kind == "recovered":  # a power cut or reset: the arbiter has a decision to make
             side, _, ms = m.kwargs.get("interrupted", "-").partition(":")
-            if side in ("w", "b") and ms.isdigit():
+            if side in ("w", "b") and _count(ms) is not None:
                 who = "White" if side == "w" else "Black"
                 self.problem = (f"the board restarted (power cut or reset) and came back with its game; "
                                 f"{who}'s clock is paused: the interrupted turn had run {int(ms) / 1000:.1f} s")
@@ -122,7 +126,12 @@ class BoardSession:
             self.state = INCOMPATIBLE
             self.problem = f"speaks protocol {proto}, the relay {PROTOCOL_VERSION}: left alone"
             return [("problem", self.problem)]
-        self.serial = m.kwargs.get("board", self.serial)
+        serial = m.kwargs.get("board", self.serial)
+        if not SERIAL.fullmatch(serial):
+            self.state = INCOMPATIBLE
+            self.problem = f"names itself {serial[:40]!r}, not a board name (letters, digits, . _ : -): left alone"
+            return [("problem", self.problem)]
+        self.serial = serial
         self.state = ACTIVE
         self.problem = None
         game, seq = _count(m.kwargs.get("game")), _count(m.kwargs.get("seq"))

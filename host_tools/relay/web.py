@@ -50,7 +50,7 @@ def make_app(relay) -> web.Application:
     async def arbiter_page(request):  # the page asks for the token; the data needs it
         return web.FileResponse(STATIC / "arbiter.html")
 
-    @routes.get(r"/board/{n:\d+}")
+    @routes.get(r"/board/{n:[0-9]{1,9}}")
     async def board_page(request):  # one board, large: the page reads its number from the URL
         return web.FileResponse(STATIC / "index.html")
 
@@ -58,14 +58,14 @@ def make_app(relay) -> web.Application:
     async def round_pgn(request):
         return web.Response(text=relay.round_pgn(), content_type=PGN_TYPE)
 
-    @routes.get(r"/boards/{n:\d+}.pgn")
+    @routes.get(r"/boards/{n:[0-9]{1,9}}.pgn")
     async def board_pgn(request):
         s = _board(relay, request)
         if s.record is None:
             raise web.HTTPNotFound(text="no game on that board yet")
         return web.Response(text=relay.pgn(s, s.record), content_type=PGN_TYPE)
 
-    @routes.get(r"/boards/{n:\d+}/games/{g:\d+}.pgn")
+    @routes.get(r"/boards/{n:[0-9]{1,9}}/games/{g:[0-9]{1,9}}.pgn")
     async def game_pgn(request):  # a board's earlier game (or its current one) by number
         s = _board(relay, request)
         rec = s.records.get(int(request.match_info["g"]))
@@ -120,7 +120,7 @@ def make_app(relay) -> web.Application:
         require_token(relay.token, request)
         return web.json_response({"alerts": relay.alerts_json()})
 
-    @routes.post(r"/api/alerts/{i:\d+}/seen")
+    @routes.post(r"/api/alerts/{i:[0-9]{1,9}}/seen")
     async def alert_seen(request):
         require_token(relay.token, request)
         a = relay.alert_seen(int(request.match_info["i"]))
@@ -155,7 +155,7 @@ def make_app(relay) -> web.Application:
             raise web.HTTPBadRequest(text=f"bad round: {e}")
         return web.json_response({"ok": True})
 
-    @routes.post(r"/api/boards/{n:\d+}/command")
+    @routes.post(r"/api/boards/{n:[0-9]{1,9}}/command")
     async def command(request):
         require_token(relay.token, request)
         s = _board(relay, request)
@@ -170,7 +170,7 @@ def make_app(relay) -> web.Application:
         status, out = await ask_board(relay, s, line)
         return web.json_response(out, status=status)
 
-    @routes.post(r"/api/boards/{n:\d+}/claim")
+    @routes.post(r"/api/boards/{n:[0-9]{1,9}}/claim")
     async def claim(request):
         """A draw claim (9.2, 9.3) with the claimant's written move or none, checked on the
         relay's record by python-chess (relay/claims.py). Correct: the board is told the
