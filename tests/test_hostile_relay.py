@@ -235,3 +235,85 @@ def test_a_device_whose_hello_names_no_board_is_left_alone(tmp_path, caplog):
     assert state == "INCOMPATIBLE"
     assert problem.startswith("names itself 'x") and "\n" not in problem
     assert problem.endswith("', not a board name (letters, digits, . _ : -): left alone")
+
+
+async def _half_requests(port, n, source):
+    """n connections from address source, each with a request's first lines and no end."""
+    held = []
+    for _ in range(n):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        writer.write(b"GET /api/state HTTP/1.1\r\nHost: relay\r\nX-Slow: ")
+        held.append((reader, writer))
+    return held
+
+
+async def _closed(held, timeout):
+    """How many of the held connections the relay closed within timeout."""
+    async def one(reader):
+        try:
+            return await asyncio.wait_for(reader.read(), timeout) == b""
+        except (asyncio.TimeoutError, ConnectionError):
+            return False
+    return sum(await asyncio.gather(*(one(r) for r, _ in held)))
+
+
+DOOR = {"total": 24, "per_client": 8, "header_s": 1.5, "body_s": 1.5, "say_every_s": 1.0}
+
+
+def test_half_open_requests_are_capped_per_client_and_closed_in_time(tmp_path, caplog):
+    # Slowloris from 127.0.0.2: 40 connections that never finish their headers, to both
+    # servers. 8 are held (the most from one address), the rest closed at once; the held
+    # ones are closed when their time is up. The relay serves 127.0.0.1 all along, and
+    # says what it turned away in a line or two, not a line per connection.
+    async def body():
+        async with two_boards(tmp_path, door=DOOR) as (relay, good, log):
+            held = await _half_requests(relay.http_port, 30, "127.0.0.2")
+            held += await _half_requests(relay.livechess_port, 10, "127.0.0.2")
+            at_once = await _closed(held, 0.5)
+            await others_untouched(relay, good, caplog)
+            later = await _closed(held, 3.0)
+            await asyncio.sleep(1.5)  # the door's next line
+            for _, w in held:
+                w.close()
+            return at_once, later, [line for line in log if "turned away" in line]
+
+    at_once, later, said = run(body())
+    assert at_once == 32 and later == 40
+    assert 2 <= len(said) <= 4, said
+    assert said[0] == ("connections turned away: 1 (8 connections from one address, the most; "
+                       "the latest from 127.0.0.2)")
+    assert any(line.startswith("connections turned away: 8 (no request within 1.5 s") for line in said), said
+
+
+def test_the_relay_holds_no_more_connections_than_its_descriptors_allow(tmp_path, caplog):
+    # Half-open requests from four addresses fill the relay's 24 places: the 25th
+    # connection is turned away whoever makes it, until the held ones' time is up; then
+    # the relay serves again.
+    async def body():
+        async with two_boards(tmp_path, door=DOOR) as (relay, good, log):
+            held = []
+            for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+                held += await _half_requests(relay.http_port, 8, source)
+            extra = await _half_requests(relay.http_port, 4, "127.0.0.5")
+            refused = await _closed(extra, 0.5)
+            await asyncio.sleep(2.0)
+            await others_untouched(relay, good, caplog)
+            return refused, relay.door.open, log
+
+    refused, still_open, log = run(body())
+    assert refused == 4
+    assert any("the relay holds 24 connections, its most; the latest from 127.0.0.5" in line for line in log), log
+
+
+def test_a_request_body_that_never_comes_is_answered_408(tmp_path, caplog):
+    async def body():
+        async with two_boards(tmp_path, door=DOOR, token="secret-token") as (relay, good, log):
+            reader, writer = await asyncio.open_connection("127.0.0.1", relay.http_port)
+            writer.write(b"POST /api/round HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer secret-token\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"boards\"")
+            head = await asyncio.wait_for(reader.readline(), 5)
+            writer.close()
+            await others_untouched(relay, good, caplog)
+            return head
+
+    assert run(body()).startswith(b"HTTP/1.1 408 ")

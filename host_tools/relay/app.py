@@ -26,6 +26,7 @@ from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import LichessPush
 from host_tools.relay.lines import Lines
+from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
 from host_tools.relay.publish import Publisher
 from host_tools.relay.round import RoundInfo
@@ -38,9 +39,10 @@ class Relay:
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
                  origins=None, lichess: dict | None = None, log=print, speaker=None,
-                 analysis: dict | None = None):
+                 analysis: dict | None = None, door: dict | None = None):
         """analysis: {"engine_path": ..., "movetime_ms": ...} for the spectators' evaluation
-        (relay/analysis.py), or None for none."""
+        (relay/analysis.py), or None for none; door: the connection limits (relay/door.py:
+        total, per_client, header_s), or None for the defaults."""
         self.round = RoundInfo.load(round_file)  # a bad round file stops here, before any file is made
         self.store = Store(out)
         self.patterns = list(patterns)
@@ -54,6 +56,7 @@ class Relay:
         self.alerts = Alerts(self.store)
         self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
                              lambda text: self.log(text), speaker, self.alerts)
+        self.door = Door(lambda text: self.log(text), **(door or {}))
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
         self.lichess = LichessPush(self, **lichess) if lichess else None

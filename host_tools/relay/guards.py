@@ -3,11 +3,16 @@ values ASCII only, the token for what changes state, JSON bodies parsed with a r
 anything else (deep nesting included), and the LiveChess API's Origin allow-list."""
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 from aiohttp import web
 
+from host_tools.relay.door import BODY_S
 from host_tools.relay.round import RoundError, parse_json
+
+
+BODY_TIME = web.AppKey("body_s", float)  # an app's time for a request's body (door.py)
 
 
 def authorised(token: str, request) -> bool:
@@ -38,8 +43,11 @@ async def ascii_headers(request, handler):
 
 async def json_body(request):
     """The request's JSON body; 400 with the reason for anything else."""
+    body_s = request.config_dict.get(BODY_TIME, BODY_S)
     try:
-        return parse_json(await request.text(), "the request")
+        return parse_json(await asyncio.wait_for(request.text(), body_s), "the request")
+    except asyncio.TimeoutError:
+        raise web.HTTPRequestTimeout(text=f"the request's body did not come within {body_s:g} s")
     except (RoundError, UnicodeDecodeError) as e:
         raise web.HTTPBadRequest(text=str(e))
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from host_tools.relay.claims import ClaimError, check_claim
-from host_tools.relay.guards import ascii_headers, json_body, require_token, token_matches
+from host_tools.relay.door import GuardedSite
+from host_tools.relay.guards import BODY_TIME, ascii_headers, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
 from host_tools.relay.round import RoundError, RoundInfo
 
@@ -40,6 +41,7 @@ def _board(relay, request):
 
 def make_app(relay) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY, middlewares=[ascii_headers])
+    app[BODY_TIME] = relay.door.body_s
     routes = web.RouteTableDef()
 
     @routes.get("/")
@@ -204,9 +206,10 @@ def make_app(relay) -> web.Application:
 async def start_web(relay) -> list:
     runners = []
     for app, port in ((make_app(relay), relay.http_port), (make_livechess_app(relay), relay.livechess_port)):
-        runner = web.AppRunner(app, access_log=None)
+        # A kept-alive connection's next request has as long as a first one (door.py).
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=relay.door.header_s)
         await runner.setup()
-        site = web.TCPSite(runner, relay.host, port)
+        site = GuardedSite(runner, relay.host, port, relay.door)
         await site.start()
         runners.append(runner)
     if relay.http_port == 0 or relay.livechess_port == 0:  # tests ask for free ports
