@@ -16,7 +16,7 @@ from pathlib import Path
 from host_tools import micropython
 from host_tools.gamerecord import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status, encode
-from host_tools.commandline import CommandError, readable_file
+from host_tools.commandline import CommandError, trace_file
 
 # The whole application with its journal on the 64-bit unix port (README, memory): its
 # live heap passes 230 KB in the real-time simulator, which ran out of a 320K heap in the
@@ -120,7 +120,7 @@ def _check(a) -> None:
     import chess
 
     from firmware.clock.timecontrol import parse as parse_control
-    readable_file(a.trace, "the trace")
+    trace_file(a.trace)
     try:
         parse_control(a.time_control)
     except ValueError as e:

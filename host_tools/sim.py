@@ -27,7 +27,7 @@ import tty
 from pathlib import Path
 
 from host_tools import build, micropython
-from host_tools.commandline import CommandError, check_fault, readable_file, writable_folder
+from host_tools.commandline import CommandError, check_fault, flash_folder, readable_file, trace_file
 from host_tools.replay import APP_HEAP
 
 
@@ -317,9 +317,9 @@ def _board_from_args(a) -> SimulatedBoard:
     trace = a.trace
     commands = []
     if a.trace:
-        readable_file(a.trace, "the trace")
+        trace_file(a.trace)
     if a.flash:
-        writable_folder(a.flash, "the flash folder")
+        flash_folder(a.flash)
     if a.pgn:
         from host_tools.protocol import encode
 

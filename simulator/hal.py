@@ -3,10 +3,12 @@
 # the micropython process's stdin/stdout, and outputs (display, LEDs) recorded as lines in
 # a file that tests read. Time is real (optionally sped up) or virtual: in virtual time the
 # simulator advances the clock itself by one scan period a step, as fast as it can.
+import sys
+
 from firmware.ticks import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
-from simulator.trace import TAP_MS, parse_line
+from simulator.trace import TAP_MS, TraceError, parse_line
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.pinmap import BUTTONS
 from firmware.hal.usbserial import UsbSerial
@@ -56,6 +58,7 @@ class SimHal:
                     self.occ[:] = occ
             except (OSError, ValueError):
                 pass
+        self._line_no = 0
         self._load()
 
     # ----- time
@@ -81,6 +84,16 @@ class SimHal:
 
     # ----- the trace: the board and the buttons
 
+    def _event(self, line):
+        """A trace line's event, or None; a line that is no trace line is said on stderr
+        and skipped: the board plays on (host tools check a trace before they start)."""
+        self._line_no += 1
+        try:
+            return parse_line(line)
+        except TraceError as e:
+            sys.stderr.write("trace line %d skipped: %s\n" % (self._line_no, e))
+            return None
+
     def _load(self):
         while self._trace is not None:
             line = self._trace.readline()
@@ -91,7 +104,7 @@ class SimHal:
                     return
                 line = self._partial + line
                 self._partial = ""
-                ev = parse_line(line)
+                ev = self._event(line)
                 if ev is not None:
                     self._next = (self.now(), ev[1], ev[2])  # it happens now
                     return
@@ -101,7 +114,7 @@ class SimHal:
                 self._trace = None
                 self.trace_done = True
                 return
-            ev = parse_line(line)
+            ev = self._event(line)
             if ev is not None:
                 self._next = ev
                 return

@@ -399,6 +399,12 @@ def _cli(*args, timeout=60):
     (["sim", "--pgn", "{tmp}/missing"], "not a readable file"),
     (["sim", "--pgn", "{trace}"], "the PGN file"),
     (["sim", "--flash", "/proc/no/flash"], "cannot be written"),
+    (["sim", "--trace", "{tmp}/bad.trace"], "line 2, is no trace line: '1500 occ zzzz'"),
+    (["replay", "--trace", "{tmp}/bad.trace", "--pgn-out", "{tmp}/x.pgn"], "line 2, is no trace line: '1500 occ zzzz'"),
+    (["sim", "--trace", "{tmp}/backwards.trace"], "line 2, goes back in time (500 ms after 1000)"),
+    (["sim", "--flash", "{tmp}/flash-folder"], "the flash folder's journal.bin is not a file"),
+    (["sim", "--flash", "{tmp}/flash-watchdog"], "the flash folder's watchdog is not a file"),
+    (["sim", "--flash", "{tmp}/flash-link"], "the flash folder's journal.bin is a link"),
     (["sim", "--fault", "sometimes"], "--fault"),
     (["relay", "--port", "99999", "--no-discover", "--out", "{tmp}/out"], "--port"),
     (["relay", "--round-file", "{tmp}/missing", "--no-discover", "--out", "{tmp}/out"], "not a readable file"),
@@ -413,11 +419,19 @@ def _cli(*args, timeout=60):
 def test_a_bad_command_line_says_why_in_one_line(tmp_path, args, says):
     trace = _trace(tmp_path, LEGAL[:2], "t.trace")
     (tmp_path / "superscript.json").write_text('{"boards": {"1": {"white": "A", "white_rating": "\u00b2"}}}')
+    (tmp_path / "bad.trace").write_text("0 occ ffff00000000ffff\n1500 occ zzzz\n")
+    (tmp_path / "backwards.trace").write_text("1000 occ ffff00000000ffff\n500 press white\n")
+    (tmp_path / "flash-folder" / "journal.bin").mkdir(parents=True)
+    (tmp_path / "flash-watchdog" / "watchdog").mkdir(parents=True)
+    (tmp_path / "flash-link").mkdir()
+    (tmp_path / "precious").write_text("someone's file")
+    (tmp_path / "flash-link" / "journal.bin").symlink_to(tmp_path / "precious")
     args = [a.format(tmp=tmp_path, trace=trace) for a in args]
     code, (last,), err = _cli(*args)
     assert code != 0 and "Traceback" not in err, err
     assert f"python -m host_tools {args[0]}: error:" in last and says in last, err
     assert not (tmp_path / "x.pgn").exists()
+    assert (tmp_path / "precious").read_text() == "someone's file"
 
 
 def test_a_relay_port_in_use_says_so(tmp_path):
@@ -443,3 +457,27 @@ def test_the_readme_names_only_options_the_commands_have():
         for usage in named:
             for option in re.findall(r"--[a-z][a-z0-9-]*", usage):
                 assert option in helptext, (command, option)
+
+
+def test_a_simulated_board_on_a_flash_whose_settings_are_folders_starts_and_says_so(tmp_path):
+    # presets.json, access.json and config.json made folders (as mpremote could on a
+    # chip): the board starts on its defaults, says why once asked, and plays.
+    flash = tmp_path / "flash"
+    for name in ("presets.json", "access.json", "config.json"):
+        (flash / name).mkdir(parents=True)
+    board = SimulatedBoard(_trace(tmp_path, LEGAL[:2], "t.trace"), fast=False, flash=flash,
+                           link=str(tmp_path / "link"))
+    try:
+        port = serial.Serial(board.path, timeout=0.5)
+        port.write(b"\nhello\n")
+        seen = b""
+        end = time.time() + 20
+        while time.time() < end and b"move 2 " not in seen:
+            seen += port.read(4096)
+        port.close()
+    finally:
+        board.stop()
+    text = seen.decode()
+    assert "hello proto=1" in text and "move 2 e7e5" in text, text
+    for name in ("presets.json", "access.json", "config.json"):
+        assert f"{flash / name}%20is%20a%20folder" in text, text
