@@ -164,7 +164,7 @@ class FakeLichess:
                 if obj == "cut":  # the connection goes without the terminating chunk
                     request.transport.close()
                     break
-                await resp.write((json.dumps(obj) + "\n").encode())
+                await resp.write(obj if isinstance(obj, bytes) else (json.dumps(obj) + "\n").encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return resp
@@ -358,6 +358,14 @@ class FakeLichess:
             g = self.games[gid]
             assert not self._mine(g), f"not the opponent's turn: {g.id} {g.moves} {list(self.games)} {self.received}"
             self._play(g, uci)
+        self._do(go)
+
+    def stream_raw(self, gid: str, lines: list[bytes]):
+        """Lines of bytes into the game's open streams as they are (a server gone wrong)."""
+        def go():
+            for q in list(self.games[gid].streams):
+                for line in lines:
+                    q.put_nowait(line)
         self._do(go)
 
     def opponent_offers_draw(self, gid: str):

@@ -17,13 +17,15 @@ LICHESS = {"Origin": "https://lichess.org"}
 
 
 @contextlib.asynccontextmanager
-async def two_boards(tmp_path, first=(GAME, "@1:2 move 1 e2e4 e4"), odd=None, **kw):
+async def two_boards(tmp_path, first=(GAME, "@1:2 move 1 e2e4 e4"), odd=None, fakes=None, **kw):
     """Board 1 (serial bad1, its events first) and board 2 (serial good2, which behaves) on
     a started relay whose log is kept, and odd (a device that says hello as its serial
-    says) beside them if given: yields (relay, good, log)."""
+    says) beside them if given: yields (relay, good, log); fakes, a list, gets the
+    FakeBoards."""
     (tmp_path / "boards").mkdir(exist_ok=True)
-    fakes = [FakeBoard(str(tmp_path / "boards" / "a"), serial="bad1", events=list(first)),
-             FakeBoard(str(tmp_path / "boards" / "b"), serial="good2", events=[GAME])]
+    fakes = fakes if fakes is not None else []
+    fakes += [FakeBoard(str(tmp_path / "boards" / "a"), serial="bad1", events=list(first)),
+              FakeBoard(str(tmp_path / "boards" / "b"), serial="good2", events=[GAME])]
     if odd:
         fakes.append(FakeBoard(str(tmp_path / "boards" / "c"), serial=odd, events=[GAME]))
     log = []

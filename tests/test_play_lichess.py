@@ -6,6 +6,8 @@ each way, a take-back granted on lichess, a move whose answer is lost on the net
 dropped stream, a flag, a resignation. Nothing leaves the machine."""
 from __future__ import annotations
 
+import json
+import random
 import threading
 import time
 
@@ -15,6 +17,7 @@ import pytest
 from host_tools.play.boardlink import BoardLink
 from host_tools.play.lichess_api import BoardApi, LichessError
 from host_tools.play.online import OnlineGame
+from tests import surfacefuzz
 from tests.lichess_server import TOKEN, FakeLichess
 from tests.playing import lit_move, wait_until
 
@@ -418,3 +421,40 @@ def test_his_stalemating_move_reaches_lichess(online):
     assert o.server.games[gid].status == "stalemate"
     o.wait(lambda: o.record().result == "1/2-1/2")
 
+
+
+def _harmless(line: bytes, moves: str) -> bool:
+    """A mangled stream line that claims nothing new of the game: no end, no other moves,
+    no other white player (those a real server could send, and the tool rightly acts on)."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return True
+    if isinstance(obj, dict) and obj.get("type") == "gameFull" and isinstance(obj.get("white"), dict) \
+            and obj["white"].get("id") != "player":
+        return False
+    for part in (obj, obj.get("state")) if isinstance(obj, dict) else ():
+        if isinstance(part, dict) and (part.get("status", "started") != "started"
+                                       or part.get("moves", moves) != moves):
+            return False
+    return True
+
+
+def test_a_game_stream_of_mangled_lines_leaves_the_game_playing(online):
+    # 400 lines a broken server might stream mid-game: events with values of every wrong
+    # type (a player as a string, Infinity for a clock, 5,000 digits), JSON that is no
+    # object, no JSON at all. The tool reads past them; the game goes on both ways.
+    o = online
+    o.lichess_game(me_white=True, minutes=10, inc=5)
+    o.my_move("e2e4")
+    rng = random.Random(11)
+    lines = []
+    while len(lines) < 400:
+        line = surfacefuzz.stream_line(rng)
+        if _harmless(line, "e2e4"):
+            lines.append(line)
+    o.server.stream_raw(o.game.game_id, lines)
+    o.opponent("e7e5")
+    o.my_move("g1f3")
+    assert o._thread.is_alive()
+    assert o.server.received[-1] == (o.game.game_id, "g1f3")

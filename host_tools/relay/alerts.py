@@ -86,8 +86,6 @@ def alert_of(s, m) -> tuple[str, str, bool] | None:
         return "recovered", s.problem or "the board restarted and came back with its game", True
     if k == "warning":
         return "warning", " ".join(a), True
-    if k == "unreadable":
-        return "problem", f"an unreadable line from the board: {m.line[:80]!r}", True
     return None
 
 

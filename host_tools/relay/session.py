@@ -22,6 +22,7 @@ class Clock:
     flags: tuple[int, int] = (0, 0)  # White's, Black's flag: 0 up, 1 fell first, 2 fell second
 
 
+UNREADABLE_SAY_S = 10.0
 SERIAL = re.compile(r"[A-Za-z0-9._:-]{1,40}")  # a board's name in its hello (pico-e66141)
 
 
@@ -51,6 +52,8 @@ class BoardSession:
         self.last_command: str | None = None  # the arbiter's last command and its answer, for the page
         self.analysis: dict | None = None  # the spectators' engine evaluation (relay/analysis.py)
         self.written: tuple | None = None  # (game, ply, uci, san, side): a move an incorrect claim wrote (9.5.3)
+        self.unreadable = 0  # unreadable lines not yet told of
+        self._unreadable_said_at: float | None = None
 
     @property
     def record(self) -> GameRecord | None:
@@ -105,8 +108,20 @@ class BoardSession:
         if m.kind in ("ok", "err"):
             return self._answer(m)
         if m.kind == "unreadable":
-            return [("problem", f"unreadable line {m.line[:80]!r}")]
+            return self._unreadable(m)
         return []
+
+    def _unreadable(self, m: Status) -> list:
+        """A line the relay cannot read: said at once, and then, while more come (a bad
+        cable, a device gone wrong), once every UNREADABLE_SAY_S with how many."""
+        self.unreadable += 1
+        now = time.monotonic()
+        if self._unreadable_said_at is not None and now - self._unreadable_said_at < UNREADABLE_SAY_S:
+            return []
+        n, self.unreadable = self.unreadable, 0
+        self._unreadable_said_at = now
+        what = repr(m.line[:80]) if m.line else f"({' '.join(m.args)})"
+        return [("problem", f"unreadable line {what}" + (f", and {n - 1} more" if n > 1 else ""))]
 
     def _answer(self, m: Status) -> list:
         """An arbiter's command answered: `ok <command> ...` goes to the oldest command

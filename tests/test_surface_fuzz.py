@@ -1,0 +1,58 @@
+"""A few seconds of fuzzing per surface that is not the relay's HTTP (tests/test_relay_fuzz.py
+has that; the board's own line is tests/firmware/test_fuzz_protocol.py): what a device
+sends the relay, what lichess streams to play lichess, round files and trace files
+(generators: tests/surfacefuzz.py; bench/fuzz.py runs more). Each reader refuses cleanly or
+reads; anything else raised fails the test."""
+import asyncio
+import os
+import random
+
+from tests import surfacefuzz
+from tests.test_hostile_relay import others_untouched, two_boards
+from tests.test_relay import run
+
+
+def test_device_lines_into_a_board_session():
+    seen = surfacefuzz.fuzz_session(3000, seed=1)
+    assert seen["lines"] == 3000 and seen["problem"] > 0 and seen["event"] > 0, seen
+
+
+def test_round_files():
+    seen = surfacefuzz.fuzz_round(3000, seed=1)
+    assert seen["refused"] > 0 and seen["read"] > 0, seen
+
+
+def test_trace_lines():
+    seen = surfacefuzz.fuzz_trace(5000, seed=1)
+    assert seen["refused"] > 0 and seen["event"] > 0, seen
+
+
+def test_lichess_stream_lines():
+    seen = surfacefuzz.fuzz_lichess(5000, seed=1)
+    assert seen["refused"] > 0 and seen["read"] > 0, seen
+
+
+def test_a_device_sending_noise_beside_a_board_that_plays(tmp_path, caplog):
+    # Board 1 turns into a source of noise and mangled lines once attached: 1,000 of them.
+    # Board 2's game goes on, the page and the round PGN answer, nothing is logged with a
+    # traceback.
+    async def body():
+        fakes = []
+        async with two_boards(tmp_path, fakes=fakes) as (relay, good, log):
+            bad = next(s for s in relay.sessions.values() if s.serial == "bad1")
+            rng = random.Random(3)
+            noise = b"".join(surfacefuzz.device_line(rng) for _ in range(1000))
+
+            def write():  # from a thread: the pty takes it as fast as the relay reads
+                for i in range(0, len(noise), 4096):
+                    os.write(fakes[0].master, noise[i:i + 4096])
+            await asyncio.to_thread(write)
+            await asyncio.sleep(1.0)
+            await others_untouched(relay, good, caplog)
+            return [line for line in log if "unreadable line" in line], len(relay.sessions)
+
+    said, boards = run(body())
+    # The noise was heard and made no board; its unreadable lines were told in a line or
+    # two with their count, not one by one.
+    assert 1 <= len(said) <= 3 and boards == 2, said
+
