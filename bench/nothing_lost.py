@@ -52,7 +52,7 @@ def firmware_fuzz():
     out = {}
     for module in ("test_fuzz_protocol", "test_fuzz_recognizer"):
         r = micropython.run(["tests/firmware/runner.py", "tests.firmware." + module], heap=APP_HEAP,
-                            compiled=True, also=("tests",), timeout=1800)
+                            compiled=True, also=("tests/firmware",), timeout=1800)
         out[module] = (r.returncode, r.stdout.count("PASS"), r.stdout.count("FAIL"))
     return out
 

@@ -112,7 +112,8 @@ class GameRecord:
             self.black = decode(kw.get("black", "?"))
             self.source = decode(kw.get("source", ""))
         elif k == "move":
-            ply, uci = int(a[0]), a[1]
+            ply, uci = _args(a, 2, "move <ply> <uci>")
+            ply = _whole(ply, 1, len(self.plies) + 1, "a move's ply")
             board = self._position()
             while len(self.plies) > ply - 1:
                 self.plies.pop()
@@ -121,17 +122,22 @@ class GameRecord:
             self.plies.append(Ply(uci, board.san(move)))
             board.push(move)
         elif k == "clk":
-            ply, ms = int(a[0]), int(a[1])
+            ply, ms = _args(a, 2, "clk <ply> <ms>")
+            ply, ms = _whole(ply, 0, 10 ** 9, "a clk's ply"), _whole(ms, 0, 10 ** 10, "a clk's time")
             if 1 <= ply <= len(self.plies):
                 self.plies[ply - 1].clk_ms = ms
         elif k == "takeback":
+            back_to = _whole(_args(a, 1, "takeback <ply>")[0], 0, len(self.plies), "a takeback's ply")
             board = self._position()
-            while len(self.plies) > int(a[0]):
+            while len(self.plies) > back_to:
                 self.plies.pop()
                 board.pop()
             self.result, self.termination = "*", None
         elif k == "result":
-            self.result, self.termination = a[0], a[1]
+            result, termination = _args(a, 2, "result <result> <termination>")
+            if result not in RESULTS:
+                raise ValueError(f"a result is one of {', '.join(RESULTS)}, not {result[:20]!r}")
+            self.result, self.termination = result, termination
         elif k in NOTED:
             self.notes.append((len(self.plies), " ".join([k] + a)))
 
@@ -266,3 +272,20 @@ def _clk(ms: int) -> str:
     """A %clk comment, whole seconds (as python-chess's set_clock writes them)."""
     t = max(0, ms) // 1000
     return f"[%clk {t // 3600:d}:{t // 60 % 60:02d}:{t % 60:02d}]"
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def _args(args: list[str], n: int, shape: str) -> list[str]:
+    """An event's first n words; ValueError if it has fewer."""
+    if len(args) < n:
+        raise ValueError(f"not an event of the form {shape}")
+    return args[:n]
+
+
+def _whole(word: str, low: int, high: int, what: str) -> int:
+    """A whole number low..high as a board writes it (ASCII digits)."""
+    if not (word.isascii() and word.isdigit() and len(word) <= 11) or not low <= int(word) <= high:
+        raise ValueError(f"{what} is a whole number {low}..{high}, not {word[:20]!r}")
+    return int(word)

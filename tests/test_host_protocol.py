@@ -86,6 +86,21 @@ def test_an_illegal_move_from_a_board_is_refused():
     assert rec.plies == [] and rec.last_seq == 1
 
 
+@pytest.mark.parametrize("line", ["@1:3 move 2", "@1:3 move 0 e7e5 e5", "@1:3 move 5 e7e5 e5",
+                                  "@1:3 move \u00b2 e7e5 e5", "@1:3 takeback -5", "@1:3 takeback 2",
+                                  "@1:3 takeback", "@1:3 result 1-0", "@1:3 result 2-0 checkmate",
+                                  "@1:3 clk 1", "@1:3 clk 1 " + "9" * 5000])
+def test_an_event_of_the_wrong_shape_is_refused_and_changes_nothing(line):
+    # What a board could never send, as the fuzzing of the relay found it: each a
+    # ValueError (the relay's board session shows it and goes on), the record as it was.
+    rec = GameRecord(1)
+    rec.apply(parse_line("@1:1 game tc=60 fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"))
+    rec.apply(parse_line("@1:2 move 1 e2e4 e4"))
+    with pytest.raises(ValueError):
+        rec.apply(parse_line(line))
+    assert [p.uci for p in rec.plies] == ["e2e4"] and rec.last_seq == 2 and rec.result == "*"
+
+
 def test_values_are_encoded_alike_on_both_sides_of_the_wire():
     # The host's encode/decode and the firmware's (firmware/app/protocol.py) are two
     # copies of one definition: they must agree on every value.
