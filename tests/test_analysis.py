@@ -36,7 +36,7 @@ def _add(s, line):
     s.handle(parse_line(f"@1:{s.record.next_seq} {line}"))
 
 
-async def _until(pred, timeout=20):
+async def _until(pred, timeout=60):  # Stockfish starts slowly on a loaded machine
     for _ in range(int(timeout / 0.02)):
         if pred():
             return True

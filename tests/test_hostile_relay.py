@@ -9,8 +9,11 @@ import logging
 import time
 
 import aiohttp
+import pytest
+import serial
 
-from tests.test_relay import START, FakeBoard, _relay, _until, run
+from host_tools.sim import SimulatedBoard
+from tests.test_relay import LEGAL, START, FakeBoard, _relay, _trace, _until, run
 
 GAME = f"@1:1 game tc=60 fen={START} chess960=- white=A black=B"
 LICHESS = {"Origin": "https://lichess.org"}
@@ -319,3 +322,35 @@ def test_a_request_body_that_never_comes_is_answered_408(tmp_path, caplog):
             return head
 
     assert run(body()).startswith(b"HTTP/1.1 408 ")
+
+
+@pytest.mark.parametrize("before", [b"sta", b"\x42\x45\x4d", b"\xff\x00garbage\x1b[2J\x13"],
+                         ids=["half a line", "DGT commands", "noise"])
+def test_the_relay_finds_a_board_whatever_came_before_its_hello(tmp_path, before):
+    # Something wrote to the board's line before the relay opened it: half a command, a
+    # DGT program's bytes, noise. The relay's first words end it; the board answers the
+    # hello, and its game reaches the relay whole.
+    (tmp_path / "boards").mkdir()
+    trace = _trace(tmp_path, LEGAL[:4], "t.trace")
+
+    async def body():
+        board = SimulatedBoard(trace, link=str(tmp_path / "boards" / "b1"), presets=str(tmp_path / "p.json"))
+        try:
+            port = serial.Serial(board.path, timeout=0.2)
+            port.write(before)
+            port.flush()
+            time.sleep(0.3)
+            port.close()
+            relay = _relay(tmp_path)
+            await relay.start()
+            try:
+                ok = await _until(lambda: 1 in relay.sessions and relay.sessions[1].record is not None
+                                  and len(relay.sessions[1].record.plies) == 4, timeout=30)
+                return ok, relay.sessions.get(1) and relay.sessions[1].state
+            finally:
+                await relay.stop()
+        finally:
+            board.stop()
+
+    ok, state = run(body())
+    assert ok and state == "ACTIVE"
