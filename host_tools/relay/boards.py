@@ -31,6 +31,15 @@ class _LineState:
         self.heard_at = self.hello_at = time.monotonic()
 
 
+def _read_json(p) -> dict:
+    """A small JSON file of the relay's as a dict ({} if it is missing or cut by a crash)."""
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 class Boards:
     def __init__(self, store, publisher, sessions: dict, round_info, log=print, speaker=None,
                  alerts: Alerts | None = None):
@@ -49,13 +58,16 @@ class Boards:
 
     def restore(self) -> None:
         """The sessions as the relay's journal has them (a restart)."""
-        p = self.store.path("boards.json")
-        if p.exists():
-            self._serials = {k: int(v) for k, v in json.loads(p.read_text()).items()}
+        self._serials = {k: v for k, v in _read_json(self.store.path("boards.json")).items()
+                         if isinstance(v, int) and not isinstance(v, bool)}
+        clocks = _read_json(self.store.path("clocks.json"))
         for n in self.store.boards():
             s = self.sessions[n] = BoardSession(n)
             s.serial = next((k for k, v in self._serials.items() if v == n), "?")
             s.replay(self.store.events(n))
+            line = clocks.get(str(n))
+            if isinstance(line, str):
+                s.restore_clock(line)
 
     def number_for(self, serial: str) -> int:
         for n, b in self.round_info().boards.items():

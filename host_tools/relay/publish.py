@@ -6,6 +6,7 @@ the live feeds."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from host_tools.relay import views
 from host_tools.relay.session import BoardSession
@@ -14,6 +15,7 @@ from host_tools.relay.store import Store
 ROUND_EVERY_S = 0.5
 COALESCE_S = 0.01  # a move and its clk arrive together: one PGN and one message for both
 SYNC_EVERY_S = 0.5  # the journal is fsynced in batches
+CLOCKS_EVERY_S = 2.0  # the boards' latest clock lines, kept for a restart (clocks.json)
 QUEUE_LIMIT = 1000  # messages a slow page may have waiting before it misses some
 
 
@@ -33,6 +35,7 @@ class Publisher:
         self._dirty: set[int] = set()
         self._round_due = False
         self._sync_due = False
+        self._clocks_due = False
 
     # ----- PGN
 
@@ -87,6 +90,8 @@ class Publisher:
         if not self._sync_due:
             self._sync_due = True
             self.loop.call_later(SYNC_EVERY_S, self._sync)
+        if s.clock_line:
+            self._clocks_changed()
 
     def renumbered(self, a: int, b: int) -> None:
         """Boards a and b changed numbers (or one took the other's free number)."""
@@ -103,10 +108,23 @@ class Publisher:
             self.loop.call_later(ROUND_EVERY_S, self._write_round)
 
     def clock_changed(self, s: BoardSession) -> None:
-        """Only the clock: the live feeds, no files."""
+        """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S."""
         self.send({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
         for f in self.clock_watchers:
             f(s)
+        self._clocks_changed()
+
+    def _clocks_changed(self) -> None:
+        if not self._clocks_due:
+            self._clocks_due = True
+            self.loop.call_later(CLOCKS_EVERY_S, self._write_clocks)
+
+    def _write_clocks(self) -> None:
+        """Every board's latest clock line: after a restart of the relay its boards show
+        the times, flags and state they had (a board that is there says them anew)."""
+        self._clocks_due = False
+        self.store.write("clocks.json", json.dumps(
+            {str(n): s.clock_line for n, s in sorted(self.sessions.items()) if s.clock_line}, indent=0))
 
     def analysis_changed(self, s: BoardSession) -> None:
         """The spectators' evaluation of a board: the page's feed only."""
@@ -134,6 +152,7 @@ class Publisher:
         self._flush()
         if self._round_due or self.sessions:
             self._write_round()
+            self._write_clocks()
 
     # ----- the work
 

@@ -52,6 +52,7 @@ class BoardSession:
         self.last_command: str | None = None  # the arbiter's last command and its answer, for the page
         self.analysis: dict | None = None  # the spectators' engine evaluation (relay/analysis.py)
         self.written: tuple | None = None  # (game, ply, uci, san, side): a move an incorrect claim wrote (9.5.3)
+        self.clock_line: str | None = None  # the board's latest clock line
         self.unreadable = 0  # unreadable lines not yet told of
         self._unreadable_said_at: float | None = None
 
@@ -86,6 +87,7 @@ class BoardSession:
                         or not all(0 <= f <= 2 for f in flags):
                     raise ValueError(state)
                 self.clock = Clock(int(m.args[0]), int(m.args[1]), run, time.time(), state, flags)
+                self.clock_line = m.line  # kept across a restart of the relay (clocks.json)
             except (ValueError, IndexError):
                 return [("problem", f"unreadable clock line {m.line!r}")]
             if self.record is not None:
@@ -179,6 +181,13 @@ class BoardSession:
         if status == "duplicate":
             return []
         return [("event", ev)]
+
+    def restore_clock(self, line: str) -> None:
+        """The clock as the board last said it before the relay stopped: shown still (the
+        board is not there yet: it says its clock anew when it is)."""
+        m = parse_line(line)
+        if isinstance(m, Status) and m.kind == "clock" and self.handle(m) == [("clock", None)]:
+            self.clock.running = None
 
     def replay(self, lines: list[str]) -> None:
         """Rebuild the records from the relay's own journal (a restart)."""

@@ -6,6 +6,7 @@
     <out>/board-<n>-game-<g>.pgn each finished or replaced game
     <out>/round.pgn              every game of the round, board by board (what lichess polls)
     <out>/boards.json            which board serial is which board number
+    <out>/clocks.json            each board's latest clock line (shown after a restart)
     <out>/alerts.jsonl           what the arbiter was alerted to (relay/alerts.py)
     <out>/notes.jsonl            what the arbiter noted at a move (a claim's written move)
 
