@@ -1,8 +1,11 @@
 """The arbiter's page (/arbiter) in a real headless browser (chromium, playwright), as an
 arbiter uses it on two simulated boards running the real firmware: signing in with the
 token (a wrong one refused), a board's alert arriving highlighted and sounded, marked seen;
-the clock started, paused, corrected and resumed, a penalty, a draw claim with the written
-move, a result, a new game with a control - each confirmed by the board's own answer; and
+a note (a piece put back) folded under its board, a claim's alerts marked seen at once;
+the clock started (twice: the refusal in words), paused, corrected (the time field saying
+how it reads 1:30) and resumed, a penalty, a draw claim with the written move, a result (one
+declined at the confirmation), a new game with a control - each confirmed by the board's own
+answer, and those that change a game for good asked again first; and
 a board given the pairing of another board's number. The PGN then has the arbiter's doings
 as comments."""
 import asyncio
@@ -51,6 +54,14 @@ def test_the_arbiters_page(tmp_path):
                 browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS + ["--autoplay-policy=no-user-gesture-required"])
                 page = await browser.new_page(viewport={"width": 1280, "height": 900})
                 await page.add_init_script(COUNT_BEEPS)
+                # The page asks before what ends or changes a game for good: the arbiter
+                # accepts, except once (the result he then thinks better of).
+                asked, decline = [], []
+
+                async def answer(dialog):
+                    asked.append(dialog.message)
+                    await (dialog.dismiss() if decline and decline.pop() else dialog.accept())
+                page.on("dialog", answer)
                 await page.goto(relay.urls()["page"] + "arbiter")
                 await page.fill("#login [name=token]", "guess")
                 await page.click("#login button")
@@ -78,6 +89,8 @@ def test_the_arbiters_page(tmp_path):
 
                 await page.click("#board-1 [data-cmd=start]")
                 got["start"] = await said(1, "ok start")
+                await page.click("#board-1 [data-cmd=start]")  # again: the board's refusal, in words
+                got["start_again"] = await said(1, "refused")
                 await hands.move("e4")
                 await hands._do(a.hands.press, chess.BLACK)  # Black presses with no move made
                 await page.wait_for_selector("#alerts li.urgent")
@@ -91,8 +104,11 @@ def test_the_arbiters_page(tmp_path):
 
                 await page.click("#board-1 [data-cmd=pause]")
                 await said(1, "pause → ok pause")
+                await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30"})
+                got["means_short"] = await page.inner_text("#board-1 [data-part=means]")
                 await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30:00"})
-                got["set"] = await said(1, "ok set time")
+                got["means"] = await page.inner_text("#board-1 [data-part=means]")
+                got["set"] = await said(1, "set time w 5400000 → ok set time")
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=clock]').textContent.includes('White 1:30:00')")
                 await submit("set", fill={"value": "ninety"})
                 got["set_bad"] = await said(1, "a time as")
@@ -102,6 +118,16 @@ def test_the_arbiters_page(tmp_path):
                 got["penalty"] = await said(1, "ok penalty")
                 await submit("claim", choose={"side": "b"}, fill={"move": "Nf6"})
                 got["claim"] = await said(1, "incorrect")
+                await hands.put(chess.G1, chess.G1)  # a knight lifted and put back: a note, not an alert
+                await page.wait_for_selector("#alerts-board-1 .group-notes li.note", state="attached")
+                got["note_folded"] = await page.eval_on_selector("#alerts-board-1 details", "d => !d.hidden && !d.open")
+                got["urgent_after_note"] = await page.eval_on_selector_all("#alerts li.urgent", "l => l.map(e => e.textContent)")
+                await page.click("#alerts-board-1 [data-all-seen]")  # the claim's two alerts at once
+                await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
+                decline.append(True)
+                await submit("result", choose={"result": "1-0"})
+                await page.wait_for_timeout(500)
+                got["declined_result"] = s[1].record.result
                 await submit("result", choose={"result": "1/2-1/2"})
                 got["result"] = await said(1, "ok result")
                 await submit("new", fill={"tc": "5400+30", "white": "Anna Rudolf", "black": "Bo"})
@@ -109,6 +135,7 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('game 2')")
                 got["game1_pgn"] = relay.pgn(s[1], s[1].records[1])
                 got["game2"] = (s[1].record.tc, s[1].record.white)
+                got["asked"] = list(asked)
                 await page.screenshot(path=str(tmp_path / "arbiter.png"))
 
                 # The board of sim-a is to play pairing 2: the two boards swap numbers.
@@ -132,15 +159,21 @@ def test_the_arbiters_page(tmp_path):
     assert got["refused_alerts"] == 0
     assert got["players"].startswith("Anna – Bo · sim-a")
     assert got["start"] == "start → ok start"
+    assert got["start_again"].startswith("start → refused: ") and "%20" not in got["start_again"]
     assert "Board 1" in got["alert"] and "Black pressed the clock without a legal move" in got["alert"]
     assert got["title"] == "(1) Arbiter" and got["beeps"] >= 1 and got["desk_alerted"]
     assert got["title_after"] == "Arbiter"
+    assert got["means_short"] == "= 1 min 30 s" and got["means"] == "= 1 h 30 min"
     assert got["set"] == "set time w 5400000 → ok set time"
+    assert got["note_folded"] and not any("put back" in t for t in got["urgent_after_note"]) and got["declined_result"] == "*"
+    assert got["asked"] == ["Board 1: pause the clock?", "Board 1: give Black the penalty for illegal move (7.5.5)?",
+                            "Board 1: end the game 1-0?", "Board 1: end the game ½-½?",
+                            "Board 1: end this game and start a new one?"]
     assert got["set_bad"].startswith("a time as h:mm:ss")
     assert got["penalty"].startswith("penalty illegal b → ok penalty")
     assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim")
     assert got["result"] == "result 1/2-1/2 → ok result"
-    assert got["new"].startswith("new tc=5400%2B30 white=Anna%20Rudolf black=Bo → ok new")
+    assert got["new"].startswith("new tc=5400+30 white=Anna Rudolf black=Bo → ok new")
     assert got["game2"] == ("5400+30", "Anna Rudolf")
     game = chess.pgn.read_game(io.StringIO(got["game1_pgn"]))
     text = " ".join(n.comment for n in game.mainline())

@@ -243,4 +243,15 @@ async def ask_board(relay, s, line: str) -> tuple[int, dict]:
     if m is None:
         return 409, {"sent": line, "answer": None, "error": "the board's line went"}
     relay.log(f"board {s.number}: {m.line}")
-    return (200 if m.kind == "ok" else 422), {"sent": line, "answer": m.line, "ok": m.kind == "ok"}
+    return (200 if m.kind == "ok" else 422), {"sent": line, "answer": m.line, "ok": m.kind == "ok",
+                                              "said": answer_text(m)}
+
+
+def answer_text(m) -> str:
+    """A board's answer in words for the arbiter: its values decoded (the protocol sends
+    `err not-now the%20clock%20has...`), a refusal said as one."""
+    words = m.args + [f"{k}={v}" for k, v in m.kwargs.items()]
+    if m.kind == "err":
+        code, text = (words[0], " ".join(words[1:])) if words else ("", "")
+        return f"refused: {text} ({code})" if text else f"refused ({code})"
+    return " ".join(["ok"] + words)

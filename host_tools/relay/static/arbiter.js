@@ -31,24 +31,41 @@ function said(number, ok, text) {
   out.className = "said " + (ok ? "ok" : "err");
 }
 
+// A command line as the arbiter reads it: its values decoded (the board gets them encoded).
+function readable(line) {
+  return line.split(" ").map((w) => { try { return decodeURIComponent(w); } catch (e) { return w; } }).join(" ");
+}
+
 async function command(number, line) {
   const r = await api(`/api/boards/${number}/command`, { command: line });
-  if (r.data && r.data.answer) said(number, r.data.ok, `${line} → ${r.data.answer}`);
-  else said(number, false, `${line} → ${r.data ? r.data.error : r.text}`);
+  if (r.data && r.data.answer) said(number, r.data.ok, `${readable(line)} → ${r.data.said}`);
+  else said(number, false, `${readable(line)} → ${r.data ? r.data.error : r.text}`);
+}
+
+// What changes a game for good is asked again first: the arbiter's click can slip.
+function confirmed(number, what) {
+  return window.confirm(`Board ${number}: ${what}?`);
 }
 
 async function claim(number, side, move) {
   const r = await api(`/api/boards/${number}/claim`, { side, move: move || null });
-  if (r.data && r.data.claim) said(number, r.data.ok, `${r.data.claim.note} → ${r.data.answer || r.data.error}`);
+  if (r.data && r.data.claim) said(number, r.data.ok, `${r.data.claim.note} → ${r.data.said || r.data.error}`);
   else said(number, false, `claim → ${r.data ? r.data.error : r.text}`);
 }
 
 // ----- what the arbiter types, as commands
 
+// A time as typed: h:mm:ss, m:ss or s (so 1:30 is a minute and a half, 1:30:00 an hour and
+// a half; the field says which it read as the arbiter types).
 function toMs(text) {
-  const parts = text.trim().split(":").map(Number);
-  if (!parts.length || parts.some((p) => !Number.isInteger(p) || p < 0)) return null;
-  return parts.reduce((acc, p) => acc * 60 + p, 0) * 1000;
+  const t = text.trim();
+  if (!/^\d+(:[0-5]?\d){0,2}$/.test(t)) return null;
+  return t.split(":").map(Number).reduce((acc, p) => acc * 60 + p, 0) * 1000;
+}
+
+function meaning(ms) {
+  const s = ms / 1000, h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  return [h ? `${h} h` : "", m ? `${m} min` : "", sec || !(h || m) ? `${sec} s` : ""].filter(Boolean).join(" ");
 }
 
 function setLine(f) {
@@ -87,7 +104,8 @@ function makeDesk(n) {
     </div>
     <form data-form="set" class="controls"><label>Set <select name="what"><option value="time">time</option><option value="moves">moves made</option><option value="period">period</option></select></label>
       <select name="side" aria-label="side">${SIDES}</select>
-      <input name="value" size="8" placeholder="1:30:00" aria-label="value" required> <button>Set</button></form>
+      <input name="value" size="8" placeholder="h:mm:ss" aria-label="value" aria-describedby="means-${n}" required>
+      <output id="means-${n}" data-part="means"></output> <button>Set</button></form>
     <form data-form="penalty" class="controls"><label>Penalty <select name="why"><option value="illegal">illegal move (7.5.5)</option><option value="claim">incorrect claim (9.5.3)</option></select></label>
       <label>by <select name="side">${SIDES}</select></label> <button>Give</button></form>
     <form data-form="claim" class="controls"><label>Draw claim by <select name="side">${SIDES}</select></label>
@@ -98,14 +116,22 @@ function makeDesk(n) {
       <input name="white" size="10" placeholder="White" aria-label="White"> <input name="black" size="10" placeholder="Black" aria-label="Black"> <button>Start new game</button></form>
     <form data-form="pair" class="controls"><label>This board plays pairing <select name="pairing"></select></label> <button>Assign</button></form>
     <p class="said" data-part="said" role="status"></p>`;
-  el.querySelectorAll("[data-cmd]").forEach((b) => { b.onclick = () => command(n, b.dataset.cmd); });
+  el.querySelectorAll("[data-cmd]").forEach((b) => {
+    b.onclick = () => (b.dataset.cmd !== "pause" || confirmed(n, "pause the clock")) && command(n, b.dataset.cmd);
+  });
+  const setForm = el.querySelector("[data-form=set]");
+  setForm.oninput = () => {
+    const v = setForm.value.value.trim(), ms = toMs(v);
+    part(n, "means").textContent = !v ? "" : setForm.what.value !== "time" ? "" : ms == null ? "h:mm:ss" : "= " + meaning(ms);
+  };
   const forms = {
     set: (f) => { const line = setLine(f); if (line) command(n, line); else said(n, false, "a time as h:mm:ss or m:ss, a count as a whole number"); },
-    penalty: (f) => command(n, `penalty ${f.why.value} ${f.side.value}`),
+    penalty: (f) => confirmed(n, `give ${f.side.value === "w" ? "White" : "Black"} the penalty for ${f.why.options[f.why.selectedIndex].text}`)
+      && command(n, `penalty ${f.why.value} ${f.side.value}`),
     claim: (f) => claim(n, f.side.value, f.move.value.trim()),
     quickplay: (f) => command(n, `quickplay ${f.side.value}`),
-    result: (f) => command(n, `result ${f.result.value}`),
-    new: (f) => command(n, newLine(f)),
+    result: (f) => confirmed(n, `end the game ${f.result.options[f.result.selectedIndex].text}`) && command(n, `result ${f.result.value}`),
+    new: (f) => confirmed(n, "end this game and start a new one") && command(n, newLine(f)),
     pair: (f) => assign(n, +f.pairing.value),
   };
   el.querySelectorAll("[data-form]").forEach((f) => {
@@ -159,24 +185,54 @@ async function assign(n, pairing) {
 
 // ----- alerts
 
+// Alerts are grouped per board. What needs the arbiter (an illegal press, a flag, a board
+// that differs, a claim) is an alert: highlighted, sounded and listed until marked seen.
+// What is only for the record (a piece put back, 4.3) is a note, kept folded under the
+// board's alerts with its count.
+function group(board) {
+  let g = document.getElementById("alerts-board-" + board);
+  if (g) return g;
+  g = document.createElement("li");
+  g.className = "alert-group";
+  g.id = "alerts-board-" + board;
+  g.dataset.board = board;
+  g.innerHTML = `<h3>Board ${board} <button type="button" data-all-seen hidden>All seen</button></h3>
+    <ol class="group-alerts" reversed></ol>
+    <details hidden><summary>Notes (<span data-part="notes-count">0</span>)</summary><ol class="group-notes" reversed></ol></details>`;
+  g.querySelector("[data-all-seen]").onclick = () => {
+    for (const x of alerts.values()) if (x.board === board && x.urgent && !x.seen) api(`/api/alerts/${x.id}/seen`, {});
+  };
+  const list = document.getElementById("alerts");
+  const after = [...list.children].find((c) => +c.dataset.board > board);
+  list.insertBefore(g, after || null);
+  return g;
+}
+
 function renderAlert(a) {
   alerts.set(a.id, a);
+  const g = group(a.board);
   let li = document.getElementById("alert-" + a.id);
   const fresh = !li;
   if (!li) {
     li = document.createElement("li");
     li.id = "alert-" + a.id;
-    document.getElementById("alerts").prepend(li);
+    g.querySelector(a.urgent ? ".group-alerts" : ".group-notes").prepend(li);
   }
   const at = new Date(a.at * 1000).toLocaleTimeString();
   const where = a.ply != null ? `, after ply ${a.ply}` : "";
-  li.className = "alert-item" + (a.urgent && !a.seen ? " urgent" : "") + (a.seen ? " seen" : "");
+  li.className = "alert-item" + (a.urgent ? (a.seen ? " seen" : " urgent") : " note");
   li.innerHTML = `<time>${esc(at)}</time> <strong>Board ${a.board}</strong>${esc(where)}: ${esc(a.text)}${a.count > 1 ? ` <span class="count">×${a.count}</span>` : ""}
-    ${a.seen ? "" : `<button type="button" data-seen="${a.id}">Seen</button>`}`;
+    ${a.urgent && !a.seen ? `<button type="button" data-seen="${a.id}">Seen</button>` : ""}`;
   const button = li.querySelector("[data-seen]");
   if (button) button.onclick = () => api(`/api/alerts/${a.id}/seen`, {});
+  const mine = [...alerts.values()].filter((x) => x.board === a.board);
+  const open = mine.filter((x) => x.urgent && !x.seen).length;
+  g.querySelector("[data-all-seen]").hidden = open < 2;
+  const notes = mine.filter((x) => !x.urgent).length;
+  g.querySelector("details").hidden = !notes;
+  g.querySelector("[data-part=notes-count]").textContent = notes;
   const desk = document.getElementById("board-" + a.board);
-  if (desk) desk.classList.toggle("alerted", [...alerts.values()].some((x) => x.board === a.board && x.urgent && !x.seen));
+  if (desk) desk.classList.toggle("alerted", open > 0);
   unseen();
   return fresh || (!a.seen && a.count > 1);
 }
