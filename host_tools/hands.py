@@ -74,6 +74,12 @@ class Hands:
             self._finish(tr)
             return before
 
+    def set_up(self, board: chess.Board) -> None:
+        """The pieces set up as board stands (a new game): all at once."""
+        with self._lock:
+            self._play([f"0 occ {sum(1 << sq for sq in board.piece_map()):016x}"])
+            self.occ = set(board.piece_map())
+
     def press(self, color: chess.Color) -> None:
         with self._lock:
             self._play([f"0 press {'white' if color == chess.WHITE else 'black'}"])

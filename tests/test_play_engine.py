@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import threading
 import time
 
@@ -268,11 +269,74 @@ def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
         p.stdin.flush()
         wait_until(lambda: any(" plays 2..." in line for line in out), out, 90)
         wait_until(lambda: any("e2e5 is not a legal move" in line for line in out), out, 30)
-        assert any("At the keyboard:" in line for line in out)  # for "hello"
+        wait_until(lambda: any("'hello' is not a move or a command: type a move" in line for line in out), out, 30)
         assert sum("Your move." in line for line in out) >= 1
+        # The engine's move is made by the simulated hands: nothing to do but watch; the
+        # board and the clocks are shown when it is his move.
+        assert not any("make it on the board (" in line for line in out)
+        assert any(re.fullmatch(r"1( [KQRBNPkqrbnp.]){8}\n", line) for line in out)
+        assert any(line.startswith("White 5:0") and "Black 5:0" in line for line in out)
         p.stdin.write("quit\n")
         p.stdin.flush()
         p.wait(30)
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def _typing(*args):
+    """play engine --sim as a subprocess: (process, what it printed so far)."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
+                          "--color", "white", "--engine", STOCKFISH, *args],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         bufsize=1)
+    out: list[str] = []
+    threading.Thread(target=lambda: [out.append(line) for line in p.stdout], daemon=True).start()
+    return p, out
+
+
+def _type(p, text):
+    p.stdin.write(text + "\n")
+    p.stdin.flush()
+
+
+@needs_engine
+def test_new_after_a_resignation_and_after_a_draw_sets_up_a_game_that_plays():
+    # Typed as a person would: a move, resign, new, a move (the engine answers it), draw
+    # (the engine accepts or declines), new again, a move. Each new game is set up on the
+    # simulated board (the pieces back at the start) and its first move answered.
+    p, out = _typing()
+    try:
+        wait_until(lambda: any("Your move." in line for line in out), out, 90)
+        _type(p, "e4")
+        wait_until(lambda: any(" plays 1..." in line for line in out), out, 90)
+        _type(p, "resign")
+        wait_until(lambda: any("Game over: 0-1 (resignation). Type new for a new game." in line for line in out), out, 30)
+        _type(p, "new")
+        wait_until(lambda: sum("New game, 300+2" in line for line in out) == 2, out, 30)
+        _type(p, "d4")
+        wait_until(lambda: sum(" plays 1..." in line for line in out) == 2, out, 90)
+        _type(p, "draw")
+        wait_until(lambda: any("the draw." in line for line in out), out, 60)
+        _type(p, "new")
+        wait_until(lambda: sum("New game, 300+2" in line for line in out) == 3, out, 30)
+        _type(p, "c4")
+        wait_until(lambda: sum(" plays 1..." in line for line in out) == 3, out, 90)
+        assert not any("not-now" in line or "Traceback" in line for line in out), out
+        _type(p, "quit")
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+@needs_engine
+def test_a_time_control_the_board_cannot_read_is_refused_before_the_board_starts():
+    p, out = _typing("--tc", "5min")
+    assert p.wait(30) != 0
+    text = "".join(out)
+    assert "play: error: --tc: the time must be a whole number in '5min'" in text
+    assert "simulated board on" not in text and "bad-argument" not in text

@@ -63,6 +63,12 @@ def _engine(a, prog) -> int:
             chess.Board(a.fen)
         except ValueError as err:
             raise CommandError(f"--fen: {err}") from None
+    from firmware.clock import timecontrol  # the board's own reading of a control, checked before it starts
+
+    try:
+        timecontrol.parse(a.tc)
+    except ValueError as err:
+        raise CommandError(f"--tc: {err} (seconds: 300+2, 5400+30, 40/5400+30:1800+30)") from None
     you = {"white": chess.WHITE, "black": chess.BLACK}.get(a.color, random.choice((chess.WHITE, chess.BLACK)))
     try:
         path = find_engine(a.engine)

@@ -21,6 +21,11 @@ ANSWER_TIMEOUT_S = 5.0
 QUIET_S = 3.0
 
 
+def refusal(m) -> str:
+    """A board's `err <code> <text>` in words: its text (decoded), else its code."""
+    return " ".join(m.args[1:]) or (m.args[0] if m.args else "refused")
+
+
 class BoardError(RuntimeError):
     """The board refused a command (its `err` line) or did not answer."""
 
@@ -133,7 +138,7 @@ class BoardLink:
             except queue.Empty:
                 continue
             if m.kind == "err":
-                raise BoardError(" ".join(m.args))
+                raise BoardError(refusal(m))
             if m.args[:1] == [word] or not m.args:
                 return m
 

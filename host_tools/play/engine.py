@@ -121,13 +121,16 @@ class EngineGame:
     def players_turn(self) -> bool:
         """Whether the player at the board is to move there now (the game going on)."""
         r = self.record()
-        return r is not None and r.result == "*" and r.board().turn != self.color
+        return r is not None and r.result == "*" and self._engine_side() == self.color \
+            and r.board().turn != self.color  # a game against this engine (not the board's own first)
 
     def new_game(self) -> None:
         white, black = ("You", self.name) if self.color == chess.BLACK else (self.name, "You")
         cmd = f"new tc={self.control} white={quoted(white)} black={quoted(black)}"
         if self.fen:
             cmd += " fen=" + quoted(self.fen)
+        if self.hands is not None:  # the simulated board: the person sets the pieces up first
+            self.hands.set_up(chess.Board(self.fen) if self.fen else chess.Board())
         self.link.command(cmd)
         self._expected = None
         self._announced_result = None
@@ -222,7 +225,8 @@ class EngineGame:
             return
         self._announced_result = key
         text = f"Game over: {ev.args[0]} ({' '.join(ev.args[1:]).replace('_', ' ')})."
-        self.say(text + " Set up the pieces for a new game, or type new.")
+        self.say(text + (" Type new for a new game." if self.hands is not None
+                         else " Set up the pieces for a new game, or type new."))
         if self.speak:
             self.speak(text)
         self.finished.set()
@@ -298,7 +302,8 @@ class EngineGame:
         self._expected = (think.fen, uci, san)
         n = board.fullmove_number
         dots = "." if board.turn == chess.WHITE else "..."
-        self.say(f"{self.name} plays {n}{dots}{san}: make it on the board ({uci[:2]} to {uci[2:4]}).")
+        self.say(f"{self.name} plays {n}{dots}{san}" + (": your hands make it on the board." if self.hands is not None
+                                                         else f": make it on the board ({uci[:2]} to {uci[2:4]})."))
         if self.speak:
             self.speak(san)
         if self.hands is not None:
@@ -335,8 +340,12 @@ class EngineGame:
                 self._draw_offer(board)
             elif word == "hint":
                 self._hint(board)
+            elif word and self.hands is not None:
+                self.say(f"{text.strip()[:40]!r} is not a move or a command: type a move (e2e4 or Nf3), "
+                         "or hint, draw, resign, new, quit.")
             elif word:
-                self.say("At the keyboard: hint, draw, resign, new, quit (moves are made on the board).")
+                self.say(f"{text.strip()[:40]!r} is not a command: hint, draw, resign, new, quit "
+                         "(moves are made on the board).")
         except BoardError as e:
             self.say(f"The board said: {e}")
         return None

@@ -61,9 +61,11 @@ def _hands(moves: queue.Queue, game, sim) -> None:
             time.sleep(0.05)
             continue
         ply = len(board.move_stack)
-        if told != ply and moves.empty():
-            told = ply
-            game.say("Your move.")
+        record = game.link.session.record
+        key = (record.game if record else None, ply)
+        if told != key and moves.empty():
+            told = key
+            game.say(picture(board, game.link.session.clock) + "\nYour move.")
         try:
             text = moves.get(timeout=0.05)
         except queue.Empty:
@@ -73,11 +75,26 @@ def _hands(moves: queue.Queue, game, sim) -> None:
             game.say(f"{text} is not a legal move in this position ({board.fen().split()[0]}, "
                      f"{'White' if board.turn == chess.WHITE else 'Black'} to move).")
             continue
-        told = ply
+        told = key
         sim.hands.move(board, move)
         end = time.monotonic() + SETTLE_S
         while time.monotonic() < end and (game.board() is None or len(game.board().move_stack) <= ply):
             time.sleep(0.05)
+
+
+def picture(board: chess.Board, clock) -> str:
+    """The position as the player at the simulated board sees it (White at the bottom,
+    files and ranks named), and both clocks as the board last said them."""
+    rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).split("\n"))]
+    times = ""
+    if clock is not None and clock.at:
+        times = f"\nWhite {_clock(clock.white_ms)} · Black {_clock(clock.black_ms)}"
+    return "\n".join(rows) + "\n  a b c d e f g h" + times
+
+
+def _clock(ms: int) -> str:
+    s = ms // 1000
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
 def parse_move(board: chess.Board, text: str):
