@@ -26,7 +26,7 @@ import chess
 
 from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
 from host_tools.play.keyboard import typed
-from host_tools.play import lichess_events
+from host_tools.play.lichess_events import read as read_lichess
 from host_tools.play.lichess_api import BoardApi, LichessError
 
 ENDED = ("aborted", "mate", "resign", "stalemate", "timeout", "draw", "outoftime", "cheat",
@@ -159,7 +159,7 @@ class OnlineGame:
     def _lichess(self, what: str, obj) -> None:
         if what in ("event", "game"):
             try:
-                obj = lichess_events.read(what, obj)
+                obj = read_lichess(what, obj)
             except ValueError as e:
                 if "unreadable" not in self._told:  # once a game: a server gone wrong says it often
                     self._told.add("unreadable")
