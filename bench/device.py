@@ -56,7 +56,7 @@ def main():
     if r.returncode:
         sys.exit(r.stdout + r.stderr)
     print("asyncio loop in real time:", r.stdout.strip().replace("_", " "))
-    print("(the unix port; on the chip every step is ~150x slower: see README)")
+    print("(the unix port; on the chip every step is ~150x slower: see docs/developer.md)")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ game of N plies made by a person's hands (lifts, slides, bounce), and reports
 
 - the last physical change of the pieces -> the field update it gives, on the line
   (simulated time: the debounce and the scan period);
-- the CPU time of the step that writes it here (the chip is ~150x slower: see README).
+- the CPU time of the step that writes it here (the chip is ~150x slower: see docs/developer.md).
 
     python bench/dgt.py [--plies N]
 """

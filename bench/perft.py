@@ -6,7 +6,7 @@ prints `nodes <N> nps <rate>` for the firmware checker, then python-chess's rate
 same position in the same run (CPython), their ratio, the cost of one "apply a move and
 decide the game-end state" step over a 300-ply game, whether that game runs inside
 `micropython -X heapsize=64K`, and the step cost scaled to a 125 MHz RP2040 (x150, see
-README). Perft counts leaves in bulk at depth 1 in both checkers, so the rates compare.
+docs/developer.md). Perft counts leaves in bulk at depth 1 in both checkers, so the rates compare.
 """
 import argparse
 import re

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Pure Python runs about this many times slower in MicroPython on a 125 MHz RP2040 than in
-# this unix port (measured; README, "Speed"): the benchmarks' chip figures.
+# this unix port (measured; docs/developer.md, "Speed and memory"): the benchmarks' chip figures.
 CHIP_FACTOR = 150
 
 

@@ -18,7 +18,7 @@ from host_tools.gamerecord import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status, encode
 from host_tools.commandline import CommandError, trace_file
 
-# The whole application with its journal on the 64-bit unix port (README, memory): its
+# The whole application with its journal on the 64-bit unix port (docs/developer.md, "Speed and memory"): its
 # live heap passes 230 KB in the real-time simulator, which ran out of a 320K heap in the
 # watchdog test; the chip's own figure is bench/chip.py's (objects ~40% smaller, ~89 KB
 # free after a game).

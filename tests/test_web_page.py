@@ -10,13 +10,16 @@ import json
 import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from host_tools.engines import EngineMissing, find_engine
 from tests.test_relay import START, FakeBoard, _relay, _until, fake_board_on_a_relay
 
-SHOTS = os.environ.get("PAGE_SHOTS")  # a folder to keep the screenshots in (to look at them)
+# The docs' pictures (docs/img/): taken here, at every run, so that they show the pages as
+# they are (PAGE_SHOTS: another folder for them).
+SHOTS = os.environ.get("PAGE_SHOTS") or str(Path(__file__).resolve().parent.parent / "docs" / "img")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -266,7 +269,8 @@ def test_a_spectator_follows_two_boards(tmp_path):
                                await page.inner_text("#board-1 .player.black .who"))
                 got["kept_tags"] = await page.evaluate("fetch('/boards/1/games/1.pgn').then(r => r.text())")
                 await page.click("#settings-open")
-                await page.screenshot(path=str(SHOTS or tmp_path) + "/page.png", full_page=True)
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=SHOTS + "/page.png", full_page=True)
                 # One board alone, at its own URL (and the preference kept).
                 await page.click("#board-2 a.open")
                 await page.wait_for_selector("#board-2 svg.board")
@@ -277,14 +281,14 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 got["single_eval"] = await page.eval_on_selector_all(".evalbar", "es => es.length")
                 await page.keyboard.press("ArrowLeft")
                 got["single_key"] = await page.inner_text("#board-2 [data-where]")
-                await page.screenshot(path=str(SHOTS or tmp_path) + "/single.png")
+                await page.screenshot(path=SHOTS + "/single.png")
                 phone = await browser.new_page(viewport={"width": 390, "height": 844})
                 phone.on("pageerror", lambda e: errors.append(str(e)))
                 await phone.goto(relay.urls()["page"].rstrip("/") + "/board/1")
                 await phone.wait_for_selector("#board-1 svg.board")
                 got["phone"] = await phone.eval_on_selector(
                     "body", "b => [b.scrollWidth, document.querySelector('#board-1 svg.board').getBoundingClientRect().width]")
-                await phone.screenshot(path=str(SHOTS or tmp_path) + "/phone.png", full_page=True)
+                await phone.screenshot(path=SHOTS + "/phone.png", full_page=True)
                 await browser.close()
             got["to_boards"] = one.received + two.received
         finally:

@@ -8,7 +8,7 @@
 # (lifts.py: a capture's evidence), the positions of the game (history.py: take-backs),
 # and its one outlet, a GameSink (sink.py).
 #
-# The rules it follows (see README, "The move recogniser"):
+# The rules it follows (docs/firmware.md, "The move recogniser"):
 # - a change counts only when it has been stable for debounce_ms (reed bounce);
 # - a move is committed when the board equals the position after exactly one legal move
 #   and stays so for settle_ms, or at once when the mover presses his clock;

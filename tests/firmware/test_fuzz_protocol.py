@@ -6,7 +6,7 @@ import gc
 from tests.firmware.fakehal import fresh_device, run
 from tests.firmware.support import Rand
 
-MICROPYTHON_HEAP = "384K"  # the whole application with its DGT link (see README: memory)
+MICROPYTHON_HEAP = "384K"  # the whole application with its DGT link (see docs/developer.md: memory)
 SAFE = ("hello", "state", "resend 1", "preset list", "access", "selftest report", "resend 1:1")
 
 
