@@ -14,7 +14,10 @@ from host_tools.relay.store import Store
 
 ROUND_EVERY_S = 0.5
 COALESCE_S = 0.01  # a move and its clk arrive together: one PGN and one message for both
-SYNC_EVERY_S = 0.5  # the journal is fsynced in batches
+# The journals are fsynced in batches: a crash of the host loses at most this much of
+# them, which the boards resend (they keep their games); each sync holds the PGN files'
+# renames up while it runs, so the fewer the better in a large hall.
+SYNC_EVERY_S = 2.0
 CLOCKS_EVERY_S = 2.0  # the boards' latest clock lines, kept for a restart (clocks.json)
 QUEUE_LIMIT = 1000  # messages a slow page may have waiting before it misses some
 
@@ -173,10 +176,11 @@ class Publisher:
             self._pgns[s.number] = text
             self.store.write(f"board-{s.number}.pgn", text)
             if not self._round_due:
-                # The round PGN (every board) at most twice a second: lichess polls it
-                # every few seconds, and 200 boards must not rewrite it 200 times.
+                # The round PGN (every board) at most twice a second, and less often in a
+                # large hall (a second a thousand boards: at 2,000 it is 3 MB): lichess
+                # polls it every few seconds, and 200 boards must not rewrite it 200 times.
                 self._round_due = True
-                self.loop.call_later(ROUND_EVERY_S, self._write_round)
+                self.loop.call_later(max(ROUND_EVERY_S, len(self.sessions) / 1000), self._write_round)
         self.send({"type": "board", "board": views.board_json(s, self.round_info())})
         for f in self.board_watchers:
             f(s)

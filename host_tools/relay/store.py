@@ -25,6 +25,9 @@ import threading
 from pathlib import Path
 
 
+BULK = 256 * 1024  # a file larger than this is written by the bulk thread
+
+
 class Store:
     def __init__(self, out: str | Path):
         self.out = Path(out).resolve()
@@ -37,6 +40,11 @@ class Store:
         self._thread.start()
         self._syncer = threading.Thread(target=self._sync_thread, name="relay fsync", daemon=True)
         self._syncer.start()
+        self._lock = threading.Lock()
+        self._pending: dict[str, str] = {}  # files to write: their latest text
+        self._bulk: queue.Queue = queue.Queue()  # large files' writes (a thread of their own)
+        self._bulker = threading.Thread(target=self._bulk_writer, name="relay bulk", daemon=True)
+        self._bulker.start()
 
     def path(self, name: str) -> Path:
         """A file in the output folder; refuses any name that would leave it."""
@@ -56,8 +64,16 @@ class Store:
         self._q.put(("append", name, line))
 
     def write(self, name: str, text: str) -> None:
+        """The whole file, replaced (a new file renamed). Only the latest text of a file
+        is written: a write still waiting is replaced, not queued behind (a thousand boards'
+        PGNs change faster than a disk takes them one by one). A large file (the round's
+        PGN) goes through a thread of its own, so that it never holds the boards' up."""
         self.path(name)  # refused at once if it is no file of ours
-        self._q.put(("write", name, text))
+        with self._lock:
+            waiting = name in self._pending
+            self._pending[name] = text
+        if not waiting:
+            (self._bulk if len(text) > BULK else self._q).put(("write", name))
 
     def sync(self) -> None:
         self._q.put(("sync",))
@@ -66,19 +82,25 @@ class Store:
         """Two files of the output folder change names (either may not exist): a board
         renumbered takes its journal and PGN files with it."""
         self.path(a), self.path(b)
-        self._q.put(("swap", a, b))
+        with self._lock:  # what waits to be written under either name is written first
+            texts = {name: self._pending.pop(name) for name in (a, b) if name in self._pending}
+        self._q.put(("swap", a, b, texts))
 
     def flush(self) -> None:
         """Wait until everything asked so far is on disk."""
-        done = threading.Event()
+        done, bulk = threading.Event(), threading.Event()
         self._q.put(("mark", done))
+        self._bulk.put(("mark", bulk))
         done.wait()
+        bulk.wait()
 
     def close(self) -> None:
         self.sync()
         self.flush()
         self._q.put(None)
         self._thread.join()
+        self._bulk.put(None)
+        self._bulker.join()
         self._syncs.put(None)
         self._syncer.join()
         for f in self._journals.values():
@@ -121,14 +143,12 @@ class Store:
                     f.flush()
                     self._unsynced.add(name)
                 elif kind == "write":
-                    _, name, text = job
-                    p = self.path(name)
-                    tmp = p.with_name(p.name + ".tmp")
-                    tmp.write_text(text)
-                    os.replace(tmp, p)
+                    self._write(job[1])
                 elif kind == "swap":
                     pa, pb = self.path(job[1]), self.path(job[2])
-                    for name in job[1:]:
+                    for name, text in job[3].items():
+                        self._replace(name, text)
+                    for name in job[1:3]:
                         f = self._journals.pop(name, None)
                         if f is not None:
                             os.fsync(f.fileno())
@@ -147,6 +167,31 @@ class Store:
                 elif kind == "mark":
                     self._syncs.put(([], job[1]))  # set once the syncs before it are done
             except OSError as e:  # a full disk must not stop the relay: said, and go on
+                print(f"relay store: {e}", flush=True)
+
+    def _write(self, name: str) -> None:
+        with self._lock:
+            text = self._pending.pop(name, None)
+        if text is not None:
+            self._replace(name, text)
+
+    def _replace(self, name: str, text: str) -> None:
+        p = self.path(name)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(text)
+        os.replace(tmp, p)
+
+    def _bulk_writer(self) -> None:
+        while True:
+            job = self._bulk.get()
+            if job is None:
+                return
+            if job[0] == "mark":
+                job[1].set()
+                continue
+            try:
+                self._write(job[1])
+            except OSError as e:
                 print(f"relay store: {e}", flush=True)
 
     def _sync_thread(self) -> None:
