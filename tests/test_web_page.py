@@ -412,3 +412,68 @@ def test_the_page_follows_the_real_firmware_and_an_arbiters_pause(tmp_path):
     first, later = got["still"]
     assert first == later
     assert got["paused_after"] == 0 and "resume -> ok resume" in got["command"]
+
+
+def test_what_spectators_see_of_earlier_positions_finished_games_and_unknown_boards(tmp_path):
+    # An earlier position shows the clocks of that moment; the evaluation's slot keeps the
+    # board in place while a new position waits for its evaluation; a finished game whose
+    # board was unplugged needs nobody; /board/9 says there is no such board.
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    (tmp_path / "boards").mkdir()
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=Anna black=Bo", "@1:2 start",
+              "@1:3 move 1 e2e4 e4", "@1:4 clk 1 301000", "@1:5 move 2 e7e5 e5", "@1:6 clk 2 299500",
+              "@1:7 move 3 g1f3 Nf3", "@1:8 clk 3 250000"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        # Each evaluation takes 2 s: a new position waits that long for its own.
+        relay = _relay(tmp_path, analysis={"engine_path": _stockfish(), "movetime_ms": 2000})
+        await relay.start()
+        got = {}
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record
+                                and relay.sessions[1].record.last_seq == 8)
+            fake.send("clock 250000 299500 b running moves=2,1 period=0,0 flags=0,0")
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-1 [data-moves] span")
+                await page.wait_for_selector("#board-1 .evalbar:not(.pending)", timeout=60000)
+                x = "document.querySelector('#board-1 svg.board').getBoundingClientRect().left"
+                got["board_x"] = [await page.evaluate(x)]
+                fake.add("@1:9 move 4 b8c6 Nc6")  # a new position: no evaluation for it yet
+                await page.wait_for_function("document.querySelector('#board-1 [data-moves]').textContent.includes('Nc6')")
+                got["board_x"].append(await page.evaluate(x))
+                await page.click("#board-1 svg.board")
+                for _ in range(2):  # back to the position after 2...e5
+                    await page.keyboard.press("ArrowLeft")
+                await page.wait_for_function("document.querySelector('#board-1 [data-where]').textContent.includes('move 2 of 4')")
+                got["earlier"] = (await page.inner_text("#board-1 [data-clock=white]"),
+                                  await page.inner_text("#board-1 [data-clock=black]"))
+                await page.keyboard.press("End")
+                fake.add("@1:10 result 1-0 resignation")
+                await page.wait_for_selector("#board-1 [data-result]")
+                fake.close()  # the cable pulled after the game
+                await page.wait_for_function("document.querySelector('#board-1') && "
+                                             "!document.querySelector('#board-1 [data-alert]')")
+                await asyncio.sleep(1.5)
+                got["finished"] = (await page.eval_on_selector_all("#board-1 [data-alert]", "es => es.length"),
+                                   await page.inner_text("#board-1 [data-part=problem]"),
+                                   relay.sessions[1].state)
+                r = await page.goto(relay.urls()["page"] + "board/9")
+                got["unknown"] = (r.status, await page.inner_text("h1"))
+                await browser.close()
+        finally:
+            await relay.stop()
+            fake.close()
+        return got
+
+    got = asyncio.run(body())
+    assert got["board_x"][0] == got["board_x"][1]  # the board did not move sideways
+    assert got["earlier"] == ("5:01", "4:59")  # after 2...e5, not the live 4:10
+    assert got["finished"][:2] == (0, "") and got["finished"][2] != "ACTIVE"
+    assert got["unknown"] == (404, "No board 9")

@@ -26,6 +26,12 @@ ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's a
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config"}
 PGN_TYPE = "application/x-chess-pgn"
+NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>No board {n}</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><main class="notfound"><h1>No board {n}</h1>
+<p>This round has no board {n}, and no board with that number is connected.
+<a href="/">Every board of the round</a>.</p></main></body></html>"""
 
 
 def _board(relay, request):
@@ -54,6 +60,9 @@ def make_app(relay) -> web.Application:
 
     @routes.get(r"/board/{n:[0-9]{1,9}}")
     async def board_page(request):  # one board, large: the page reads its number from the URL
+        n = int(request.match_info["n"])
+        if n not in relay.sessions and n not in relay.round.boards:
+            return web.Response(status=404, content_type="text/html", text=NO_BOARD.format(n=n))
         return web.FileResponse(STATIC / "index.html")
 
     @routes.get("/round.pgn")

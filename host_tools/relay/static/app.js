@@ -256,7 +256,10 @@ function pvText(a) {
 
 function analysisHtml(b, s) {
   const a = b.analysis;
-  if (!prefs.engine || !a || !s.live || a.fen !== b.fen) return { bar: "", line: "" };
+  if (!prefs.engine || !s.live) return { bar: "", line: "" };
+  // A new position before its evaluation: the bar keeps its place, empty (the board must
+  // not move sideways at every move).
+  if (!a || a.fen !== b.fen) return { bar: '<div class="evalbar pending" aria-hidden="true"></div>', line: "" };
   const share = whiteShare(a).toFixed(1);
   return {
     bar: `<div class="evalbar" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${share}" aria-label="evaluation ${evalText(a)}" data-eval="${evalText(a)}"><div class="white-share" style="height:${share}%"></div><span>${evalText(a)}</span></div>`,
@@ -278,7 +281,8 @@ function badges(b, clock) {
   else if (clock.state === "paused") out.push('<span class="badge paused" data-paused>paused</span>');
   const flags = clock.flags || [0, 0];
   if (!over && (flags[0] || flags[1])) out.push(`<span class="badge flag" data-flag>⚑ ${flags[0] === 1 || (flags[0] && !flags[1]) ? "White" : "Black"}'s flag fell${flags[0] && flags[1] ? " first" : ""}</span>`);
-  if (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE") out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
+  // A finished game whose board was unplugged needs nobody: its line's state is no news.
+  if (!over && (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE")) out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
   return out.join(" ");
 }
 
@@ -312,7 +316,8 @@ function render(b) {
   setHTML(part("pv"), an.line);
   setHTML(part("chart"), chart(b));
   setText(part("command"), b.command ? "arbiter: " + b.command : "");
-  setText(part("problem"), (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
+  const over = b.result && b.result !== "*";
+  setText(part("problem"), over ? "" : (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
     (b.state !== "ACTIVE" ? " (" + String(b.state).toLowerCase() + ")" : ""));
   if (s.live) scrollToEnd(b.number);
   else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
@@ -388,9 +393,28 @@ function setHTML(el, html) {
 }
 
 // The clock as the page shows it: stopped once the game has its result.
+// The clocks as the page shows them: live, the board's; at an earlier position, each
+// player's time after his last move up to there (the start's for one who had not moved:
+// the control's first period), standing still.
 function clockShown(b) {
   const over = b.result && b.result !== "*";
+  const v = views.get(b.number), n = (b.san || []).length;
+  if (v && v.ply != null && v.ply < n) {
+    const t = { white: startMs(b.tc), black: startMs(b.tc) };
+    const whiteFirst = whiteStarts(b);
+    for (let i = 0; i < v.ply; i++) {
+      const ms = (b.clk || [])[i];
+      if (ms != null) t[(i % 2 === 0) === whiteFirst ? "white" : "black"] = ms;
+    }
+    return Object.assign({}, b.clock, t, { running: null, state: "stopped", flags: [0, 0] });
+  }
   return Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
+}
+
+// A control's starting time in ms (its first period: "40/5400+30:1800+30" -> 5400 s).
+function startMs(tc) {
+  const m = /^(?:\d+\/)?\*?(\d+)/.exec(tc || "");
+  return m ? +m[1] * 1000 : 0;
 }
 
 // A clock line: only the clocks and the badges change.
