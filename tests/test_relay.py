@@ -691,7 +691,9 @@ def test_lichess_push_retries_until_the_final_state_is_in(tmp_path):
     run(body())
     times = [t for t, _ in lila.requests]
     waits = [b - a for a, b in zip(times, times[1:])][:5]
-    assert all(later >= earlier * 1.5 for earlier, later in zip(waits, waits[1:])), waits  # growing
+    # Growing (each wait doubles: by the fifth, eight times the first), read loosely enough
+    # that a loaded machine's late timer does not count as a shorter wait.
+    assert waits[-1] >= 4 * waits[0] and waits[3] + waits[4] >= 2 * (waits[0] + waits[1]), waits
     said = " | ".join(logged)
     assert "HTTP 500" in said and "too large" in said and "did not answer" in said and "contributor" in said
     assert said.count("contributor") == 1  # the same problem: logged once

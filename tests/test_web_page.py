@@ -477,3 +477,43 @@ def test_what_spectators_see_of_earlier_positions_finished_games_and_unknown_boa
     assert got["earlier"] == ("5:01", "4:59")  # after 2...e5, not the live 4:10
     assert got["finished"][:2] == (0, "") and got["finished"][2] != "ACTIVE"
     assert got["unknown"] == (404, "No board 9")
+
+
+def test_the_rounds_pairings_are_shown_before_their_boards_connect(tmp_path):
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    (tmp_path / "boards").mkdir()
+    round_file = tmp_path / "round.json"
+    round_file.write_text(json.dumps({"event": "Open", "round": 1, "boards": {
+        "1": {"white": "Anna", "black": "Bo", "serial": "fake1"},
+        "2": {"white": "Cy", "black": "Di", "white_title": "GM", "white_rating": 2600},
+        "3": {"white": "Ed", "black": "Flo"}}}))
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
+
+    async def body():
+        fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
+        relay = _relay(tmp_path, round_file=str(round_file))
+        await relay.start()
+        errors = []
+        try:
+            assert await _until(lambda: 1 in relay.sessions and relay.sessions[1].record)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-3 [data-waiting]")
+                got = {n: await page.inner_text(f"#board-{n}") for n in (1, 2, 3)}
+                await browser.close()
+        finally:
+            await relay.stop()
+            fake.close()
+        return got, errors
+
+    got, errors = asyncio.run(body())
+    assert errors == []
+    assert "Anna" in got[1] and "not connected" not in got[1]
+    assert "GM" in got[2] and "Cy" in got[2] and "Di" in got[2] and "board not connected yet" in got[2]
+    assert "Ed" in got[3] and "board not connected yet" in got[3]

@@ -140,6 +140,7 @@ class Publisher:
         for s in self.sessions.values():
             self._publish(s)
         self.send({"type": "round", "round": views.round_json(self.round_info())})
+        self.send({"type": "state", **views.state_json(self.sessions, self.round_info())})  # pairings waiting
 
     def alert(self, a) -> None:
         """Something for the arbiter (relay/alerts.py): to the arbiter's feeds only."""

@@ -20,7 +20,9 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
            "status": s.board_status, "flipped": s.flipped, "command": s.last_command,
            "players": entry.get("info", {}), "analysis": s.analysis,
-           "games": sorted(s.records)}  # every game of the board: /boards/<n>/games/<g>.pgn
+           # every game of the board (/boards/<n>/games/<g>.pgn) but one replaced before its
+           # first move (a board's own first game, before the arbiter's `new`)
+           "games": sorted(g for g, r in s.records.items() if r.plies or g == s.current)}
     if rec is None:
         return out
     try:
@@ -51,5 +53,17 @@ def round_json(round_info: RoundInfo) -> dict:
 
 
 def state_json(sessions: dict, round_info: RoundInfo) -> dict:
-    return {"round": round_json(round_info),
-            "boards": [board_json(s, round_info) for _, s in sorted(sessions.items())]}
+    """The round and its boards: every board the relay has, and every pairing of the round
+    whose board has not connected yet (its players shown, WAITING)."""
+    boards = {n: board_json(s, round_info) for n, s in sessions.items()}
+    for n, entry in round_info.boards.items():
+        if n not in boards:
+            boards[n] = waiting_json(n, entry)
+    return {"round": round_json(round_info), "boards": [boards[n] for n in sorted(boards)]}
+
+
+def waiting_json(n: int, entry: dict) -> dict:
+    """A pairing of the round whose board is not there yet."""
+    return {"number": n, "serial": entry.get("serial", ""), "state": "WAITING", "problem": None,
+            "status": "sync", "flipped": False, "command": None, "players": entry.get("info", {}),
+            "analysis": None, "games": [], "white": entry.get("white", "?"), "black": entry.get("black", "?")}

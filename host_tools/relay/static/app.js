@@ -282,7 +282,8 @@ function badges(b, clock) {
   const flags = clock.flags || [0, 0];
   if (!over && (flags[0] || flags[1])) out.push(`<span class="badge flag" data-flag>⚑ ${flags[0] === 1 || (flags[0] && !flags[1]) ? "White" : "Black"}'s flag fell${flags[0] && flags[1] ? " first" : ""}</span>`);
   // A finished game whose board was unplugged needs nobody: its line's state is no news.
-  if (!over && (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE")) out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
+  if (b.state === "WAITING") out.push('<span class="badge waiting" data-waiting>board not connected yet</span>');
+  else if (!over && (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE")) out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
   return out.join(" ");
 }
 
@@ -317,7 +318,7 @@ function render(b) {
   setHTML(part("chart"), chart(b));
   setText(part("command"), b.command ? "arbiter: " + b.command : "");
   const over = b.result && b.result !== "*";
-  setText(part("problem"), over ? "" : (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
+  setText(part("problem"), over || b.state === "WAITING" ? "" : (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
     (b.state !== "ACTIVE" ? " (" + String(b.state).toLowerCase() + ")" : ""));
   if (s.live) scrollToEnd(b.number);
   else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
@@ -549,7 +550,7 @@ function tick() {
 
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-  ws.onopen = () => { document.getElementById("link").textContent = "live"; };
+  ws.onopen = () => { lostAt = null; document.getElementById("link").textContent = "live"; };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
@@ -575,8 +576,18 @@ function connect() {
       if (prefs.engine) render(b);
     }
   };
-  ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
+  ws.onclose = () => {
+    // The relay gone (its round over, a restart): the games stay as it last sent them, and
+    // the page says since when, rather than "reconnecting" for ever.
+    if (lostAt === null) lostAt = Date.now();
+    const long = Date.now() - lostAt > 10000;
+    document.getElementById("link").textContent = long
+      ? `the relay has not answered since ${new Date(lostAt).toLocaleTimeString()}: the games are as it last sent them`
+      : "reconnecting…";
+    setTimeout(connect, long ? 5000 : 1000);
+  };
 }
+let lostAt = null;
 
 // Round and players, set from the page: the relay's token is asked for (POST /api/round).
 const form = document.getElementById("settings");

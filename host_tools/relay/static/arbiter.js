@@ -144,6 +144,7 @@ function makeDesk(n) {
 function part(n, name) { return document.querySelector(`#board-${n} [data-part=${name}]`); }
 
 function render(b) {
+  if (b.state === "WAITING") return;  // a pairing whose board is not there: nothing to do to it yet
   boards.set(b.number, b);
   const el = document.getElementById("board-" + b.number) || makeDesk(b.number);
   part(b.number, "players").textContent = `${b.white || "?"} – ${b.black || "?"} · ${b.serial}${b.game ? " · game " + b.game : ""}`;
