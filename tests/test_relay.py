@@ -633,15 +633,16 @@ class LilaPush:
 
 
 @contextlib.asynccontextmanager
-async def _pushing(tmp_path, push, every_s, log=print, events=None):
+async def _pushing(tmp_path, push, every_s, log=print, events=None, **kw):
     """A relay pushing to push (a stand-in of lichess's endpoint) every every_s, with a board
-    whose game is begun (A - B, 1. e4, unless events say otherwise): yields (relay, board)."""
+    whose game is begun (A - B, 1. e4, unless events say otherwise), kw its other options:
+    yields (relay, board)."""
     runner, port = await _push_server(push)
     if events is None:
         events = [f"@1:1 game tc=60 fen={START} chess960=- white=A black=B", "@1:2 move 1 e2e4 e4"]
     fake = FakeBoard(str(tmp_path / "boards" / "f"), events=events)
     relay = _relay(tmp_path, lichess={"round_id": "abcd1234", "token": "lip_x",
-                                      "base_url": f"http://127.0.0.1:{port}", "every_s": every_s}, log=log)
+                                      "base_url": f"http://127.0.0.1:{port}", "every_s": every_s}, log=log, **kw)
     await relay.start()
     try:
         yield relay, fake

@@ -39,9 +39,10 @@ class Relay:
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
                  origins=None, lichess: dict | None = None, log=print, speaker=None,
-                 analysis: dict | None = None, door: dict | None = None):
+                 analysis: dict | None = None, door: dict | None = None, delay_s: float = 0.0):
         """analysis: {"engine_path": ..., "movetime_ms": ...} for the spectators' evaluation
-        (relay/analysis.py), or None for none; door: the connection limits (relay/door.py:
+        (relay/analysis.py), or None for none (and none with a delay); delay_s: the broadcast
+        delay (relay/publish.py); door: the connection limits (relay/door.py:
         total, per_client, header_s), or None for the defaults."""
         self.round = RoundInfo.load(round_file)  # a bad round file stops here, before any file is made
         self.store = Store(out)
@@ -52,7 +53,10 @@ class Relay:
         self._log = log
         self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
         self.sessions = {}  # board number -> BoardSession, kept by boards, read by the rest
-        self.publisher = Publisher(self.store, self.sessions, lambda: self.round)
+        self.publisher = Publisher(self.store, self.sessions, lambda: self.round, delay_s)
+        if delay_s and analysis:
+            log(f"evaluation off: with a broadcast delay of {delay_s:g} s the engine would tell the moves early")
+            analysis = None
         self.alerts = Alerts(self.store)
         self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
                              lambda text: self.log(text), speaker, self.alerts)
@@ -88,7 +92,11 @@ class Relay:
         return views.board_json(s, self.round)
 
     def state_json(self) -> dict:
-        return views.state_json(self.sessions, self.round)
+        """The round and its boards as the public sees them (held back by a delay)."""
+        return self.publisher.public_state()
+
+    def public_pgn(self, n: int, game: int | None = None) -> str | None:
+        return self.publisher.public_pgn(n, game)
 
     def listen(self) -> asyncio.Queue:
         """A queue that gets every message of the live feed from now on (unlisten when done)."""

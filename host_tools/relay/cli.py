@@ -51,12 +51,17 @@ def parse(argv=None):
     ap.add_argument("--engine-ms", type=int, default=300,
                     help="the engine's most time per position, ms (one engine thread: at most one core)")
     ap.add_argument("--no-engine", action="store_true", help="no evaluation on the page")
+    ap.add_argument("--delay", type=int, default=0, metavar="SECONDS",
+                    help="a broadcast delay: the page, the PGN files and URLs and the lichess push show "
+                         "the games this much later (the arbiter's page at once; no evaluation)")
     return ap.parse_args(argv)
 
 
 def _check(a) -> None:
     """What the command line names, before the relay starts: one line says what is wrong."""
     writable_folder(a.out, "the output folder (--out)")
+    if not 0 <= a.delay <= 3600:
+        raise CommandError(f"--delay is 0..3600 seconds, not {a.delay}")
     if a.round_file:
         readable_file(a.round_file, "the round file")
     for p in a.ports:
@@ -113,7 +118,7 @@ async def run(a, until=None, on_start=None):
                       http_port=a.port, livechess_port=a.livechess_port,
                       token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
                       origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker,
-                      analysis=analysis)
+                      analysis=analysis, delay_s=a.delay)
     except (CommandError, RoundError) as e:
         raise SystemExit(f"{PROG}: error: {e}") from None
     try:
@@ -128,7 +133,9 @@ async def run(a, until=None, on_start=None):
     print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")
     print(f"LiveChess API:  {u['livechess']}")
     print(f"API token:      {relay.token}")
-    print(f"evaluation:     {analysis['engine_path'] if analysis else 'off'}", flush=True)
+    print(f"evaluation:     {analysis['engine_path'] if analysis and not a.delay else 'off'}", flush=True)
+    if a.delay:
+        print(f"delay:          {a.delay} s (the page, the PGN and the lichess push; the arbiter's page live)", flush=True)
     if on_start:
         on_start(relay)
     try:

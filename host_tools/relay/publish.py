@@ -23,9 +23,18 @@ QUEUE_LIMIT = 1000  # messages a slow page may have waiting before it misses som
 
 
 class Publisher:
-    def __init__(self, store: Store, sessions: dict, round_info):
-        """round_info(): the round in force (it can change while the relay runs)."""
+    def __init__(self, store: Store, sessions: dict, round_info, delay_s: float = 0.0):
+        """round_info(): the round in force (it can change while the relay runs); delay_s:
+        the broadcast delay (`--delay`): what spectators, the PGN files and URLs and the
+        lichess push get is held back by this much; the arbiter's page and the LiveChess
+        API (the players' own programs) get it at once."""
         self.store = store
+        self.delay_s = delay_s
+        # What the public has been shown (with a delay; without one, the live state is it):
+        self._public_boards: dict[int, dict] = {}  # board number -> its board_json
+        self._public_pgns: dict[int, str] = {}  # its current game's PGN
+        self._public_parts: dict[int, tuple[str, str]] = {}  # its part of the round PGN (with, without placeholders)
+        self._public_games: dict[tuple[int, int], str] = {}  # (board, game) -> a finished game's PGN
         self.sessions = sessions
         self.round_info = round_info
         self.loop = None  # set when the relay starts
@@ -60,27 +69,88 @@ class Publisher:
         placeholders, a board's current game is left out while it has no move and the
         round names no players for the board (a board plugged in before the arbiter pairs
         it): lichess would keep a chapter for it that no later push matches."""
+        if self.delay_s:
+            return "".join(self._public_parts[n][0 if placeholders else 1] for n in sorted(self._public_parts))
+        return "".join(self._board_part(n, s, placeholders) for n, s in sorted(self.sessions.items()))
+
+    def _board_part(self, n: int, s: BoardSession, placeholders: bool) -> str:
+        """Board n's games in the round PGN (round_pgn says which)."""
         out = []
         boards = self.round_info().boards
-        for n, s in sorted(self.sessions.items()):
-            for g, rec in sorted(s.records.items()):
-                if g == s.current and not placeholders and not rec.plies and rec.result == "*" \
-                        and not boards.get(n, {}).get("white"):
-                    continue
-                if g == s.current:
-                    if n not in self._pgns:
-                        self._pgns[n] = self.pgn(s, rec)
-                    out.append(self._pgns[n])
-                elif rec.plies or rec.result != "*":
-                    key = (n, g)  # an earlier game no longer changes: made once
-                    if key not in self._earlier:
-                        self._earlier[key] = self.pgn(s, rec)
-                    out.append(self._earlier[key])
+        for g, rec in sorted(s.records.items()):
+            if g == s.current and not placeholders and not rec.plies and rec.result == "*" \
+                    and not boards.get(n, {}).get("white"):
+                continue
+            if g == s.current:
+                if n not in self._pgns:
+                    self._pgns[n] = self.pgn(s, rec)
+                out.append(self._pgns[n])
+            elif rec.plies or rec.result != "*":
+                key = (n, g)  # an earlier game no longer changes: made once
+                if key not in self._earlier:
+                    self._earlier[key] = self.pgn(s, rec)
+                out.append(self._earlier[key])
         return "".join(out)
+
+    # ----- what the public sees (the same as live, or held back by the delay)
+
+    def public_state(self) -> dict:
+        """The page's state (and /api/state): the round and its boards as spectators see them."""
+        if not self.delay_s:
+            return views.state_json(self.sessions, self.round_info())
+        r = self.round_info()
+        boards = dict(self._public_boards)
+        for n, entry in r.boards.items():
+            boards.setdefault(n, views.waiting_json(n, entry))
+        return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s}
+
+    def public_pgn(self, n: int, game: int | None = None) -> str | None:
+        """Board n's current game (or its earlier game) as spectators may have it; None if
+        there is none (yet)."""
+        s = self.sessions.get(n)
+        if not self.delay_s:
+            if s is None:
+                return None
+            g = s.current if game is None else game
+            rec = s.records.get(g) if g is not None else None
+            return None if rec is None else self.pgn(s, rec)  # as of now, not as of the last publication
+        current = (self._public_boards.get(n) or {}).get("game")
+        if game is None or game == current:
+            return self._public_pgns.get(n)
+        return self._public_games.get((n, game))
+
+    def _later(self, fn, *args) -> None:
+        """fn(*args) now, or after the broadcast delay."""
+        if self.delay_s:
+            self.loop.call_later(self.delay_s, fn, *args)
+        else:
+            fn(*args)
+
+    def send_public(self, msg: dict) -> None:
+        """A message of the live feed: to arbiters at once, to spectators after the delay."""
+        if not self.delay_s:
+            self.send(msg)
+            return
+        self.send(msg, arbiter=True)
+        self.loop.call_later(self.delay_s, self._to_spectators, msg)
+
+    def _to_spectators(self, msg: dict) -> None:
+        if msg["type"] == "clock" and msg["number"] in self._public_boards:
+            self._public_boards[msg["number"]]["clock"] = msg["clock"]
+        elif msg["type"] == "removed":
+            self._public_boards.pop(msg["number"], None)
+            self._public_parts.pop(msg["number"], None)
+        for q in list(self.listeners - self.arbiter_listeners):
+            if q.qsize() < QUEUE_LIMIT:
+                q.put_nowait(msg)
 
     def game_ended(self, s: BoardSession, game: int) -> None:
         """Board s moved on from game: that game's PGN is kept in a file of its own."""
-        self.store.write(f"board-{s.number}-game-{game}.pgn", self.pgn(s, s.records[game]))
+        self._later(self._game_file, s.number, game, self.pgn(s, s.records[game]))
+
+    def _game_file(self, n: int, game: int, text: str) -> None:
+        self._public_games[(n, game)] = text
+        self.store.write(f"board-{n}-game-{game}.pgn", text)
 
     # ----- changes
 
@@ -105,14 +175,14 @@ class Publisher:
             if n in self.sessions:
                 self._publish(self.sessions[n])
             else:
-                self.send({"type": "removed", "number": n})
+                self.send_public({"type": "removed", "number": n})
         if not self._round_due:
             self._round_due = True
             self.loop.call_later(ROUND_EVERY_S, self._write_round)
 
     def clock_changed(self, s: BoardSession) -> None:
         """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S."""
-        self.send({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
+        self.send_public({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
         for f in self.clock_watchers:
             f(s)
         self._clocks_changed()
@@ -140,7 +210,7 @@ class Publisher:
         for s in self.sessions.values():
             self._publish(s)
         self.send({"type": "round", "round": views.round_json(self.round_info())})
-        self.send({"type": "state", **views.state_json(self.sessions, self.round_info())})  # pairings waiting
+        self._later(lambda: self.send({"type": "state", **self.public_state()}))  # pairings waiting
 
     def alert(self, a) -> None:
         """Something for the arbiter (relay/alerts.py): to the arbiter's feeds only."""
@@ -172,20 +242,33 @@ class Publisher:
                 self._publish(s)
 
     def _publish(self, s: BoardSession) -> None:
+        n = s.number
+        text = None
         if s.record is not None:
             text = self.pgn(s, s.record)
-            self._pgns[s.number] = text
-            self.store.write(f"board-{s.number}.pgn", text)
+            self._pgns[n] = text
+        board = views.board_json(s, self.round_info())
+        parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
+        self._later(self._show, s, n, text, board, parts)
+        self.send_public({"type": "board", "board": board})
+        for f in self.clock_watchers:  # the LiveChess API: the players' own programs, live
+            f(s)
+
+    def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
+        """A board's change reaches the public: its files, the round PGN, the lichess push."""
+        self._public_boards[n] = board
+        if parts is not None:
+            self._public_parts[n] = parts
+        if text is not None:
+            self._public_pgns[n] = text
+            self.store.write(f"board-{n}.pgn", text)
             if not self._round_due:
                 # The round PGN (every board) at most twice a second, and less often in a
                 # large hall (a second a thousand boards: at 2,000 it is 3 MB): lichess
                 # polls it every few seconds, and 200 boards must not rewrite it 200 times.
                 self._round_due = True
                 self.loop.call_later(max(ROUND_EVERY_S, len(self.sessions) / 1000), self._write_round)
-        self.send({"type": "board", "board": views.board_json(s, self.round_info())})
         for f in self.board_watchers:
-            f(s)
-        for f in self.clock_watchers:
             f(s)
 
     def _write_round(self) -> None:

@@ -72,17 +72,18 @@ def make_app(relay) -> web.Application:
     @routes.get(r"/boards/{n:[0-9]{1,9}}.pgn")
     async def board_pgn(request):
         s = _board(relay, request)
-        if s.record is None:
+        text = relay.public_pgn(s.number)
+        if text is None:
             raise web.HTTPNotFound(text="no game on that board yet")
-        return web.Response(text=relay.pgn(s, s.record), content_type=PGN_TYPE)
+        return web.Response(text=text, content_type=PGN_TYPE)
 
     @routes.get(r"/boards/{n:[0-9]{1,9}}/games/{g:[0-9]{1,9}}.pgn")
     async def game_pgn(request):  # a board's earlier game (or its current one) by number
         s = _board(relay, request)
-        rec = s.records.get(int(request.match_info["g"]))
-        if rec is None:
+        text = relay.public_pgn(s.number, int(request.match_info["g"]))
+        if text is None:
             raise web.HTTPNotFound(text="no such game on that board")
-        return web.Response(text=relay.pgn(s, rec), content_type=PGN_TYPE)
+        return web.Response(text=text, content_type=PGN_TYPE)
 
     @routes.get("/api/state")
     async def state(request):

@@ -542,6 +542,8 @@ function tick() {
   for (const b of boards.values()) {
     const c = b.clock || {};
     if (!c.running || c.state !== "running" || (b.result && b.result !== "*")) continue;
+    const v = views.get(b.number);
+    if (v && v.ply != null && v.ply < (b.san || []).length) continue;  // an earlier position: its clocks stand
     const side = c.running === "w" ? "white" : "black";
     setText(document.querySelector(`#board-${b.number} [data-clock=${side}]`),
       fmt(c[side] - (c.age_ms || 0) - (now - b.receivedAt)));
