@@ -14,9 +14,7 @@ tests/firmware/test_fuzz_protocol.py); this runs more.
 """
 import argparse
 import asyncio
-import logging
 import sys
-import tempfile
 import time
 import traceback
 from collections import Counter
@@ -25,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.nothing_lost import web_fuzz  # noqa: E402  (the relay's servers fuzzed, and whether it answers after)
 from tests import surfacefuzz  # noqa: E402
 
 SURFACES = {
@@ -45,26 +44,6 @@ def run_surface(fuzz, n: int, seeds: int):
             where = traceback.extract_tb(e.__traceback__)[-1]
             found.append(f"seed {seed}: {type(e).__name__}: {str(e)[:100]} ({Path(where.filename).name}:{where.lineno})")
     return total, found, time.monotonic() - t0
-
-
-async def web(n: int):
-    import aiohttp
-
-    from host_tools.relay.app import Relay
-    from tests import webfuzz
-
-    logging.getLogger("aiohttp").setLevel(logging.CRITICAL)
-    d = Path(tempfile.mkdtemp(prefix="chessboard-bench-"))
-    relay = Relay(d / "out", [str(d / "boards" / "*")], discover=False, http_port=0,
-                  livechess_port=0, log=lambda s: None, token="bench-token")
-    await relay.start()
-    try:
-        seen = await webfuzz.run(relay.http_port, relay.livechess_port, n, seed=99)
-        async with aiohttp.ClientSession() as http:
-            alive = (await http.get(relay.urls()["page"] + "api/state")).status
-    finally:
-        await relay.stop()
-    return seen, alive
 
 
 def firmware():
@@ -94,7 +73,7 @@ def main():
             print(f"    FOUND {f}")
         findings += len(found)
     t0 = time.monotonic()
-    seen, alive = asyncio.run(web(a.web))
+    seen, alive = asyncio.run(web_fuzz(a.web))
     server_errors = sum(v for k, v in seen.items() if k.startswith("status 5"))
     tried = seen["raw"] + seen["http"] + seen["ws"]
     statuses = ", ".join(f"{k[7:]} {v}" for k, v in sorted(seen.items()) if k.startswith("status "))

@@ -243,6 +243,25 @@ def test_the_minus_button_asks_a_hint_that_the_board_lights_until_he_moves(sessi
     s.wait(lambda: lit_move(s.outputs, (6, 7)) == (set(), set()))
 
 
+def _typing(*args):
+    """play engine --sim as a subprocess: (process, what it printed so far)."""
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
+                          "--color", "white", "--engine", STOCKFISH, *args],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         bufsize=1)
+    out: list[str] = []
+    threading.Thread(target=lambda: [out.append(line) for line in p.stdout], daemon=True).start()
+    return p, out
+
+
+def _type(p, text):
+    p.stdin.write(text + "\n")
+    p.stdin.flush()
+
+
 @needs_engine
 def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
     # `play engine --sim` as a person types at it: a move typed before the board is ready
@@ -250,15 +269,7 @@ def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
     # engine's reply is being carried out waits for it and is read against the position
     # then; an illegal one and a nonsense one are refused with the reason; the board
     # says when it is ready for his move.
-    import subprocess
-    import sys
-
-    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
-                          "--color", "white", "--engine", STOCKFISH],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         bufsize=1)
-    out: list[str] = []
-    threading.Thread(target=lambda: [out.append(line) for line in p.stdout], daemon=True).start()
+    p, out = _typing()
     try:
         p.stdin.write("e4\n")  # at once: before the board is even ready
         p.stdin.flush()
@@ -282,25 +293,6 @@ def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
     finally:
         if p.poll() is None:
             p.kill()
-
-
-def _typing(*args):
-    """play engine --sim as a subprocess: (process, what it printed so far)."""
-    import subprocess
-    import sys
-
-    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
-                          "--color", "white", "--engine", STOCKFISH, *args],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         bufsize=1)
-    out: list[str] = []
-    threading.Thread(target=lambda: [out.append(line) for line in p.stdout], daemon=True).start()
-    return p, out
-
-
-def _type(p, text):
-    p.stdin.write(text + "\n")
-    p.stdin.flush()
 
 
 @needs_engine
