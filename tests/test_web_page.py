@@ -235,11 +235,11 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 await page.wait_for_selector("#board-1 [data-flag]")
                 got["flag"] = (await page.inner_text("#board-1 [data-flag]"), await page.inner_text("#board-1 .player.white .flag"))
                 # The engine's evaluation, for spectators, and switched off.
-                await page.wait_for_selector("#board-2 .evalbar")
-                got["eval"] = await page.eval_on_selector("#board-2 .evalbar", "e => e.dataset.eval")
+                await page.wait_for_selector("#board-2 .evalbar:not(.pending)")
+                got["eval"] = await page.eval_on_selector("#board-2 .evalbar:not(.pending)", "e => e.dataset.eval")
                 got["pv"] = await page.inner_text("#board-2 .pv")
-                await page.wait_for_selector("#board-1 .evalbar")
-                got["eval_1"] = await page.eval_on_selector("#board-1 .evalbar", "e => e.dataset.eval")
+                await page.wait_for_selector("#board-1 .evalbar:not(.pending)")
+                got["eval_1"] = await page.eval_on_selector("#board-1 .evalbar:not(.pending)", "e => e.dataset.eval")
                 await page.click("#engine-toggle")
                 got["eval_off"] = await page.eval_on_selector_all(".evalbar, .pv", "es => es.length")
                 # High contrast.
