@@ -368,7 +368,8 @@ def test_the_page_follows_the_real_firmware_and_an_arbiters_pause(tmp_path):
         got, errors = {}, []
         try:
             s = relay.sessions
-            assert await _until(lambda: len(s) == 2 and all(x.record for x in s.values()))
+            assert await _until(lambda: len(s) == 2 and all(x.record for x in s.values())
+                                and any(x.record.plies for x in s.values()))  # the trace's board has begun
             mated = next(n for n, x in s.items() if x.record.plies)
             other = 3 - mated
             assert await _until(lambda: s[mated].record.result != "*")
