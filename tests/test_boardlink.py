@@ -78,3 +78,45 @@ def test_a_castling_made_rook_first_is_not_called_a_wrong_move():
     b960 = chess.Board("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", chess960=True)
     assert boardlink.castling_step(b960, "e1g1", "g1f1")  # king takes rook: the rook to f1 first
     assert not boardlink.castling_step(None, "e1g1", "h1f1") and not boardlink.castling_step(b, "zz", "h1f1")
+
+
+class OrderlyBoard(FakeSerial):
+    """A board that answers each line in turn, as the firmware does: hello with its game
+    1 (so the link's session asks to resend it), a resend with the refusal the firmware
+    gives once game 2 has begun, and new with its ok. Its answers come after a moment."""
+
+    def __init__(self):
+        super().__init__(b"", broken=False)
+        self._lock = threading.Lock()
+
+    def write(self, data: bytes) -> int:
+        super().write(data)
+        for line in data.decode().splitlines():
+            word = line.split()[0] if line.strip() else ""
+            answer = {"hello": "hello proto=1 fw=t board=b1 game=1 seq=4",
+                      "resend": "err not-now game%201%20is%20not%20the%20current%20game%20(2)",
+                      "new": "ok new 2"}.get(word)
+            if answer:
+                threading.Timer(0.2, self._say, (answer,)).start()
+        return len(data)
+
+    def _say(self, line: str) -> None:
+        with self._lock:
+            self._incoming += (line + "\n").encode()
+
+
+def test_the_answer_to_the_sessions_resend_is_not_taken_for_a_commands(monkeypatch):
+    # A player program joins a game just as the board's hello is answered: the session asks
+    # for a resend of game 1 while the program starts game 2. The board refuses the resend
+    # (game 1 is over) before it answers new; new gets its own answer.
+    board = OrderlyBoard()
+    monkeypatch.setattr(boardlink.serial, "Serial", lambda *a, **kw: board)
+    link = boardlink.BoardLink("/dev/fake", retry_s=0.01)
+    try:
+        end = time.monotonic() + 5
+        while time.monotonic() < end and b"resend" not in board.written:
+            time.sleep(0.01)
+        answer = link.command("new tc=60")
+        assert answer.kind == "ok" and answer.args == ["new", "2"]
+    finally:
+        link.close()

@@ -458,3 +458,35 @@ def test_a_game_stream_of_mangled_lines_leaves_the_game_playing(online):
     o.my_move("g1f3")
     assert o._thread.is_alive()
     assert o.server.received[-1] == (o.game.game_id, "g1f3")
+
+
+def test_a_server_answering_its_account_with_a_page_is_not_taken_for_lichess():
+    # A captive portal or a proxy answers every URL with its own HTML page and 200.
+    import asyncio
+
+    from aiohttp import web
+
+    loop = asyncio.new_event_loop()
+
+    async def portal(request):
+        return web.Response(text="<html><body>Sign in to the hotel's wifi</body></html>", content_type="text/html")
+
+    async def start():
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", portal)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        return runner, runner.addresses[0][1]
+
+    runner, port = loop.run_until_complete(start())
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    try:
+        api = BoardApi(TOKEN, f"http://127.0.0.1:{port}")
+        with pytest.raises(LichessError, match="answered /api/account with no account: is it lichess"):
+            api.account()
+        api.close()
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(5)
+        loop.call_soon_threadsafe(loop.stop)

@@ -7,6 +7,7 @@ says `hello` when it opens the line, and again while the board is quiet (QUIET_S
 was reset, or that took a half line before it, answers then."""
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 import time
@@ -26,6 +27,9 @@ def refusal(m) -> str:
     return " ".join(m.args[1:]) or (m.args[0] if m.args else "refused")
 
 
+UNANSWERED = ("", "hello", "state")  # lines the board answers with no ok or err (docs/protocol.md)
+
+
 class BoardError(RuntimeError):
     """The board refused a command (its `err` line) or did not answer."""
 
@@ -39,7 +43,13 @@ class BoardLink:
         self.connected = threading.Event()
         self._port = None
         self._lock = threading.Lock()
-        self._answers: queue.Queue = queue.Queue()
+        self._answers: queue.Queue = queue.Queue()  # (ticket of the line answered, its ok or err)
+        # The board answers each command line with one ok or err, in order: each line sent
+        # that gets one has a ticket here, so that an answer goes to its own line (the
+        # session's resend after a hello is answered like any command, and its refusal must
+        # not be taken for the answer to the player's next command).
+        self._sent: collections.deque = collections.deque()
+        self._ticket = 0
         self._stopped = False
         self._heard_at = self._hello_at = time.monotonic()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -75,6 +85,8 @@ class BoardLink:
             except (serial.SerialException, OSError):
                 pass
             self.session.disconnected()
+            with self._lock:
+                self._sent.clear()  # what was sent on that line will not be answered
             self.connected.clear()
             self.messages.put(("disconnected", None))
 
@@ -102,31 +114,40 @@ class BoardLink:
 
     def _handle(self, m: Event | Status) -> None:
         if isinstance(m, Status) and m.kind in ("ok", "err"):
-            self._answers.put(m)
+            with self._lock:
+                ticket = self._sent.popleft() if self._sent else None
+            self._answers.put((ticket, m))
         for what, detail in self.session.handle(m):
             self.messages.put((what, detail))
         if isinstance(m, Status) and m.kind not in ("ok", "err", "clock", "hello"):
             self.messages.put(("line", m))
 
-    def send(self, text: str) -> None:
+    def send(self, text: str) -> int | None:
+        """A line to the board; the ticket its ok or err will carry (None: a line answered
+        otherwise, or not at all: the empty line, hello, state)."""
+        word = text.split()[0] if text.strip() else ""
         with self._lock:
             port = self._port
+            ticket = None
+            if port is not None and word not in UNANSWERED:
+                self._ticket += 1
+                ticket = self._ticket
+                self._sent.append(ticket)
         if port is None:
             raise BoardError("the board is not connected")
         try:
             port.write((text + "\n").encode("ascii"))
         except (serial.SerialException, OSError) as e:
+            with self._lock:
+                if ticket in self._sent:
+                    self._sent.remove(ticket)
             raise BoardError(f"the line to the board failed: {e}") from None
+        return ticket
 
     def command(self, text: str, timeout: float = ANSWER_TIMEOUT_S) -> Status:
         """Send a command and wait for its answer: the `ok` line, or BoardError with the
         board's `err` text."""
-        while True:  # answers to earlier commands nobody waited for
-            try:
-                self._answers.get_nowait()
-            except queue.Empty:
-                break
-        self.send(text)
+        ticket = self.send(text)
         word = text.split()[0]
         end = time.monotonic() + timeout
         while True:
@@ -134,9 +155,11 @@ class BoardLink:
             if left <= 0:
                 raise BoardError(f"no answer from the board to {word!r} within {timeout:g} s")
             try:
-                m = self._answers.get(timeout=left)
+                answered, m = self._answers.get(timeout=left)
             except queue.Empty:
                 continue
+            if answered != ticket:
+                continue  # the answer to another line (the session's resend, an earlier command)
             if m.kind == "err":
                 raise BoardError(refusal(m))
             if m.args[:1] == [word] or not m.args:

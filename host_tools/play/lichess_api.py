@@ -81,7 +81,13 @@ class BoardApi:
             raise LichessError(network_words(e)) from None
 
     def account(self) -> dict:
-        return self._call(self._request("GET", "/api/account"))
+        """His account ({"id": ..., "username": ...}); LichessError for an answer that is not
+        one (a proxy's or a captive portal's page answered with 200 said "logged in as None"
+        and got his colour wrong)."""
+        body = self._call(self._request("GET", "/api/account"))
+        if not isinstance(body.get("id"), str) or not body["id"] or not isinstance(body.get("username", ""), str):
+            raise LichessError(f"{self.base} answered /api/account with no account: is it lichess?")
+        return body
 
     def playing(self) -> list[str]:
         """The ids of his games going on lichess now (GET /api/account/playing)."""
