@@ -518,3 +518,63 @@ def test_the_rounds_pairings_are_shown_before_their_boards_connect(tmp_path):
     assert "Anna" in got[1] and "not connected" not in got[1]
     assert "GM" in got[2] and "Cy" in got[2] and "Di" in got[2] and "board not connected yet" in got[2]
     assert "Ed" in got[3] and "board not connected yet" in got[3]
+
+
+def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
+    # Fourteen boards on a laptop's 1366x768 screen: at least twelve whole in sight, each
+    # with its players and both clocks; "Live only" hides a finished game, a range shows
+    # only those boards, and the jump list brings the last board into sight.
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    (tmp_path / "boards").mkdir()
+    fakes = []
+
+    async def body():
+        for i in range(1, 15):
+            events = [f"@1:1 game tc=5400+30 fen={START} chess960=- white=W{i} black=B{i}", "@1:2 move 1 e2e4 e4"]
+            if i == 2:
+                events.append("@1:3 result 1-0 resignation")
+            fakes.append(FakeBoard(str(tmp_path / "boards" / f"b{i:02d}"), serial=f"hall{i}", events=events))
+        relay = _relay(tmp_path)
+        await relay.start()
+        got = {}
+        try:
+            assert await _until(lambda: len(relay.sessions) == 14 and all(
+                s.record and s.record.plies for s in relay.sessions.values()), 30)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1366, "height": 768})
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-14 svg.board")
+                whole = """() => [...document.querySelectorAll('section.card')].filter((c) => {
+                    const r = c.getBoundingClientRect();
+                    return !c.hidden && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+                }).map((c) => c.id)"""
+                got["in_sight"] = await page.evaluate(whole)
+                got["first"] = (await page.inner_text("#board-1 .player.white"), await page.inner_text("#board-1 .player.black"))
+                got["finished"] = next(n for n, x in relay.sessions.items() if x.serial == "hall2")
+                await page.check("#live-only")
+                got["live_only"] = await page.eval_on_selector_all("section.card:not([hidden])", "cs => cs.map(c => c.id)")
+                await page.uncheck("#live-only")
+                await page.fill("#range", "3-5")
+                got["range"] = await page.eval_on_selector_all("section.card:not([hidden])", "cs => cs.map(c => c.id)")
+                await page.fill("#range", "")
+                await page.select_option("#jump", "14")
+                got["jumped"] = await page.evaluate(whole)
+                await page.screenshot(path=SHOTS + "/hall.png")
+                await browser.close()
+        finally:
+            await relay.stop()
+            for f in fakes:
+                f.close()
+        return got
+
+    got = asyncio.run(body())
+    assert len(got["in_sight"]) >= 12, got["in_sight"]
+    white, black = got["first"]  # each player's name and clock
+    assert re.match(r"W\d+\s+\S", white) and re.match(r"B\d+\s+\S", black), got["first"]
+    assert f"board-{got['finished']}" not in got["live_only"] and len(got["live_only"]) == 13
+    assert got["range"] == ["board-3", "board-4", "board-5"]
+    assert "board-14" in got["jumped"]

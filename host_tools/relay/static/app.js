@@ -291,10 +291,13 @@ function render(b) {
   if (single && b.number !== single) return;
   let card = document.getElementById("board-" + b.number);
   if (!card) card = makeCard(b.number);
+  const hidden = !passes(b);
+  if (card.hidden !== hidden) card.hidden = hidden;
   const before = boards.get(b.number);
   b.receivedAt = performance.now();
   if (!b.clock) b.clock = {};
   boards.set(b.number, b);
+  if (!before) { layout(); jumpList(); }
   announce(before, b);
   const v = view(b.number);
   const c = clockShown(b);
@@ -617,8 +620,53 @@ form.onsubmit = async (e) => {
   document.getElementById("settings-said").textContent = r.ok ? "saved" : "not saved: " + (await r.text());
 };
 
+// ----- a hall of boards: the compact grid (more than LARGE boards: a dozen on a laptop's
+// screen, names, titles, ratings, federations, both clocks and the result; the moves, the
+// chart and the navigation are on each board's own page), and what a spectator narrows it to.
+const LARGE = 4;
+const filters = { liveOnly: false, from: 1, to: Infinity };
+
+function layout() {
+  document.body.classList.toggle("compact", !single && boards.size > LARGE);
+}
+
+function passes(b) {
+  if (filters.liveOnly && ((b.result && b.result !== "*") || b.state === "WAITING")) return false;
+  return b.number >= filters.from && b.number <= filters.to;
+}
+
+function applyFilters() {
+  for (const b of boards.values()) {
+    const card = document.getElementById("board-" + b.number);
+    if (card) card.hidden = !passes(b);
+  }
+}
+
+function jumpList() {
+  const sel = document.getElementById("jump");
+  const want = [...boards.keys()].sort((a, b) => a - b).join(",");
+  if (sel.dataset.built === want) return;
+  sel.dataset.built = want;
+  sel.innerHTML = '<option value="">board…</option>' + want.split(",").filter(Boolean)
+    .map((n) => `<option value="${n}">${n}</option>`).join("");
+}
+
+document.getElementById("live-only").onchange = (e) => { filters.liveOnly = e.target.checked; applyFilters(); };
+document.getElementById("range").oninput = (e) => {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(e.target.value);
+  filters.from = m ? +m[1] : 1;
+  filters.to = m ? (m[2] ? +m[2] : +m[1]) : Infinity;
+  document.getElementById("range-said").textContent = m ? `boards ${filters.from} to ${filters.to}` : "all boards";
+  applyFilters();
+};
+document.getElementById("jump").onchange = (e) => {
+  const card = document.getElementById("board-" + e.target.value);
+  if (card) { card.hidden = false; card.scrollIntoView({ block: "start" }); card.focus(); }
+};
+
 if (single) {
   document.body.classList.add("single");
+  document.getElementById("hall").hidden = true;
   document.getElementById("all-boards").hidden = false;
   document.getElementById("help").innerHTML = "<kbd>←</kbd> <kbd>→</kbd> step through the moves, <kbd>Home</kbd> the start, <kbd>End</kbd> the live position, <kbd>f</kbd> flips the board.";
 }
