@@ -56,3 +56,25 @@ def test_a_device_sending_noise_beside_a_board_that_plays(tmp_path, caplog):
     # two with their count, not one by one.
     assert 1 <= len(said) <= 3 and boards == 2, said
 
+
+
+def test_lichess_lines_the_issue_names_are_refused_with_the_reason():
+    # What a bad server sent play lichess (#36): a player as a string, Infinity for a
+    # clock, a start position no board reads, a state that is no object. Each is refused
+    # whole with why; a good line is read.
+    import json
+
+    import pytest
+
+    from host_tools.play.lichess_events import read
+
+    full = json.loads(json.dumps(surfacefuzz.GAME_FULL))  # a copy of a real gameFull
+    assert read("game", full)["white"] == {"id": "player", "name": "Player", "rating": 1500}
+    for change, says in ((("white", "Player"), "white is not an object"),
+                         (("initialFen", "not a fen"), "initialFen 'not a fen' is no position"),
+                         (("state", "started"), "state is not an object")):
+        bad = dict(full, **{change[0]: change[1]})
+        with pytest.raises(ValueError, match=says):
+            read("game", bad)
+    with pytest.raises(ValueError, match="wtime is not a whole number"):
+        read("game", json.loads('{"type": "gameState", "moves": "e2e4", "wtime": Infinity, "btime": 1}'))
