@@ -81,9 +81,11 @@ def test_a_castling_made_rook_first_is_not_called_a_wrong_move():
 
 
 class OrderlyBoard(FakeSerial):
-    """A board that answers each line in turn, as the firmware does: hello with its game
-    1 (so the link's session asks to resend it), a resend with the refusal the firmware
-    gives once game 2 has begun, and new with its ok. Its answers come after a moment."""
+    """A board that answers each line in turn, as the firmware does (firmware/app/commands.py:
+    `handle` answers every command line with one ok or err, in order; `_hello` answers with
+    the hello line; `_resend` refuses another game than the current with `err not-now game
+    1 is not the current game (2)`, its text encoded by firmware/app/protocol.py). Its
+    answers come after a moment."""
 
     def __init__(self):
         super().__init__(b"", broken=False)
