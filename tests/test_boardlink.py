@@ -2,6 +2,7 @@
 that breaks at the worst moment: while the link answers the board's hello."""
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -90,6 +91,8 @@ class OrderlyBoard(FakeSerial):
     def __init__(self):
         super().__init__(b"", broken=False)
         self._lock = threading.Lock()
+        self._due: queue.Queue = queue.Queue()  # answers, in the order of their lines
+        threading.Thread(target=self._answer, daemon=True).start()
 
     def write(self, data: bytes) -> int:
         super().write(data)
@@ -99,12 +102,15 @@ class OrderlyBoard(FakeSerial):
                       "resend": "err not-now game%201%20is%20not%20the%20current%20game%20(2)",
                       "new": "ok new 2"}.get(word)
             if answer:
-                threading.Timer(0.2, self._say, (answer,)).start()
+                self._due.put(answer)
         return len(data)
 
-    def _say(self, line: str) -> None:
-        with self._lock:
-            self._incoming += (line + "\n").encode()
+    def _answer(self) -> None:
+        while True:  # one line at a time, in order, each after a moment's work
+            line = self._due.get()
+            time.sleep(0.2)
+            with self._lock:
+                self._incoming += (line + "\n").encode()
 
 
 def test_the_answer_to_the_sessions_resend_is_not_taken_for_a_commands(monkeypatch):
