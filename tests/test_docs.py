@@ -28,6 +28,6 @@ def test_every_link_and_picture_names_a_file_that_is_there():
 
 def test_the_pictures_are_the_pages_the_browser_tests_took():
     # tests/test_web_page.py and test_arbiter_page.py write them at every run.
-    for name in ("page.png", "single.png", "phone.png", "arbiter.png", "hall.png"):
+    for name in ("page.png", "single.png", "phone.png", "arbiter.png", "hall.png", "standings.png"):
         data = (ROOT / "docs" / "img" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, name

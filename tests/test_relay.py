@@ -277,7 +277,7 @@ def test_livechess_api_with_the_messages_clients_send(tmp_path):
     assert "config orientation=turned" in received
 
 
-def test_an_arbiters_command_gets_the_boards_answer_and_the_page_shows_it(tmp_path):
+def test_an_arbiters_command_gets_the_boards_answer_and_his_state_shows_it(tmp_path):
     # (#14) The real firmware on the simulated board answers; the HTTP answer carries it.
     from host_tools.sim import SimulatedBoard
 
@@ -296,7 +296,7 @@ def test_an_arbiters_command_gets_the_boards_answer_and_the_page_shows_it(tmp_pa
                 for cmd in ("start", "set time w 60000", "pause", "set time w 60000", "resume"):
                     r = await http.post(base + f"api/boards/1/command", json={"command": cmd}, headers=good)
                     got[cmd] = got.get(cmd, []) + [(r.status, (await r.json())["answer"])]
-                state = await (await http.get(base + "api/state")).json()
+                state = await (await http.get(base + "api/state", headers=good)).json()
         finally:
             await relay.stop()
             board.stop()
@@ -818,3 +818,51 @@ def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkey
             return [p.san for p in s[1].record.plies]
 
     assert run(body()) == ["e4", "e5"]
+
+
+def test_spectators_get_no_arbiter_state_and_the_arbiter_gets_all_of_it(tmp_path):
+    # A board that differs from the game, and the arbiter's command with its answer: on the
+    # arbiter's feed (the token given) and /api/state with the token; nowhere on the
+    # spectators' feed or their /api/state.
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
+              "@1:3 move 1 e2e4 e4"]
+
+    async def body():
+        async with fake_board_on_a_relay(tmp_path, events, token="t0ken") as (fake, relay):
+            base = relay.urls()["page"]
+            async with aiohttp.ClientSession() as http:
+                spectator = await http.ws_connect(base + "ws")
+                arbiter = await http.ws_connect(base + "ws")
+                await arbiter.send_json({"token": "t0ken"})
+                first = {"spectator": await spectator.receive_json(), "arbiter": await arbiter.receive_json()}
+                assert (await arbiter.receive_json())["ok"]
+                first["arbiter"] = await arbiter.receive_json()  # the boards again, whole
+                fake.send("board differs e4 e2")
+                r = await http.post(base + "api/boards/1/command", json={"command": "pause"},
+                                    headers={"Authorization": "Bearer t0ken"})
+                assert r.status == 200
+                await asyncio.sleep(0.5)
+                feeds = {}
+                for who, ws in (("spectator", spectator), ("arbiter", arbiter)):
+                    feeds[who] = [first[who]["boards"][0]]
+                    while True:
+                        try:
+                            m = await ws.receive_json(timeout=0.3)
+                        except asyncio.TimeoutError:
+                            break
+                        if m["type"] == "board":
+                            feeds[who].append(m["board"])
+                states = {who: (await (await http.get(base + "api/state", headers=h)).json())["boards"][0]
+                          for who, h in (("spectator", {}), ("arbiter", {"Authorization": "Bearer t0ken"}))}
+                await spectator.close()
+                await arbiter.close()
+        return feeds, states
+
+    feeds, states = run(body())
+    hidden = ("serial", "problem", "status", "command")
+    for board in feeds["spectator"] + [states["spectator"]]:
+        assert not set(hidden) & set(board), board
+    assert len(feeds["spectator"]) > 1  # the spectators did get the board's changes
+    last = feeds["arbiter"][-1]
+    assert last["serial"] == "fake1" and last["status"].startswith("differs") and last["command"] == "pause -> ok pause"
+    assert states["arbiter"]["command"] == "pause -> ok pause" and states["arbiter"]["status"].startswith("differs")

@@ -63,17 +63,14 @@ def test_the_page_shows_the_boards(tmp_path):
                 fake.add("@1:9 result 1-0 resignation")
                 await page.wait_for_function("(document.querySelector('#board-1 [data-result]') || {}).textContent?.includes('1-0')")
                 shots["result"] = await page.inner_text("#board-1 [data-result]")
-                await page.click("#settings-open")
-                await page.fill("#settings [name=token]", relay.token)
-                await page.fill("#settings [name=event]", "Club night")
-                await page.fill("#settings [name=w1]", "Anna Rudolf")
-                await page.click("#settings button[type=submit]")
+                # The arbiter names the round and a player on his page; the spectators'
+                # page follows, and has no form of its own.
+                arbiter = await browser.new_page()
+                await edit_round(arbiter, relay, {"event": "Club night"}, {1: {"white": "Anna Rudolf"}})
                 await page.wait_for_function(
                     "document.querySelector('#board-1 .player.white').textContent.includes('Anna Rudolf')")
                 shots["event"] = await page.inner_text("#event")
-                await page.fill("#settings [name=token]", "wrong")
-                await page.click("#settings button[type=submit]")
-                await page.wait_for_function("document.getElementById('settings-said').textContent.includes('not saved')")
+                shots["forms"] = await page.eval_on_selector_all("form, input[type=password]", "es => es.length")
                 await page.screenshot(path=str(tmp_path / "page.png"))
                 phone = await browser.new_page(viewport={"width": 390, "height": 844})
                 await phone.goto(relay.urls()["page"])
@@ -98,6 +95,28 @@ def test_the_page_shows_the_boards(tmp_path):
     assert "1-0" in s["result"] and "resignation" in s["result"]
     assert 300 <= s["phone_width"] <= 390  # the board fits a phone's width
     assert s["event"].startswith("Club night")
+    assert s["forms"] == 0  # no round form, no token field for spectators
+
+
+async def edit_round(page, relay, fields: dict, boards: dict) -> None:
+    """On the arbiter's page (signed in with the relay's token): the round's fields
+    (event, round) and the pairings' names (board -> {white, black, serial}) typed in its
+    round form and saved, as an arbiter does."""
+    if not page.url.endswith("/arbiter"):
+        await page.goto(relay.urls()["arbiter"])
+        await page.fill("#login [name=token]", relay.token)
+        await page.click("#login button")
+    await page.click("#round-panel summary")
+    for name, value in fields.items():
+        await page.fill(f"#round-form [name={name}]", value)
+    for n, names in boards.items():
+        for color, value in names.items():
+            await page.fill(f"#pairings tr[data-board='{n}'] [name={color}]", value)
+    await page.eval_on_selector("#round-said", "e => e.textContent = ''")
+    await page.click("#round-form button[type=submit]")
+    await page.wait_for_function("document.getElementById('round-said').textContent !== ''")
+    said = await page.inner_text("#round-said")
+    assert said == "saved", said
 
 
 def test_names_show_as_text_never_as_markup(tmp_path):
@@ -126,9 +145,16 @@ def test_names_show_as_text_never_as_markup(tmp_path):
                        "imgs": await page.eval_on_selector_all("#board-1 img, #board-1 b:not([data-moves] b)",
                                                                "es => es.length"),
                        "title": await page.title()}
-                await page.click("#settings-open")
-                got["form"] = await page.input_value("#settings [name=w1]")
-                got["form_b"] = await page.input_value("#settings [name=b1]")
+                arbiter = await browser.new_page()
+                arbiter.on("dialog", lambda d: asyncio.ensure_future(d.dismiss()))
+                await arbiter.goto(relay.urls()["arbiter"])
+                await arbiter.fill("#login [name=token]", relay.token)
+                await arbiter.click("#login button")
+                await arbiter.wait_for_selector("#pairings tr[data-board='1']", state="attached")
+                got["form"] = await arbiter.input_value("#pairings tr[data-board='1'] [name=white]")
+                got["form_b"] = await arbiter.input_value("#pairings tr[data-board='1'] [name=black]")
+                got["desk"] = await arbiter.inner_text("#board-1 [data-part=players]")
+                got["arbiter_title"] = await arbiter.title()
                 await browser.close()
         return got
 
@@ -136,6 +162,7 @@ def test_names_show_as_text_never_as_markup(tmp_path):
     assert got["white"] == evil and got["black"] == 'Bo"><b>x'
     assert got["imgs"] == 0 and got["title"] != "pwned"
     assert got["form"] == evil and got["form_b"] == 'Bo"><b>x'
+    assert got["desk"].startswith(evil) and got["arbiter_title"] != "pwned"
 
 
 PROMOTION_FEN = "7k/P7/8/8/8/8/8/K7%20w%20-%20-%200%2040"
@@ -258,17 +285,15 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 href = await page.eval_on_selector("#board-1 a[data-game='1']", "e => e.getAttribute('href')")
                 got["earlier"] = (href, await page.evaluate(f"fetch('{href}').then(r => r.text())"),
                                   await page.evaluate("fetch('/boards/1.pgn').then(r => r.text())"))
-                # The names changed from the page: titles, ratings, federations stay.
-                await page.click("#settings-open")
-                await page.fill("#settings [name=token]", relay.token)
-                await page.fill("#settings [name=b1]", "Bo Larsen")
-                await page.click("#settings button[type=submit]")
+                # A name changed on the arbiter's page: titles, ratings, federations stay.
+                arbiter = await browser.new_page()
+                await edit_round(arbiter, relay, {}, {1: {"black": "Bo Larsen"}})
+                await arbiter.close()
                 await page.wait_for_function(
                     "document.querySelector('#board-1 .player.black').textContent.includes('Bo Larsen')")
                 got["kept"] = (await page.inner_text("#board-1 .player.white .who"),
                                await page.inner_text("#board-1 .player.black .who"))
                 got["kept_tags"] = await page.evaluate("fetch('/boards/1/games/1.pgn').then(r => r.text())")
-                await page.click("#settings-open")
                 Path(SHOTS).mkdir(parents=True, exist_ok=True)
                 await page.screenshot(path=SHOTS + "/page.png", full_page=True)
                 # One board alone, at its own URL (and the preference kept).
@@ -396,7 +421,13 @@ def test_the_page_follows_the_real_firmware_and_an_arbiters_pause(tmp_path):
                 got["resume"] = await command("resume")
                 await page.wait_for_selector(f"#board-{other} .player.white.running")
                 got["paused_after"] = await page.eval_on_selector_all(f"#board-{other} [data-paused]", "es => es.length")
-                got["command"] = await page.inner_text(f"#board-{other} .command")
+                # The arbiter's command and the board's answer are the arbiter's: his
+                # state has them, the spectators' page and state do not.
+                got["card"] = await page.inner_text(f"#board-{other}")
+                public = await (await http.get(relay.urls()["page"] + "api/state")).json()
+                own = await (await http.get(relay.urls()["page"] + "api/state",
+                                            headers={"Authorization": "Bearer t0ken"})).json()
+                got["command"] = [[b.get("command") for b in x["boards"] if b["number"] == other][0] for x in (public, own)]
                 await browser.close()
         finally:
             await relay.stop()
@@ -412,7 +443,8 @@ def test_the_page_follows_the_real_firmware_and_an_arbiters_pause(tmp_path):
     assert got["running_in_pause"] == 0
     first, later = got["still"]
     assert first == later
-    assert got["paused_after"] == 0 and "resume -> ok resume" in got["command"]
+    assert got["paused_after"] == 0 and got["command"] == [None, "resume -> ok resume"]
+    assert "resume" not in got["card"] and "arbiter" not in got["card"]
 
 
 def test_what_spectators_see_of_earlier_positions_finished_games_and_unknown_boards(tmp_path):
@@ -459,11 +491,9 @@ def test_what_spectators_see_of_earlier_positions_finished_games_and_unknown_boa
                 fake.add("@1:10 result 1-0 resignation")
                 await page.wait_for_selector("#board-1 [data-result]")
                 fake.close()  # the cable pulled after the game
-                await page.wait_for_function("document.querySelector('#board-1') && "
-                                             "!document.querySelector('#board-1 [data-alert]')")
                 await asyncio.sleep(1.5)
-                got["finished"] = (await page.eval_on_selector_all("#board-1 [data-alert]", "es => es.length"),
-                                   await page.inner_text("#board-1 [data-part=problem]"),
+                got["finished"] = (await page.eval_on_selector_all("#board-1 [data-offline]", "es => es.length"),
+                                   await page.inner_text("#board-1 .badges"),
                                    relay.sessions[1].state)
                 r = await page.goto(relay.urls()["page"] + "board/9")
                 got["unknown"] = (r.status, await page.inner_text("h1"))
@@ -476,7 +506,8 @@ def test_what_spectators_see_of_earlier_positions_finished_games_and_unknown_boa
     got = asyncio.run(body())
     assert got["board_x"][0] == got["board_x"][1]  # the board did not move sideways
     assert got["earlier"] == ("5:01", "4:59")  # after 2...e5, not the live 4:10
-    assert got["finished"][:2] == (0, "") and got["finished"][2] != "ACTIVE"
+    assert got["finished"][0] == 0 and got["finished"][2] != "ACTIVE"
+    assert got["finished"][1].startswith("1-0") and "arbiter" not in got["finished"][1]
     assert got["unknown"] == (404, "No board 9")
 
 
@@ -578,3 +609,72 @@ def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
     assert f"board-{got['finished']}" not in got["live_only"] and len(got["live_only"]) == 13
     assert got["range"] == ["board-3", "board-4", "board-5"]
     assert "board-14" in got["jumped"]
+
+
+def test_the_events_standings_earlier_rounds_and_federation_flags(tmp_path):
+    # An event's third round: the two earlier rounds from their PGN (`--earlier`), the
+    # round file's federations shown as flags with their codes; the standings table, open
+    # while a game of this round ends, takes its result; an earlier round chosen shows its
+    # games and results instead of the boards; on a phone too.
+    if CHROMIUM is None:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    from tests.test_standings import ROUND_1, ROUND_2
+
+    (tmp_path / "r1.pgn").write_text(ROUND_1)
+    (tmp_path / "r2.pgn").write_text(ROUND_2)
+    round_file = tmp_path / "round.json"
+    round_file.write_text(json.dumps({"event": "Open", "round": "3", "boards": {"1": {
+        "white": "Anna R.", "black": "Cy", "white_fide_id": 100, "white_fed": "ITA", "black_fed": "ENG",
+        "serial": "fake1"}}}))
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=x black=y", "@1:2 start", "@1:3 move 1 e2e4 e4"]
+
+    async def body():
+        got, errors = {}, []
+        async with fake_board_on_a_relay(tmp_path, events, round_file=round_file,
+                                         earlier=[tmp_path / "r1.pgn", tmp_path / "r2.pgn"]) as (fake, relay):
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                await page.goto(relay.urls()["page"])
+                await page.wait_for_selector("#board-1 [data-fed=ITA]")
+                got["feds"] = await page.eval_on_selector_all("#board-1 [data-fed]", "es => es.map(e => e.textContent)")
+                await page.click("#standings-open")
+                await page.wait_for_selector("#standings tbody tr")
+                rows = "() => [...document.querySelectorAll('#standings tbody tr')].map(r => r.innerText.replace(/\\s+/g, ' ').trim())"
+                got["before"] = await page.evaluate(rows)
+                fake.add("@1:4 result 1-0 resignation")
+                await page.wait_for_function("document.querySelector('#standings tbody tr').innerText.includes('3')")
+                got["after"] = await page.evaluate(rows)
+                got["said"] = await page.inner_text("#standings-said")
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=SHOTS + "/standings.png")
+                await page.select_option("#round-select", "2")
+                await page.wait_for_selector("#round-view:not([hidden])")
+                got["round_2"] = await page.evaluate(
+                    "() => [...document.querySelectorAll('#round-view tbody tr')].map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
+                got["boards_hidden"] = await page.eval_on_selector("#boards", "e => e.hidden")
+                href = await page.eval_on_selector("#round-view-pgn", "e => e.getAttribute('href')")
+                got["round_2_pgn"] = await page.evaluate(f"fetch('{href}').then(r => r.text())")
+                await page.select_option("#round-select", "")
+                got["back"] = await page.eval_on_selector("#boards", "e => !e.hidden")
+                phone = await browser.new_page(viewport={"width": 390, "height": 844})
+                await phone.goto(relay.urls()["page"])
+                await phone.click("#standings-open")
+                await phone.wait_for_selector("#standings tbody tr")
+                got["phone"] = await phone.evaluate("document.body.scrollWidth")
+                await browser.close()
+        return got, errors
+
+    got, errors = asyncio.run(body())
+    assert errors == []
+    assert sorted(got["feds"], key=lambda t: t[-3:]) == ["🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f ENG", "🇮🇹 ITA"]  # Black (ENG) above, White below
+    assert got["before"][0].startswith("1 IM Anna R. 2400 🇮🇹 ITA 2 2")  # rank, player, points, games
+    assert got["after"][0].startswith("1 IM Anna R. 2400 🇮🇹 ITA 3 3")  # this round's win, at once
+    assert "rounds 1, 2, 3" in got["said"]
+    assert got["round_2"] == ["1 Flo 0-1 Anna R.", "2 Bo ½-½ Cy", "3 Di * Ed"]
+    assert got["boards_hidden"] and got["back"]
+    assert got["round_2_pgn"].count("[Event ") == 3
+    assert got["phone"] <= 390

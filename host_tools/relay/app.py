@@ -9,6 +9,7 @@ Relay builds the parts and holds them together; each part has one job:
     views.py    what the page and the APIs show (JSON)
     analysis.py the spectators' engine evaluation (off the boards' path)
     round.py    the round (event, players), checked
+    standings.py the event across its rounds: standings, earlier rounds
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
 Nothing below imports this module: the servers are given the relay and use its public
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from pathlib import Path
 
 from host_tools.relay import views
@@ -29,7 +31,8 @@ from host_tools.relay.lines import Lines
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
 from host_tools.relay.publish import Publisher
-from host_tools.relay.round import RoundInfo
+from host_tools.relay import standings
+from host_tools.relay.round import RoundError, RoundInfo
 from host_tools.relay.store import Store
 from host_tools.relay.web import start_web
 
@@ -39,12 +42,19 @@ class Relay:
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
                  origins=None, lichess: dict | None = None, log=print, speaker=None,
-                 analysis: dict | None = None, door: dict | None = None, delay_s: float = 0.0):
+                 analysis: dict | None = None, door: dict | None = None, delay_s: float = 0.0,
+                 earlier=()):
         """analysis: {"engine_path": ..., "movetime_ms": ...} for the spectators' evaluation
         (relay/analysis.py), or None for none (and none with a delay); delay_s: the broadcast
         delay (relay/publish.py); door: the connection limits (relay/door.py:
-        total, per_client, header_s), or None for the defaults."""
+        total, per_client, header_s), or None for the defaults; earlier: the event's earlier
+        rounds, PGN files (relay/standings.py)."""
         self.round = RoundInfo.load(round_file)  # a bad round file stops here, before any file is made
+        self.earlier = standings.load_earlier(earlier)  # and so does an earlier round's file
+        if any(g.round == self.round.round for g in self.earlier):
+            raise RoundError(f"the earlier rounds hold games of round {self.round.round}, the round "
+                             f"being played (its games would count twice)")
+        self._standings = (0.0, None)  # (when, what): made at most once a second
         self.store = Store(out)
         self.patterns = list(patterns)
         self.discover = discover
@@ -91,12 +101,40 @@ class Relay:
     def board_json(self, s) -> dict:
         return views.board_json(s, self.round)
 
-    def state_json(self) -> dict:
-        """The round and its boards as the public sees them (held back by a delay)."""
-        return self.publisher.public_state()
+    def state_json(self, arbiter: bool = False) -> dict:
+        """The round and its boards as the public sees them (held back by a delay), or as
+        the arbiter does (at once, with each board's serial, trouble and last command)."""
+        return self.publisher.public_state(arbiter)
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         return self.publisher.public_pgn(n, game)
+
+    def rounds_json(self) -> dict:
+        """The event's rounds: the earlier ones with their games, and the one being played."""
+        return {"earlier": standings.rounds_json(self.earlier), "current": self.round.round}
+
+    def earlier_pgn(self, name: str) -> str | None:
+        """An earlier round's games as PGN; None if no earlier round has that name."""
+        games = [g.pgn for g in self.earlier if g.round == name]
+        return "".join(games) if games else None
+
+    def standings_json(self) -> dict:
+        """The standings after the earlier rounds and the finished games of this one as the
+        public has them (held back by a delay); made again at most once a second."""
+        at, made = self._standings
+        if made is None or time.monotonic() - at > 1.0:
+            games = self.earlier + standings.games_from_pgn(self.round_pgn(placeholders=False),
+                                                            "the round", whole=False)
+            feds = {}
+            for b in self.round.boards.values():
+                for color, info in b.get("info", {}).items():
+                    if info.get("fed"):
+                        key = f"fide:{info['fide_id']}" if info.get("fide_id") else f"name:{b.get(color, '?')}"
+                        feds[key] = info["fed"]
+            rounds = list(dict.fromkeys([g.round for g in self.earlier] + [self.round.round]))
+            made = {"rounds": rounds, "standings": standings.standings(games, feds)}
+            self._standings = (time.monotonic(), made)
+        return made
 
     def listen(self) -> asyncio.Queue:
         """A queue that gets every message of the live feed from now on (unlisten when done)."""

@@ -35,6 +35,9 @@ def parse(argv=None):
     ap.add_argument("ports", nargs="*", help="serial ports or glob patterns")
     ap.add_argument("--out", default="out/relay", help="the output folder (PGN files, the relay's journal)")
     ap.add_argument("--round-file", help="JSON: event, site, date, round, boards {n: {white, black, serial}}")
+    ap.add_argument("--earlier", action="append", default=[], metavar="PGN",
+                    help="an earlier round of the event (its round.pgn, or lichess's download): the "
+                         "standings count its games and the page shows it again; once per round")
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
     ap.add_argument("--port", type=_port, default=8080, help="HTTP port of the page and the PGN")
     ap.add_argument("--livechess-port", type=_port, default=1982)
@@ -64,6 +67,8 @@ def _check(a) -> None:
         raise CommandError(f"--delay is 0..3600 seconds, not {a.delay}")
     if a.round_file:
         readable_file(a.round_file, "the round file")
+    for p in a.earlier:
+        readable_file(p, "an earlier round (--earlier)")
     for p in a.ports:
         # A path is a board that must be there; a glob pattern waits for boards to appear.
         if not any(c in p for c in "*?[") and not os.path.exists(p):
@@ -118,7 +123,7 @@ async def run(a, until=None, on_start=None):
                       http_port=a.port, livechess_port=a.livechess_port,
                       token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
                       origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker,
-                      analysis=analysis, delay_s=a.delay)
+                      analysis=analysis, delay_s=a.delay, earlier=a.earlier)
     except (CommandError, RoundError) as e:
         raise SystemExit(f"{PROG}: error: {e}") from None
     try:

@@ -94,10 +94,11 @@ class Publisher:
 
     # ----- what the public sees (the same as live, or held back by the delay)
 
-    def public_state(self) -> dict:
-        """The page's state (and /api/state): the round and its boards as spectators see them."""
-        if not self.delay_s:
-            return views.state_json(self.sessions, self.round_info())
+    def public_state(self, arbiter: bool = False) -> dict:
+        """The page's state (and /api/state): the round and its boards as spectators see them
+        (held back by the delay, nothing of the arbiter's), or as the arbiter does (live)."""
+        if arbiter or not self.delay_s:
+            return views.state_json(self.sessions, self.round_info(), arbiter)
         r = self.round_info()
         boards = dict(self._public_boards)
         for n, entry in r.boards.items():
@@ -127,19 +128,20 @@ class Publisher:
             fn(*args)
 
     def send_public(self, msg: dict) -> None:
-        """A message of the live feed: to arbiters at once, to spectators after the delay."""
-        if not self.delay_s:
-            self.send(msg)
-            return
+        """A message of the live feed: to arbiters at once and whole, to spectators after
+        the delay and without what is the arbiter's (views.ARBITER_ONLY)."""
         self.send(msg, arbiter=True)
-        self.loop.call_later(self.delay_s, self._to_spectators, msg)
+        if msg["type"] == "board":
+            msg = dict(msg, board=views.public(msg["board"]))
+        self._later(self._to_spectators, msg)
 
     def _to_spectators(self, msg: dict) -> None:
-        if msg["type"] == "clock" and msg["number"] in self._public_boards:
-            self._public_boards[msg["number"]]["clock"] = msg["clock"]
-        elif msg["type"] == "removed":
-            self._public_boards.pop(msg["number"], None)
-            self._public_parts.pop(msg["number"], None)
+        if self.delay_s:  # what the public has been shown, as of now
+            if msg["type"] == "clock" and msg["number"] in self._public_boards:
+                self._public_boards[msg["number"]]["clock"] = msg["clock"]
+            elif msg["type"] == "removed":
+                self._public_boards.pop(msg["number"], None)
+                self._public_parts.pop(msg["number"], None)
         for q in list(self.listeners - self.arbiter_listeners):
             if q.qsize() < QUEUE_LIMIT:
                 q.put_nowait(msg)
@@ -210,7 +212,9 @@ class Publisher:
         for s in self.sessions.values():
             self._publish(s)
         self.send({"type": "round", "round": views.round_json(self.round_info())})
-        self._later(lambda: self.send({"type": "state", **self.public_state()}))  # pairings waiting
+        # the pairings waiting for their boards
+        self.send({"type": "state", **self.public_state(arbiter=True)}, arbiter=True)
+        self._later(lambda: self._to_spectators({"type": "state", **self.public_state()}))
 
     def alert(self, a) -> None:
         """Something for the arbiter (relay/alerts.py): to the arbiter's feeds only."""
@@ -256,7 +260,7 @@ class Publisher:
 
     def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
         """A board's change reaches the public: its files, the round PGN, the lichess push."""
-        self._public_boards[n] = board
+        self._public_boards[n] = views.public(board)
         if parts is not None:
             self._public_parts[n] = parts
         if text is not None:

@@ -10,6 +10,17 @@ from host_tools.relay.round import RoundInfo
 from host_tools.relay.session import BoardSession
 
 
+# What only the arbiter's page gets of a board: its serial, its line's and its position's
+# trouble ("board differs: ...", an unreadable line) and the arbiter's last command with
+# the board's answer. Spectators see the game, the clocks and the result.
+ARBITER_ONLY = ("serial", "problem", "status", "command")
+
+
+def public(board: dict) -> dict:
+    """A board_json as spectators get it (the page, /api/state without the token)."""
+    return {k: v for k, v in board.items() if k not in ARBITER_ONLY}
+
+
 def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     """A board for the page and the feed. The page draws any earlier position itself from
     `start` and the moves (`uci`, with `san` for the move list and its check signs), and
@@ -52,14 +63,16 @@ def round_json(round_info: RoundInfo) -> dict:
             "lichess_round": round_info.lichess_round}
 
 
-def state_json(sessions: dict, round_info: RoundInfo) -> dict:
+def state_json(sessions: dict, round_info: RoundInfo, arbiter: bool = False) -> dict:
     """The round and its boards: every board the relay has, and every pairing of the round
-    whose board has not connected yet (its players shown, WAITING)."""
+    whose board has not connected yet (its players shown, WAITING); as the arbiter sees
+    them, or as spectators do."""
     boards = {n: board_json(s, round_info) for n, s in sessions.items()}
     for n, entry in round_info.boards.items():
         if n not in boards:
             boards[n] = waiting_json(n, entry)
-    return {"round": round_json(round_info), "boards": [boards[n] for n in sorted(boards)]}
+    shown = (lambda b: b) if arbiter else public
+    return {"round": round_json(round_info), "boards": [shown(boards[n]) for n in sorted(boards)]}
 
 
 def waiting_json(n: int, entry: dict) -> dict:

@@ -15,7 +15,7 @@ from aiohttp import WSMsgType, web
 
 from host_tools.relay.claims import ClaimError, check_claim
 from host_tools.relay.door import GuardedSite
-from host_tools.relay.guards import BODY_TIME, ascii_headers, json_body, require_token, token_matches
+from host_tools.relay.guards import BODY_TIME, ascii_headers, authorised, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
 from host_tools.relay.round import RoundError, RoundInfo
 
@@ -86,8 +86,23 @@ def make_app(relay) -> web.Application:
         return web.Response(text=text, content_type=PGN_TYPE)
 
     @routes.get("/api/state")
-    async def state(request):
-        return web.json_response(relay.state_json())
+    async def state(request):  # the arbiter's with the token, the spectators' without
+        return web.json_response(relay.state_json(authorised(relay.token, request)))
+
+    @routes.get("/api/standings")
+    async def standings(request):  # the event's standings, this round's finished games included
+        return web.json_response(relay.standings_json())
+
+    @routes.get("/api/rounds")
+    async def rounds(request):  # the event's earlier rounds, with their games
+        return web.json_response(relay.rounds_json())
+
+    @routes.get(r"/rounds/{name:[^/]{1,10}}.pgn")
+    async def earlier_round_pgn(request):
+        text = relay.earlier_pgn(request.match_info["name"])
+        if text is None:
+            raise web.HTTPNotFound(text="no such earlier round")
+        return web.Response(text=text, content_type=PGN_TYPE)
 
     @routes.get("/ws")
     async def ws(request):
@@ -119,6 +134,8 @@ def make_app(relay) -> web.Application:
                         relay.listen_as_arbiter(q)
                     await sock.send_json({"type": "arbiter", "ok": ok,
                                           "alerts": relay.alerts_json() if ok else []})
+                    if ok:  # the boards again, with what only the arbiter sees
+                        await sock.send_json({"type": "state", **relay.state_json(arbiter=True)})
         except ConnectionError:
             pass  # the client went mid-answer: nothing to tell it, nothing to log
         finally:

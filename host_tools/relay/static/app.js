@@ -13,7 +13,6 @@ const prefs = {
   engine: localStorage.getItem("engine") !== "off",
   contrast: localStorage.getItem("contrast") === "high",
 };
-let roundInfo = {};
 let greeted = false; // the first state is shown, not announced
 
 // ----- positions: a FEN's board as 64 squares (a1 = 0, h8 = 63), moves applied to it
@@ -174,7 +173,7 @@ function playerHtml(b, color, clock) {
   const p = (b.players || {})[color] || {};
   const name = b[color] || (color === "white" ? "White" : "Black");
   return `<div class="player ${color}${playerClasses(color, clock)}">
-    <span class="who">${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` <span class="fed">${esc(p.fed)}</span>` : ""}</span>
+    <span class="who">${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` ${fedHtml(p.fed)}` : ""}</span>
     <span class="flag" title="flag fallen">${flagText(color, clock)}</span><span class="time" data-clock="${color}" aria-label="${color}'s clock">${fmt(clock[color])}</span></div>`;
 }
 
@@ -281,9 +280,10 @@ function badges(b, clock) {
   else if (clock.state === "paused") out.push('<span class="badge paused" data-paused>paused</span>');
   const flags = clock.flags || [0, 0];
   if (!over && (flags[0] || flags[1])) out.push(`<span class="badge flag" data-flag>⚑ ${flags[0] === 1 || (flags[0] && !flags[1]) ? "White" : "Black"}'s flag fell${flags[0] && flags[1] ? " first" : ""}</span>`);
-  // A finished game whose board was unplugged needs nobody: its line's state is no news.
+  // What is wrong with a board is the arbiter's (his page); spectators learn only that a
+  // game in progress is not coming through (a finished game's unplugged board is no news).
   if (b.state === "WAITING") out.push('<span class="badge waiting" data-waiting>board not connected yet</span>');
-  else if (!over && (b.problem || (b.status && b.status.startsWith("differs")) || b.state !== "ACTIVE")) out.push('<span class="badge alert" data-alert>needs the arbiter</span>');
+  else if (!over && b.state !== "ACTIVE") out.push('<span class="badge offline" data-offline>board offline: moves may come late</span>');
   return out.join(" ");
 }
 
@@ -298,6 +298,7 @@ function render(b) {
   if (!b.clock) b.clock = {};
   boards.set(b.number, b);
   if (!before) { layout(); jumpList(); }
+  if (before && b.result !== before.result) resultCame();
   announce(before, b);
   const v = view(b.number);
   const c = clockShown(b);
@@ -319,10 +320,6 @@ function render(b) {
   drawMoves(mv, b, s.live ? null : s.ply);
   setHTML(part("pv"), an.line);
   setHTML(part("chart"), chart(b));
-  setText(part("command"), b.command ? "arbiter: " + b.command : "");
-  const over = b.result && b.result !== "*";
-  setText(part("problem"), over || b.state === "WAITING" ? "" : (b.problem || (b.status && b.status.startsWith("differs") ? "board differs: " + b.status : "")) +
-    (b.state !== "ACTIVE" ? " (" + String(b.state).toLowerCase() + ")" : ""));
   if (s.live) scrollToEnd(b.number);
   else { const cur = mv.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
 }
@@ -381,8 +378,6 @@ function makeCard(number) {
         <div class="moves" data-moves data-part="moves" aria-label="moves"></div>
         <div data-part="pv"></div>
         <div data-part="chart"></div>
-        <div class="command" data-part="command"></div>
-        <div class="problem" data-part="problem"></div>
       </div>
     </div>`;
   const main = document.getElementById("boards");
@@ -531,7 +526,6 @@ document.getElementById("contrast-toggle").onchange = (e) => {
 };
 
 function showRound(r) {
-  roundInfo = r;
   const ev = r.event && r.event !== "?" ? r.event : "Live boards";
   const text = `${ev} — round ${r.round}`;
   document.getElementById("event").textContent = single ? `Board ${single} · ${text}` : text;
@@ -594,32 +588,6 @@ function connect() {
 }
 let lostAt = null;
 
-// Round and players, set from the page: the relay's token is asked for (POST /api/round).
-const form = document.getElementById("settings");
-document.getElementById("settings-open").onclick = () => {
-  form.hidden = !form.hidden;
-  form.event.value = roundInfo.event && roundInfo.event !== "?" ? roundInfo.event : "";
-  form.round.value = roundInfo.round || "1";
-  document.getElementById("players").innerHTML = [...boards.values()].map((b) =>
-    `<label>Board ${b.number} <input name="w${b.number}" value="${esc(b.white || "")}" placeholder="White">
-     <input name="b${b.number}" value="${esc(b.black || "")}" placeholder="Black"></label>`).join("");
-};
-form.onsubmit = async (e) => {
-  e.preventDefault();
-  const body = { event: form.event.value || "?", round: form.round.value || "1", boards: {} };
-  for (const k of ["site", "date", "lichess_round"]) if (roundInfo[k]) body[k] = roundInfo[k];  // kept as they were
-  for (const b of boards.values()) {
-    const entry = { white: form["w" + b.number].value, black: form["b" + b.number].value, serial: b.serial };
-    for (const color of ["white", "black"]) {  // what the round file said of the players stays
-      for (const [k, v] of Object.entries((b.players || {})[color] || {})) entry[`${color}_${k}`] = v;
-    }
-    body.boards[b.number] = entry;
-  }
-  const r = await fetch("/api/round", { method: "POST", body: JSON.stringify(body),
-    headers: { "Content-Type": "application/json", Authorization: "Bearer " + form.token.value } });
-  document.getElementById("settings-said").textContent = r.ok ? "saved" : "not saved: " + (await r.text());
-};
-
 // ----- a hall of boards: the compact grid (more than LARGE boards: a dozen on a laptop's
 // screen, names, titles, ratings, federations, both clocks and the result; the moves, the
 // chart and the navigation are on each board's own page), and what a spectator narrows it to.
@@ -664,12 +632,85 @@ document.getElementById("jump").onchange = (e) => {
   if (card) { card.hidden = false; card.scrollIntoView({ block: "start" }); card.focus(); }
 };
 
+// ----- the event: its earlier rounds (their pairings and results, a choice away) and the
+// standings (the earlier rounds and this one's finished games; kept up to date while open)
+
+let earlierRounds = [];
+let currentRound = null;
+
+function whoHtml(name, p) {
+  p = p || {};
+  return `${p.title ? `<abbr class="title">${esc(p.title)}</abbr> ` : ""}<span class="name">${esc(name)}</span>` +
+    `${p.rating ? ` <span class="rating">${esc(p.rating)}</span>` : ""}${p.fed ? ` ${fedHtml(p.fed)}` : ""}`;
+}
+
+async function loadRounds() {
+  const r = await fetch("/api/rounds");
+  if (!r.ok) return;
+  const data = await r.json();
+  earlierRounds = data.earlier;
+  currentRound = data.current;
+  const sel = document.getElementById("round-select");
+  sel.innerHTML = earlierRounds.map((x) => `<option value="${esc(x.round)}">${esc(x.round)}</option>`).join("") +
+    `<option value="" selected>${esc(currentRound)} (live)</option>`;
+  document.getElementById("rounds").hidden = !earlierRounds.length;
+}
+
+function showEarlierRound(name) {
+  const round = earlierRounds.find((x) => x.round === name);
+  const view = document.getElementById("round-view");
+  view.hidden = !round;
+  document.getElementById("boards").hidden = !!round;
+  document.getElementById("hall").hidden = !!round;
+  if (!round) return;
+  document.getElementById("round-view-title").textContent = `Round ${name}`;
+  const pgn = document.getElementById("round-view-pgn");
+  pgn.href = `/rounds/${encodeURIComponent(name)}.pgn`;
+  pgn.download = `round-${name}.pgn`;
+  view.querySelector("tbody").innerHTML = round.games.map((g) => `<tr><td>${g.board == null ? "" : esc(g.board)}</td>
+    <td>${whoHtml(g.white, g.players.white)}</td><td class="result">${esc(g.result === "1/2-1/2" ? "½-½" : g.result)}</td>
+    <td>${whoHtml(g.black, g.players.black)}</td></tr>`).join("");
+}
+
+document.getElementById("round-select").onchange = (e) => showEarlierRound(e.target.value);
+
+let standingsDue = false;
+
+async function loadStandings() {
+  standingsDue = false;
+  const r = await fetch("/api/standings");
+  if (!r.ok) return;
+  const data = await r.json();
+  const rows = data.standings, half = (x) => (Math.floor(x) || (x % 1 ? "" : "0")) + (x % 1 ? "½" : "");
+  document.getElementById("standings-said").textContent = rows.length
+    ? `After ${data.rounds.length > 1 ? "rounds " + data.rounds.join(", ") : "round " + data.rounds[0]} (this round's finished games included).`
+    : "No game of the event has a result yet.";
+  document.querySelector("#standings tbody").innerHTML = rows.map((p) => `<tr><td>${p.rank}</td><td>${whoHtml(p.name, p)}</td>
+    <td class="points">${half(p.points)}</td><td>${p.games}</td><td>${half(p.buchholz_cut1)}</td><td>${half(p.buchholz)}</td></tr>`).join("");
+}
+
+// A result on some board while the standings are open: read again, at most once a second.
+function resultCame() {
+  if (document.getElementById("standings").hidden || standingsDue) return;
+  standingsDue = true;
+  setTimeout(loadStandings, 1000);
+}
+
+document.getElementById("standings-open").onclick = (e) => {
+  const box = document.getElementById("standings");
+  box.hidden = !box.hidden;
+  e.target.setAttribute("aria-expanded", String(!box.hidden));
+  if (!box.hidden) loadStandings();
+};
+
 if (single) {
   document.body.classList.add("single");
+  document.getElementById("standings-open").hidden = true;
   document.getElementById("hall").hidden = true;
   document.getElementById("all-boards").hidden = false;
   document.getElementById("help").innerHTML = "<kbd>←</kbd> <kbd>→</kbd> step through the moves, <kbd>Home</kbd> the start, <kbd>End</kbd> the live position, <kbd>f</kbd> flips the board.";
 }
 applyPrefs();
+if (!single) loadRounds();
 connect();
 setInterval(tick, 100);

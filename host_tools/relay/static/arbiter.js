@@ -294,8 +294,58 @@ function connect() {
 // The pairings themselves (with serials) come from the round, which only the token reads.
 async function loadRound() {
   const r = await api("/api/round");
-  if (r.status === 200) { roundInfo = r.data; pairings(); }
+  if (r.status === 200) { roundInfo = r.data; pairings(); roundForm(); }
 }
+
+// ----- the round and its players, edited here (POST /api/round): every pairing of the
+// round, and every board connected that the round has no pairing for. What the round file
+// said beyond the names (titles, ratings, federations, FIDE IDs, serials, the lichess
+// round) is kept as it was.
+
+const roundPanel = document.getElementById("round-panel");
+const roundFormEl = document.getElementById("round-form");
+
+function roundForm() {
+  if (roundFormEl.dataset.edited) return;  // not under the arbiter's typing: his edit stands until saved
+  const r = roundInfo, rows = Object.assign({}, r.boards || {});
+  for (const b of boards.values()) if (!rows[b.number]) rows[b.number] = { white: b.white || "", black: b.black || "", serial: b.serial };
+  roundFormEl.event.value = r.event && r.event !== "?" ? r.event : "";
+  roundFormEl.round.value = r.round || "1";
+  document.querySelector("#pairings tbody").innerHTML = Object.keys(rows).sort((a, b) => a - b)
+    .map((n) => pairingRow(n, rows[n])).join("");
+}
+
+function pairingRow(n, v) {
+  return `<tr data-board="${esc(n)}"><th scope="row"><input name="n" size="3" value="${esc(n)}" aria-label="board number"></th>
+    <td><input name="white" value="${esc(v.white || "")}" aria-label="board ${esc(n)} White"></td>
+    <td><input name="black" value="${esc(v.black || "")}" aria-label="board ${esc(n)} Black"></td>
+    <td><input name="serial" size="14" value="${esc(v.serial || "")}" aria-label="board ${esc(n)} serial" placeholder="any board"></td></tr>`;
+}
+
+roundFormEl.oninput = () => { roundFormEl.dataset.edited = "yes"; };
+document.getElementById("add-pairing").onclick = () => {
+  roundFormEl.dataset.edited = "yes";
+  const rows = [...document.querySelectorAll("#pairings tbody tr")];
+  const next = Math.max(0, ...rows.map((tr) => +tr.querySelector("[name=n]").value || 0)) + 1;
+  document.querySelector("#pairings tbody").insertAdjacentHTML("beforeend", pairingRow(String(next), {}));
+};
+
+roundFormEl.onsubmit = async (e) => {
+  e.preventDefault();
+  const body = Object.assign({}, roundInfo, { event: roundFormEl.event.value || "?", round: roundFormEl.round.value || "1", boards: {} });
+  for (const tr of document.querySelectorAll("#pairings tbody tr")) {
+    const n = tr.querySelector("[name=n]").value.trim(), was = (roundInfo.boards || {})[tr.dataset.board] || {};
+    const entry = Object.assign({}, was);
+    for (const k of ["white", "black", "serial"]) {
+      const v = tr.querySelector(`[name=${k}]`).value.trim();
+      if (v) entry[k] = v; else delete entry[k];
+    }
+    if (n) body.boards[n] = entry;
+  }
+  const r = await api("/api/round", body);
+  document.getElementById("round-said").textContent = r.status === 200 ? "saved" : "not saved: " + r.text;
+  if (r.status === 200) { delete roundFormEl.dataset.edited; loadRound(); }
+};
 
 function signOut(why) {
   sessionStorage.removeItem("token");
@@ -307,6 +357,7 @@ function signOut(why) {
 function signIn() {
   document.getElementById("login").hidden = true;
   document.getElementById("alerts-panel").hidden = false;
+  roundPanel.hidden = false;
   document.getElementById("desk").hidden = false;
   connect();
 }
