@@ -7,7 +7,8 @@ The boards are bench/relay_scale.py's replayers (one process, a pty each, a move
 of a random game, a clock line every second); the relay runs as its own process, as in
 use, with its Stockfish evaluation unless --no-engine; the page is opened in headless
 chromium (playwright). A MutationObserver in the page notes, for every board's card, when
-a move first appears in its move list, at the next animation frame (drawn); the delay is
+it first shows a move (its data-moves count: its board and clocks drawn with it; the move
+list too where it is shown), at the next animation frame (drawn); the delay is
 that instant minus the instant the replayer wrote the move line (one machine, one wall
 clock). Reported: median and p99 of the delay, moves missed by the page (must be 0), the
 engine's CPU (its process: at most one core by construction, one search thread) and the
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 REPLAYERS = ROOT / "bench" / "relay_scale.py"
 
-from relay_scale import feed, p99  # noqa: E402  (the same feed reading and percentile as the relay's figures)
+from relay_scale import TOKEN, feed, p99  # noqa: E402  (the same feed reading and percentile as the relay's figures)
 
 # Runs in the page before its own script: the first frame at which each board shows n moves.
 OBSERVER = """
@@ -46,7 +47,7 @@ new MutationObserver((records) => {
     for (const n of r.addedNodes) if (n.matches && n.matches('section.card')) cards.add(n);
   }
   if (!cards.size) return;
-  const counts = [...cards].map((c) => [c.id.slice(6), c.querySelectorAll('[data-moves] button.move').length]);
+  const counts = [...cards].map((c) => [c.id.slice(6), c.dataset.moves]);
   requestAnimationFrame(() => {
     const at = Date.now();
     for (const [n, k] of counts) {
@@ -54,7 +55,7 @@ new MutationObserver((records) => {
       if (!(key in window.__drawn)) window.__drawn[key] = at;
     }
   });
-}).observe(document, {subtree: true, childList: true});
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-moves']});
 """
 
 
@@ -121,7 +122,8 @@ def bench(n, seconds, port, engine_ms, engine):
     cmd = [sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"), "--out", str(tmp / "out"),
            "--no-discover", "--port", str(port), "--livechess-port", str(port + 1)]
     cmd += ["--engine-ms", str(engine_ms)] if engine else ["--no-engine"]
-    relay = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
+    relay = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True,
+                             env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
     analyses = 0
 
     async def run():
@@ -159,7 +161,8 @@ def bench(n, seconds, port, engine_ms, engine):
                 cpu = {k: (f() - cpu0[k]) / wall for k, f in cpu_of.items()}
                 await asyncio.sleep(2)
                 drawn = await page.evaluate("window.__drawn")
-                async with http.get(f"http://127.0.0.1:{port}/api/state") as r:
+                # the arbiter's state: each board's serial, the replayers' key
+                async with http.get(f"http://127.0.0.1:{port}/api/state", headers={"Authorization": "Bearer " + TOKEN}) as r:
                     state = await r.json()
                 await browser.close()
             await ws.close()

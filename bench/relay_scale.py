@@ -174,6 +174,9 @@ def bench(n, seconds, port):
                     await asyncio.sleep(0.1)
             if ws is None:
                 raise SystemExit(f"the relay's websocket did not answer in 60 s: see {tmp / 'relay.log'}")
+            # The arbiter's feed: each board's serial (the replayers' key) and the answers to
+            # the arbiter's commands are his alone; spectators' feeds get the same moves.
+            await ws.send_json({"token": TOKEN})
 
             async def watch_pgn():
                 known = {}

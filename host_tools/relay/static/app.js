@@ -315,6 +315,10 @@ function render(b) {
   setHTML(part("bottom"), playerHtml(b, flipped ? "black" : "white", c));
   setHTML(part("evalbar"), an.bar);
   drawBoard(card.querySelector("svg.board"), s, flipped, label);
+  card.dataset.moves = n;  // the moves this card has shown (bench/page_scale.py reads it)
+  // In the compact grid the moves, the line and the chart are not shown: not made either
+  // (a hall's page would draw a chart and a move list two hundred times a move).
+  if (document.body.classList.contains("compact")) return;
   setHTML(part("where"), s.live ? "live" : `move ${s.ply} of ${n} — <b>End</b> for live`);
   const mv = part("moves");
   drawMoves(mv, b, s.live ? null : s.ply);
@@ -563,6 +567,7 @@ function connect() {
       views.delete(msg.number);
       const card = document.getElementById("board-" + msg.number);
       if (card) card.remove();
+      layout();
     }
     else if (msg.type === "clock" && boards.has(msg.number)) {
       const b = boards.get(msg.number);
@@ -595,7 +600,9 @@ const LARGE = 4;
 const filters = { liveOnly: false, from: 1, to: Infinity };
 
 function layout() {
+  const was = document.body.classList.contains("compact");
   document.body.classList.toggle("compact", !single && boards.size > LARGE);
+  if (was && !document.body.classList.contains("compact")) setTimeout(() => boards.forEach(render));  // the cards' moves and charts, now shown
 }
 
 function passes(b) {
