@@ -9,6 +9,8 @@ import json
 import os
 import pty
 import random
+import subprocess
+import sys
 import threading
 import time
 import tty
@@ -568,7 +570,7 @@ def test_lichess_push_reads_refused_games_backs_off_on_429_and_says_who_it_is(tm
                                           "base_url": f"http://127.0.0.1:{port}", "every_s": 0.1},
                        log=logged.append)
         await relay.start()
-        relay.lichess.backoff_s = 1.0
+        relay.lichess[0].backoff_s = 1.0
         try:
             assert await _until(lambda: len(got) >= 2)
             fake.add("@1:3 move 2 e7e5 e5")
@@ -662,7 +664,7 @@ def test_lichess_push_one_request_at_a_time_and_a_minute_after_429(tmp_path):
 
     async def body():
         async with _pushing(tmp_path, lila, 0.1, logged.append) as (relay, fake):
-            relay.lichess.backoff_s = 1.0
+            relay.lichess[0].backoff_s = 1.0
             assert await _until(lambda: lila.requests)
             fake.add("@1:3 move 2 e7e5 e5")
             await asyncio.sleep(0.5)
@@ -728,7 +730,7 @@ def test_lichess_push_sends_no_placeholder_chapter(tmp_path):
         events = [f"@1:1 game tc=60 fen={START} chess960=- white=White black=Black"]
         async with _pushing(tmp_path, lila, 0.05, events=events) as (relay, fake):
             assert await _until(lambda: relay.sessions.get(1) and relay.sessions[1].record is not None)
-            relay.lichess.changed()
+            relay.lichess[0].changed()
             await asyncio.sleep(1.0)
             assert [pgn for _, pgn in lila.requests if "[Event" in pgn] == []
             fake.add("@1:2 move 1 e2e4 e4")
@@ -866,3 +868,60 @@ def test_spectators_get_no_arbiter_state_and_the_arbiter_gets_all_of_it(tmp_path
     last = feeds["arbiter"][-1]
     assert last["serial"] == "fake1" and last["status"].startswith("differs") and last["command"] == "pause -> ok pause"
     assert states["arbiter"]["command"] == "pause -> ok pause" and states["arbiter"]["status"].startswith("differs")
+
+
+def test_a_hall_larger_than_a_lichess_round_pushes_to_several_rounds(tmp_path):
+    # lichess keeps at most 100 games of a push: --lichess-round id1,id2 sends boards 1-100
+    # to the first round and 101-200 to the second, each board always to the same round;
+    # a board beyond the last round's share is said in the log, once.
+    (tmp_path / "boards").mkdir()
+    got, logged = {}, []
+    numbers = {"s1": 7, "s2": 150, "s3": 250}
+    (tmp_path / "round.json").write_text(json.dumps({"round": "1", "boards": {
+        str(n): {"white": f"W{n}", "black": f"B{n}", "serial": s} for s, n in numbers.items()}}))
+
+    async def body():
+        async def push(request):
+            got.setdefault(request.match_info["rid"], []).append(await request.text())
+            return web.json_response({"games": []})
+
+        runner, port = await _push_server(push)
+        fakes = [FakeBoard(str(tmp_path / "boards" / s), serial=s, events=[
+            f"@1:1 game tc=60 fen={START} chess960=- white=x black=y", "@1:2 move 1 e2e4 e4"]) for s in numbers]
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", log=logged.append,
+                       lichess={"round_id": "aaaa1111,bbbb2222", "token": "lip_x",
+                                "base_url": f"http://127.0.0.1:{port}", "every_s": 0.2})
+        await relay.start()
+        try:
+            assert await _until(lambda: len(relay.sessions) == 3 and all(s.record and s.record.plies
+                                                                         for s in relay.sessions.values()))
+            assert await _until(lambda: all(any("e4" in t for t in got.get(r, [])) for r in ("aaaa1111", "bbbb2222")))
+            await asyncio.sleep(0.5)
+        finally:
+            await relay.stop()
+            for f in fakes:
+                f.close()
+            await runner.cleanup()
+
+    run(body())
+    assert set(got) == {"aaaa1111", "bbbb2222"}
+    assert all('[Round "1.7"]' in t and '[Round "1.150"]' not in t for t in got["aaaa1111"])
+    assert all('[Round "1.150"]' in t and '[Round "1.7"]' not in t for t in got["bbbb2222"])
+    assert not any('[Round "1.250"]' in t for ts in got.values() for t in ts)
+    assert sum("boards from 201 on have no lichess round" in line for line in logged) == 1
+    assert "lichess push: boards 101-200 to the lichess round bbbb2222" in logged
+
+
+@pytest.mark.parametrize("ids", ["aaaa,aaaa", "aa-bb", ",".join(f"r{i}" for i in range(21)), ""])
+def test_lichess_rounds_the_relay_cannot_push_to_are_refused(tmp_path, ids):
+    from host_tools.relay.round import RoundError, RoundInfo
+
+    with pytest.raises(RoundError, match="lichess_round"):
+        RoundInfo.from_json({"lichess_round": ids})
+    if not ids:
+        return  # an empty --lichess-round is no push at all
+    relay_cli = [sys.executable, "-m", "host_tools", "relay", "--no-discover", "--out", str(tmp_path / "o"),
+                 "--lichess-round", ids]
+    r = subprocess.run(relay_cli, capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, LICHESS_TOKEN="lip_x"))
+    assert r.returncode == 1 and "error: --lichess-round:" in r.stderr, r.stderr

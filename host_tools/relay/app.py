@@ -26,7 +26,7 @@ from host_tools.relay import views
 from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
-from host_tools.relay.lichess import LichessPush
+from host_tools.relay.lichess import lichess_pushes
 from host_tools.relay.lines import Lines
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
@@ -73,9 +73,11 @@ class Relay:
         self.door = Door(lambda text: self.log(text), **(door or {}))
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
-        self.lichess = LichessPush(self, **lichess) if lichess else None
-        if self.lichess:
-            self.publisher.board_watchers.append(lambda s: self.lichess.changed())
+        # The lichess push: one round, or for a hall larger than a lichess round shows,
+        # several ("id1,id2": boards 1-100 to the first, 101-200 to the second, ...).
+        self.lichess = lichess_pushes(self, lichess, log) if lichess else []
+        for push in self.lichess:
+            self.publisher.board_watchers.append(lambda s, push=push: push.changed())
         self.analysis = Analysis(publish=self.publisher.analysis_changed, log=self.log, **analysis) \
             if analysis else None
         if self.analysis:
@@ -92,8 +94,8 @@ class Relay:
     def loop(self):
         return self.publisher.loop
 
-    def round_pgn(self, placeholders: bool = True) -> str:
-        return self.publisher.round_pgn(placeholders)
+    def round_pgn(self, placeholders: bool = True, boards: range | None = None) -> str:
+        return self.publisher.round_pgn(placeholders, boards)
 
     def pgn(self, s, rec) -> str:
         return self.publisher.pgn(s, rec)
@@ -209,8 +211,8 @@ class Relay:
         self.lines.stop()
         self.publisher.flush()
         self.store.close()
-        if self.lichess:
-            await self.lichess.close()
+        for push in self.lichess:
+            await push.close()
         if self.analysis:
             await self.analysis.stop()
         for r in self._runners:

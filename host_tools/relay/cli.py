@@ -43,7 +43,8 @@ def parse(argv=None):
     ap.add_argument("--livechess-port", type=_port, default=1982)
     ap.add_argument("--no-discover", action="store_true", help="do not look for Picos by USB id")
     ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
-    ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN)")
+    ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN); "
+                                            "for more than 100 boards, several: id1,id2 (boards 1-100, 101-200, ...)")
     ap.add_argument("--lichess-url", default="https://lichess.org")
     ap.add_argument("--speak", choices=("en", "it", "fide"),
                     help="speak every move, and times on request (espeak-ng)")
@@ -106,6 +107,12 @@ async def run(a, until=None, on_start=None):
         except round_file.RoundError:
             lichess_round = None  # (the relay says what is wrong with the file below)
     if lichess_round:
+        from host_tools.relay.lichess import round_ids
+
+        try:
+            round_ids(lichess_round)
+        except ValueError as e:
+            raise SystemExit(f"{PROG}: error: --lichess-round: {e}") from None
         token = os.environ.get("LICHESS_TOKEN")
         if not token:
             raise SystemExit("a lichess round to push to needs LICHESS_TOKEN in the environment")

@@ -16,7 +16,12 @@ environment) as a bearer token, as lichess asks of a client:
   its `tags` and `moves`, or an `error`): a game it refused is logged with its players'
   names from the PGN that was pushed (lichess gives no tags for a game it could not read),
   once until the reason changes;
-- a round of more than MAX_GAMES games is warned about (lichess keeps no more in a round).
+- lichess keeps at most MAX_GAMES games of a push (lila splits the pushed PGN at
+  `RelayFetch.maxChaptersToShow`): a hall with more boards pushes to several lichess
+  rounds (`--lichess-round id1,id2`), boards 1-100 to the first, 101-200 to the second and
+  so on, a board always to the same round (lila matches chapters by GameId within a
+  round); a share of more than MAX_GAMES games, or boards beyond the last round's share,
+  are warned about.
 
 lila's side: controllers/RelayRound.scala (`push`: 403 without the right, 404 for another
 round, the `games` answer) and modules/relay/src/main/RelayPush.scala."""
@@ -27,7 +32,8 @@ import asyncio
 import aiohttp
 
 USER_AGENT = "open-chess-board relay (lichess broadcast push)"
-MAX_GAMES = 100  # games lichess keeps in one broadcast round
+MAX_GAMES = 100  # games lichess keeps of one push (lila's RelayFetch.maxChaptersToShow)
+MAX_ROUNDS = 20  # lichess rounds one relay pushes to (2,000 boards)
 BACKOFF_429_S = 60.0  # lichess asks a client that got 429 to wait a full minute
 MAX_WAIT_S = 300.0  # the longest wait between two tries of a failing push
 
@@ -43,10 +49,40 @@ def game_names(pgn: str) -> list[str]:
     return [f"{w} - {b}" for w, b in names]
 
 
+def round_ids(text: str) -> list[str]:
+    """The lichess rounds to push to, "id1,id2" (a ValueError says what is wrong)."""
+    ids = [x.strip() for x in str(text).split(",")]
+    if not 1 <= len(ids) <= MAX_ROUNDS or not all(x.isascii() and x.isalnum() and len(x) <= 12 for x in ids):
+        raise ValueError(f"a lichess round is its id, letters and digits (lichess.org/broadcast/.../<id>), "
+                         f"or up to {MAX_ROUNDS} of them with commas for a hall of more than {MAX_GAMES} boards")
+    if len(set(ids)) != len(ids):
+        raise ValueError("a lichess round is named twice")
+    return ids
+
+
+def lichess_pushes(relay, lichess: dict, log) -> list:
+    """A push per lichess round named in lichess["round_id"]: one round takes every board,
+    several share the boards MAX_GAMES each, in board order."""
+    ids = round_ids(lichess["round_id"])
+    if len(ids) == 1:
+        return [LichessPush(relay, **lichess)]
+    pushes = []
+    for i, rid in enumerate(ids):
+        share = range(i * MAX_GAMES + 1, (i + 1) * MAX_GAMES + 1)
+        pushes.append(LichessPush(relay, **dict(lichess, round_id=rid), boards=share, last=i == len(ids) - 1))
+        log(f"lichess push: boards {share.start}-{share.stop - 1} to the lichess round {rid}")
+    return pushes
+
+
 class LichessPush:
     def __init__(self, relay, round_id: str, token: str, base_url: str = "https://lichess.org",
-                 every_s: float = 2.0):
+                 every_s: float = 2.0, boards: range | None = None, last: bool = True):
+        """boards: the boards this lichess round takes (None: all); last: the last round's
+        share (boards after it have no lichess round)."""
         self.relay = relay
+        self.boards = boards
+        self.last = last
+        self.round_id = round_id
         self.url = f"{base_url.rstrip('/')}/api/broadcast/round/{round_id}/push"
         self.token = token
         self.every_s = every_s
@@ -86,14 +122,19 @@ class LichessPush:
         """One push of the latest PGN: None when lichess took it, else how long to wait."""
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15))
-        pgn = self.relay.round_pgn(placeholders=False)
+        pgn = self.relay.round_pgn(placeholders=False, boards=self.boards)
         names = game_names(pgn)
         if not names:
             return None  # nothing lichess could keep yet
-        if len(names) > MAX_GAMES and not self._warned_size:
-            self._warned_size = True
-            self.relay.log(f"lichess push: the round has {len(names)} games; a lichess round keeps at most "
-                           f"{MAX_GAMES}: split the boards over two rounds")
+        if not self._warned_size:
+            beyond = self.boards is not None and self.last and any(n >= self.boards.stop for n in self.relay.sessions)
+            if len(names) > MAX_GAMES or beyond:
+                self._warned_size = True
+                self.relay.log(
+                    f"lichess push: {len(names)} games for the lichess round {self.round_id}, which keeps at most "
+                    f"{MAX_GAMES}: give one more round id (--lichess-round id1,id2,...)" if len(names) > MAX_GAMES else
+                    f"lichess push: boards from {self.boards.stop} on have no lichess round: give one more round "
+                    f"id (--lichess-round id1,id2,...)")
         self.in_flight += 1
         try:
             async with self._session.post(self.url, data=pgn.encode(),

@@ -63,15 +63,18 @@ class Publisher:
                        game_id=f"{s.serial}-g{rec.game}",
                        white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
 
-    def round_pgn(self, placeholders: bool = True) -> str:
+    def round_pgn(self, placeholders: bool = True, boards: range | None = None) -> str:
         """Every game of the round: each board's games in the order played (an earlier game
         that was replaced before its first move is left out), the current one last. Without
         placeholders, a board's current game is left out while it has no move and the
         round names no players for the board (a board plugged in before the arbiter pairs
-        it): lichess would keep a chapter for it that no later push matches."""
+        it): lichess would keep a chapter for it that no later push matches. boards: only
+        the boards whose numbers are in it (a lichess round's share of a large hall)."""
         if self.delay_s:
-            return "".join(self._public_parts[n][0 if placeholders else 1] for n in sorted(self._public_parts))
-        return "".join(self._board_part(n, s, placeholders) for n, s in sorted(self.sessions.items()))
+            return "".join(self._public_parts[n][0 if placeholders else 1] for n in sorted(self._public_parts)
+                           if boards is None or n in boards)
+        return "".join(self._board_part(n, s, placeholders) for n, s in sorted(self.sessions.items())
+                       if boards is None or n in boards)
 
     def _board_part(self, n: int, s: BoardSession, placeholders: bool) -> str:
         """Board n's games in the round PGN (round_pgn says which)."""

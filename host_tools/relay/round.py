@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host_tools.relay.lichess import round_ids
+
 MAX_BOARDS = 999
 PLAYER_KEYS = ("white", "black", "serial")
 # Per board, for each player (white_..., black_...): his FIDE ID, title and rating, as the
@@ -77,9 +79,13 @@ class RoundInfo:
             boards[n]["info"] = _player_info(v, k, boards[n]["tags"])
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
         lichess_round = data.get("lichess_round")
-        if lichess_round is not None and not (isinstance(lichess_round, str) and lichess_round.isalnum()
-                                              and lichess_round.isascii() and len(lichess_round) <= 12):
-            raise RoundError("lichess_round is the round's id, letters and digits (lichess.org/broadcast/.../<id>)")
+        if lichess_round is not None:
+            if not isinstance(lichess_round, str):
+                raise RoundError("lichess_round is the round's id as text (or several, with commas)")
+            try:
+                lichess_round = ",".join(round_ids(lichess_round))
+            except ValueError as e:
+                raise RoundError(f"lichess_round: {e}") from None
         return cls(clean_text(data.get("event", "?"), "the event", 120),
                    clean_text(data.get("site", "?"), "the site", 120),
                    clean_text(date, "the date", 10),
