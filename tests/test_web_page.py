@@ -595,6 +595,16 @@ def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
                 await page.select_option("#jump", "14")
                 got["jumped"] = await page.evaluate(whole)
                 await page.screenshot(path=SHOTS + "/hall.png")
+                # On a phone: the grid in one or two columns, nothing wider than the screen,
+                # each player's name and clock in a line of readable size.
+                phone = await browser.new_page(viewport={"width": 390, "height": 844})
+                await phone.goto(relay.urls()["page"])
+                await phone.wait_for_selector("#board-14 svg.board")
+                got["phone"] = await phone.evaluate("""() => {
+                    const card = document.querySelector('#board-1'), who = card.querySelector('.player.white');
+                    return [document.body.scrollWidth, card.getBoundingClientRect().width, who.getBoundingClientRect().width,
+                            parseFloat(getComputedStyle(who).fontSize), who.innerText];
+                }""")
                 await browser.close()
         finally:
             await relay.stop()
@@ -609,6 +619,9 @@ def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
     assert f"board-{got['finished']}" not in got["live_only"] and len(got["live_only"]) == 13
     assert got["range"] == ["board-3", "board-4", "board-5"]
     assert "board-14" in got["jumped"]
+    scroll, card, line, font, text = got["phone"]
+    assert scroll <= 390 and 180 <= card <= 390 and line <= card and font >= 11, got["phone"]
+    assert re.match(r"W\d+\s+\S", text), text
 
 
 def test_the_events_standings_earlier_rounds_and_federation_flags(tmp_path):
