@@ -27,12 +27,20 @@ from host_tools import speech
 RATE = 22050  # espeak-ng's own rate; the DFPlayer plays MP3 at 8 to 48 kHz
 SILENCE = 400  # a sample closer to zero than this is silence (16-bit)
 KEEP_MS = 20  # kept at each end of a trimmed phrase, so no word is clipped
+# The board's own words beyond the host's speech tables: a count of one agrees with its
+# noun ("un'ora", "una mossa": the Italian Laws' words), and a fallen flag is said as each
+# language says it ("la bandierina è caduta", art. 6.8 in Italian).
 EXTRA = {
-    "en": {"move": "move", "moves": "moves", "to_control": "to the time control", "flag": "flag"},
-    "it": {"move": "mossa", "moves": "mosse", "to_control": "al controllo del tempo", "flag": "bandierina"},
+    "en": {"move": "move", "moves": "moves", "to_control": "to the time control", "flag": "flag fallen",
+           "one_hour": "one hour", "one_minute": "one minute", "one_second": "one second", "one_move": "one move"},
+    "it": {"move": "mossa", "moves": "mosse", "to_control": "al controllo del tempo", "flag": "bandierina caduta",
+           "one_hour": "un'ora", "one_minute": "un minuto", "one_second": "un secondo", "one_move": "una mossa"},
+    "fide": {"move": "Zug", "moves": "Züge", "to_control": "bis zur Zeitkontrolle", "flag": "Blättchen gefallen",
+             "one_hour": "eine Stunde", "one_minute": "eine Minute", "one_second": "eine Sekunde",
+             "one_move": "ein Zug"},
 }
 # Letters alone: English espeak reads a capital as its name ("a" alone would be the word).
-FILE_NAMES = {"en": {f: f.upper() for f in "abcdefgh"}, "it": speech.FILES["it"]}
+FILE_NAMES = {"en": {f: f.upper() for f in "abcdefgh"}, "it": speech.FILES["it"], "fide": speech.FILES["fide"]}
 
 
 def text(word, lang: str) -> str:

@@ -40,7 +40,7 @@ WORDS = {
     "it": {"takes": "prende", "check": "scacco", "mate": "scacco matto", "short": "arrocco corto",
            "long": "arrocco lungo", "promotes": "promuove a", "white": "Bianco", "black": "Nero",
            "minutes": "minuti", "minute": "minuto", "seconds": "secondi", "second": "secondo",
-           "hours": "ore", "hour": "ora", "move": "Mossa", "ep": "en passant", "to": "a"},
+           "hours": "ore", "hour": "ora", "move": "Mossa", "ep": "en passant", "to": "in"},
     "fide": {"takes": "schlägt", "check": "Schach", "mate": "Schachmatt", "short": "Kurze Rochade",
              "long": "Lange Rochade", "promotes": "wird", "white": "Weiß", "black": "Schwarz",
              "minutes": "Minuten", "minute": "Minute", "seconds": "Sekunden", "second": "Sekunde",
@@ -113,11 +113,21 @@ def time_text(ms: int, lang: str = "en", side: str | None = None) -> str:
     h, m, sec = s // 3600, s // 60 % 60, s % 60
     parts = [w["white"] if side == "w" else w["black"]] if side else []
     if h:
-        parts.append(f"{h} {w['hour'] if h == 1 else w['hours']}")
+        parts.append(_count(h, "hour", "hours", lang))
     if h or m:
-        parts.append(f"{m} {w['minute'] if m == 1 else w['minutes']}")
-    parts.append(f"{sec} {w['second'] if sec == 1 else w['seconds']}")
+        parts.append(_count(m, "minute", "minutes", lang))
+    parts.append(_count(sec, "second", "seconds", lang))
     return " ".join(parts)
+
+
+# A count of one agrees with its noun: "un'ora", "una mossa" ("1 ora" is read "uno ora").
+ONE = {"en": {"hour": "one hour", "minute": "one minute", "second": "one second", "move": "one move"},
+       "it": {"hour": "un'ora", "minute": "un minuto", "second": "un secondo", "move": "una mossa"},
+       "fide": {"hour": "eine Stunde", "minute": "eine Minute", "second": "eine Sekunde", "move": "ein Zug"}}
+
+
+def _count(n: int, one: str, many: str, lang: str) -> str:
+    return ONE[lang][one] if n == 1 else f"{n} {WORDS[lang][many]}"
 
 
 def move_number_text(n: int, lang: str = "en", to_control: int | None = None) -> str:
@@ -126,11 +136,9 @@ def move_number_text(n: int, lang: str = "en", to_control: int | None = None) ->
     text = f"{WORDS[lang]['move']} {n}"
     if to_control is not None:
         one = to_control == 1
-        text += ", " + {
-            "en": f"{to_control} move{'' if one else 's'} to the time control",
-            "it": f"{to_control} {'mossa' if one else 'mosse'} al controllo del tempo",
-            "fide": f"{to_control} {'Zug' if one else 'Züge'} bis zur Zeitkontrolle",
-        }[lang]
+        many = {"en": f"{to_control} moves", "it": f"{to_control} mosse", "fide": f"{to_control} Züge"}[lang]
+        text += ", " + (ONE[lang]["move"] if one else many) + {
+            "en": " to the time control", "it": " al controllo del tempo", "fide": " bis zur Zeitkontrolle"}[lang]
     return text
 
 

@@ -37,9 +37,9 @@ def mp3_ms(data: bytes) -> int:
     return frames * 576 * 1000 // rate
 
 
-def test_the_card_has_every_phrase_in_both_languages(tmp_path):
+def test_the_card_has_every_phrase_in_every_language(tmp_path):
     made = audiocard.make(tmp_path)
-    assert len(made) == 2 * phrases.TRACKS
+    assert len(made) == 3 * phrases.TRACKS
     listed = (tmp_path / "phrases.txt").read_text(encoding="utf-8").splitlines()[1:]
     assert len(listed) == len(made)
     for lang in phrases.LANGUAGES:
@@ -58,7 +58,17 @@ def test_the_card_has_every_phrase_in_both_languages(tmp_path):
     assert said[("en", t("to_control"))] == "to the time control"
     assert said[("it", t("to_control"))] == "al controllo del tempo"
     assert said[("it", t("ep"))] == "en passant" and said[("it", t("white"))] == "Bianco"
-    assert said[("it", t("seconds"))] == "secondi" and said[("it", t("flag"))] == "bandierina"
+    assert said[("it", t("seconds"))] == "secondi" and said[("it", t("flag"))] == "bandierina caduta"
+    # A count of one agrees with its noun, as the Italian Laws write it.
+    assert [said[("it", t(w))] for w in ("one_hour", "one_minute", "one_second", "one_move")] == \
+        ["un'ora", "un minuto", "un secondo", "una mossa"]
+    assert said[("en", t("one_move"))] == "one move" and said[("en", t("flag"))] == "flag fallen"
+    # Appendix D.2.1's style: the files as names, the ranks and pieces in German.
+    assert [said[("fide", t(f))] for f in "abcdefgh"] == \
+        ["Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector"]
+    assert said[("fide", t("short"))] == "Kurze Rochade" and said[("fide", t("long"))] == "Lange Rochade"
+    assert said[("fide", t("N"))] == "Springer" and said[("fide", t("to"))] == "nach"
+    assert said[("fide", t("one_minute"))] == "eine Minute" and said[("fide", t(8))] == "8"
 
 
 def test_the_command_line(tmp_path):
@@ -70,5 +80,5 @@ def test_the_command_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_tools", "audiocard", str(tmp_path / "x"), "--lang", "fr"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0
-    assert r.stderr.strip().splitlines()[-1] == "python -m host_tools audiocard: error: languages are en, it"
+    assert r.stderr.strip().splitlines()[-1] == "python -m host_tools audiocard: error: languages are en, it, fide"
     assert not (tmp_path / "x").exists()

@@ -40,6 +40,8 @@ def test_en_passant_and_bad_input():
     assert move_text("exd6", "en", True, "e5d6") == "pawn e 5 takes d 6 en passant"
     assert move_text("e8=Q+", "en", uci="e7e8q") == "pawn e 7 to e 8, Queen check"
     assert move_text("bxa8=N", "it", uci="b7a8n") == "pedone bi 7 prende a 8, Cavallo"
+    # Italian's "a" (to) before the file a would be heard as a square: "in".
+    assert move_text("a8=Q", "it", uci="a7a8q") == "pedone a 7 in a 8, Donna"
     assert move_text("e8=Q", "fide", uci="e7e8q") == "Bauer Eva sieben nach Eva acht, Dame"
     assert move_text("Nf3", "en", uci="g1f3") == "Knight f 3"  # nothing else changes
     with pytest.raises(ValueError):
@@ -60,15 +62,19 @@ def test_moves_to_the_time_control():
     assert moves_to_control("40/7200:20/3600", 75) == 5
     assert moves_to_control("300+2", 10) is None and moves_to_control("-", 0) is None
     assert move_number_text(23, "en", 18) == "Move 23, 18 moves to the time control"
-    assert move_number_text(39, "it", 1) == "Mossa 39, 1 mossa al controllo del tempo"
+    assert move_number_text(39, "it", 1) == "Mossa 39, una mossa al controllo del tempo"
+    assert move_number_text(39, "en", 1) == "Move 39, one move to the time control"
     assert move_number_text(5, "fide", 36) == "Zug 5, 36 Züge bis zur Zeitkontrolle"
 
 
 def test_times_and_move_numbers():
-    assert time_text(4025000, "en", "w") == "White 1 hour 7 minutes 5 seconds"
+    assert time_text(4025000, "en", "w") == "White one hour 7 minutes 5 seconds"
     assert time_text(277999, "it", "b") == "Nero 4 minuti 37 secondi"
     assert time_text(9000, "fide", "w") == "Weiß 9 Sekunden"
-    assert time_text(61000, "en") == "1 minute 1 second"
+    assert time_text(61000, "en") == "one minute one second"
+    # A count of one agrees with its noun (espeak reads "1 ora" as "uno ora").
+    assert time_text(3661000, "it", "b") == "Nero un'ora un minuto un secondo"
+    assert time_text(7261000, "fide") == "2 Stunden eine Minute eine Sekunde"
     assert move_number_text(23, "it") == "Mossa 23" and move_number_text(1, "fide") == "Zug 1"
 
 

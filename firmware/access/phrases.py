@@ -1,21 +1,27 @@
 # The board's own voice (the optional audio module: hardware/README.md): what it says, as
 # sequences of recorded phrases. The phrases are tracks on the module's memory card, one
-# folder per language (LANGUAGES: folder 01 English, 02 Italian); track n of a folder is
-# phrase n: tracks 1..100 the numbers 0..99, then WORDS in order. host_tools/audiocard.py
-# records them with espeak-ng from this same table, so the card and the firmware agree.
+# folder per language (LANGUAGES: folder 01 English, 02 Italian, 03 the FIDE appendix D.2.1
+# style in German); track n of a folder is phrase n: tracks 1..100 the numbers 0..99, then
+# WORDS in order. host_tools/audiocard.py records them with espeak-ng from this same table,
+# so the card and the firmware agree.
 #
-#   time      "White, 1 hour 29 minutes 43 seconds" ("Bianco, 1 ora 29 minuti 43 secondi")
-#   moves     "White, 2 moves, 38 to the time control" (appendix D: his moves, those left)
+#   time      "White, 1 hour 29 minutes 43 seconds" ("Bianco, un'ora 29 minuti 43 secondi")
+#   moves     "White, 2 moves, 38 moves to the time control" (appendix D: his moves, those
+#             left; "Bianco, una mossa, 39 mosse al controllo del tempo")
 #   a move    "White, Knight f 3", "Black, pawn e 5 takes d 6 en passant",
-#             "White, pawn e 7 to e 8, Queen, check", "Black, castles kingside"
-#   a flag    "Black, flag"
-LANGUAGES = ("en", "it")
+#             "White, pawn e 7 to e 8, Queen, check" ("pedone a 7 in a 8, Donna": the
+#             Italian "a" would be a file), "Black, castles kingside"
+#   a flag    "Black, flag fallen" ("Nero, bandierina caduta")
+# A count of one is a phrase of its own ("one_hour": "un'ora", "una mossa", "eine Minute"):
+# a number and a noun recorded apart do not agree ("uno ora").
+LANGUAGES = ("en", "it", "fide")
 NUMBERS = 100
 WORDS = ("100", "200", "300", "400", "500", "600", "700", "800", "900",
          "K", "Q", "R", "B", "N", "P", "a", "b", "c", "d", "e", "f", "g", "h",
          "takes", "to", "check", "mate", "short", "long", "ep",
          "white", "black", "hour", "hours", "minute", "minutes", "second", "seconds",
-         "move", "moves", "to_control", "flag")
+         "move", "moves", "to_control", "flag",
+         "one_hour", "one_minute", "one_second", "one_move")
 TRACKS = NUMBERS + len(WORDS)
 
 
@@ -52,19 +58,27 @@ def time(s, ms, out):
     h, m, sec = sec // 3600, sec // 60 % 60, sec % 60
     side(s, out)
     if h:
-        number(h, out).append(track("hour" if h == 1 else "hours"))
+        _count(h, "hour", "hours", out)
     if h or m:
-        number(m, out).append(track("minute" if m == 1 else "minutes"))
-    number(sec, out).append(track("second" if sec == 1 else "seconds"))
+        _count(m, "minute", "minutes", out)
+    return _count(sec, "second", "seconds", out)
+
+
+def _count(n, one, many, out):
+    """n things: "one_<one>" for one, else the number and the plural."""
+    if n == 1:
+        out.append(track("one_" + one))
+    else:
+        number(n, out).append(track(many))
     return out
 
 
 def moves(s, made, left, out):
     """His number of moves, and (left not None) the moves left to the time control."""
     side(s, out)
-    number(made, out).append(track("move" if made == 1 else "moves"))
+    _count(made, "move", "moves", out)
     if left is not None:
-        number(left, out).append(track("to_control"))
+        _count(left, "move", "moves", out).append(track("to_control"))
     return out
 
 

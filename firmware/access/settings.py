@@ -5,7 +5,8 @@
 #   code      the number code: "tactileclock" or "taptic"
 #   intensity motor duty (%) for normal and strong pulses
 #   thresholds seconds left at which the time-threshold signals come (up to four)
-#   speech    the board's own voice (the optional audio module): "en", "it", or "" (off):
+#   speech    the board's own voice (the optional audio module): "en", "it", "fide" (the
+#             appendix D.2.1 style: Anna, Bella, ..., eins, zwei, ...), or "" (off):
 #             the time and moves a player asks for, every move, a flag (firmware/access/voice.py)
 #   volume    its loudness, 0..30
 from firmware import jsonfile
@@ -13,7 +14,7 @@ from firmware.access.numbercode import CODES
 
 DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
             "intensity": [60, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": 20}
-SPEECH = ("en", "it")  # firmware/access/phrases.py: LANGUAGES
+SPEECH = ("en", "it", "fide")  # firmware/access/phrases.py: LANGUAGES
 
 
 class AccessSettings:
@@ -59,7 +60,7 @@ class AccessSettings:
             elif k == "speech":
                 x = "" if x in ("off", "") else x
                 if x and x not in SPEECH:
-                    raise ValueError("speech is en, it or off")
+                    raise ValueError("speech is en, it, fide or off")
             elif k == "volume":
                 if not (isinstance(x, int) or str(x).isdigit()) or not 0 <= int(x) <= 30:
                     raise ValueError("volume is 0..30")

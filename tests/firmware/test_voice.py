@@ -29,12 +29,14 @@ def _words(tracks):
 
 def test_the_phrases_of_times_moves_and_counts():
     assert _words(phrases.time("w", 277999, [])) == ["white", 4, "minutes", 37, "seconds"]
-    assert _words(phrases.time("b", 5383000, [])) == ["black", 1, "hour", 29, "minutes", 43, "seconds"]
-    assert _words(phrases.time("b", 7260000, [])) == ["black", 2, "hours", 1, "minute", 0, "seconds"]
-    assert _words(phrases.time("w", 1000, [])) == ["white", 1, "second"]
+    # A count of one is its own phrase ("un'ora", "una mossa": number and noun agree).
+    assert _words(phrases.time("b", 5383000, [])) == ["black", "one_hour", 29, "minutes", 43, "seconds"]
+    assert _words(phrases.time("b", 7260000, [])) == ["black", 2, "hours", "one_minute", 0, "seconds"]
+    assert _words(phrases.time("w", 1000, [])) == ["white", "one_second"]
     assert _words(phrases.time("w", -40, [])) == ["white", 0, "seconds"]  # a fallen flag
-    assert _words(phrases.moves("w", 2, 38, [])) == ["white", 2, "moves", 38, "to_control"]
-    assert _words(phrases.moves("b", 1, None, [])) == ["black", 1, "move"]
+    assert _words(phrases.moves("w", 2, 38, [])) == ["white", 2, "moves", 38, "moves", "to_control"]
+    assert _words(phrases.moves("w", 39, 1, [])) == ["white", 39, "moves", "one_move", "to_control"]
+    assert _words(phrases.moves("b", 1, None, [])) == ["black", "one_move"]
     assert _words(phrases.moves("b", 120, None, [])) == ["black", "100", 20, "moves"]
     assert _words(phrases.moves("b", 300, None, [])) == ["black", "300", "moves"]
     # Moves, as appendix D wants them heard: a promotion and an en passant capture name
@@ -53,7 +55,7 @@ def test_the_phrases_of_times_moves_and_counts():
     # Every track the firmware can ask for is on the card (host_tools/audiocard.py makes
     # tracks 1..TRACKS) and a folder holds at most 255.
     assert phrases.TRACKS <= 255
-    assert phrases.folder("en") == 1 and phrases.folder("it") == 2
+    assert phrases.folder("en") == 1 and phrases.folder("it") == 2 and phrases.folder("fide") == 3
 
 
 def test_the_dfplayer_frames():
