@@ -215,14 +215,6 @@ class Match:
         """Whether side has a move made and not yet completed by his press."""
         return self.outcome is None and self._awaiting[side >> 4] > 0
 
-    def press_is_without_move(self, side):
-        """Whether a press of side's clock now would be one without a move (7.5.3): his
-        clock runs and he has made no move since his last press."""
-        c = self.clock
-        i = side >> 4
-        return (self.outcome is None and c.started and not c.paused and c.running == i
-                and not self._awaiting[i])
-
     def press(self, side, now):
         """side pressed his clock. Returns True if a move was completed. A move just
         play()ed is completed by it before settle() looks at it (see play)."""

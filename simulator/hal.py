@@ -10,13 +10,14 @@ from firmware.ticks import ticks_ms, ticks_diff
 from firmware.board.occupancy import START
 from simulator.trace import TAP_MS, TraceError, parse_line
 from firmware.hal.buttons import ButtonBank
-from firmware.hal.pinmap import BUTTONS
+from firmware.hal.pinmap import ASK_KEYS, BUTTONS
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE
 
 # A gap longer than this between two looks at the real clock is the host not running the
 # simulator (a busy machine, a stopped process), not time on the board: see now().
 _STALL_MS = 100
+_ASK_KEYS = [n for n, _ in ASK_KEYS]
 
 
 class SimHal:
@@ -44,6 +45,7 @@ class SimHal:
         self._down = bytearray(len(self._names))
         self.buttons = ButtonBank(self._names, lambda i: self._down[i], self.diff)
         self._ups = []  # (t, name): the release of a tapped lever, due
+        self._asked = []  # the ask keys' presses, as the device's inputs
         self._out = open(outputs, "w") if outputs else None
         self.usb = UsbSerial(size=64)
         self.trace_done = trace is None
@@ -140,6 +142,10 @@ class SimHal:
             self._load()
 
     def _set(self, name, down, t):
+        if name in _ASK_KEYS:  # on a face: its HT16K33 reports each press once, held or not
+            if down:
+                self._asked.append(("button", name, True, t))
+            return
         i = self._names.index(name)
         if down and not self._down[i]:
             self._down[i] = 1
@@ -164,7 +170,11 @@ class SimHal:
         now = self.now()
         if self._ups:
             self._release_taps(now)
-        return self.buttons.inputs(now)
+        out = self.buttons.inputs(now)
+        if self._asked:
+            out = list(out) + self._asked
+            self._asked = []
+        return out
 
     # ----- USB serial: stdin and stdout
 

@@ -212,12 +212,14 @@ def test_take_back_and_knocked_piece(tmp_path):
 
 def test_a_blind_players_motor_follows_the_game(tmp_path):
     from firmware.access.patterns import PATTERNS
+    from firmware.access.player import SEPARATION_MS
 
     moves = _legals_mate()
     text = tracegen.trace_game(chess.Board(), moves, random.Random(3))
     outputs = tmp_path / "outputs.txt"
     (tmp_path / "presets.json").unlink(missing_ok=True)
-    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2", outputs=str(outputs),
+    # The simulator runs on 6 s after the trace: the last signal waits for its pause.
+    rec, msgs, _ = run_trace(_write(tmp_path, text), "300+2", outputs=str(outputs), tail_ms=6000,
                              commands=("access blind=b visual=- thresholds=",))
     assert rec.result == "1-0"
     motor = [(int(l.split()[0]), l.split()[2], int(l.split()[3]))
@@ -226,18 +228,27 @@ def test_a_blind_players_motor_follows_the_game(tmp_path):
     # Pulses (start, length) of Black's motor.
     pulses = [(a[0], b[0] - a[0]) for a, b in zip(motor[::2], motor[1::2])]
     assert all(a[2] > 0 for a in motor[::2]) and all(b[2] == 0 for b in motor[1::2])
-    presses = [(int(l.split()[0]), l.split()[2]) for l in text.splitlines() if " press " in l]
-    # White's completed moves (not the mating one, completed by the board): one short pulse
-    # for Black when the press came; Black's own: two short pulses.
-    for t, who in presses[:-1]:
-        here = [p for p in pulses if t <= p[0] < t + 30]
-        assert here, (t, who)
-        if who == "white":
-            assert [p[1] for p in pulses if t <= p[0] < t + 600] == [150], (t, who)
+    presses = [int(l.split()[0]) for l in text.splitlines() if " press " in l]
+    # Black's signals, apart from each other by the separation: each is whose turn it is -
+    # one short pulse when White's move was completed (his clock runs), two for his own -
+    # and the last is "game over". A turn's signal comes with the press that made it, or,
+    # when the signal before it still needed its pause, right after that pause (the newest
+    # turn only: quick play queues none up).
+    signals = []
+    for start, length in pulses:
+        if signals and start - signals[-1][-1][0] - signals[-1][-1][1] < SEPARATION_MS:
+            signals[-1].append((start, length))
         else:
-            assert [p[1] for p in pulses if t <= p[0] < t + 600] == [150, 150], (t, who)
-    # The mate ends the game: Black feels "game over" (two long pulses) last.
-    assert [p[1] for p in pulses[-2:]] == [PATTERNS["game_over"][0][0]] * 2
+            signals.append([(start, length)])
+    assert [p[1] for p in signals[-1]] == [on for on, _, _ in PATTERNS["game_over"]]
+    short = PATTERNS["opponent_moved"][0][0]
+    for i, sig in enumerate(signals[:-1]):
+        assert [p[1] for p in sig] in ([short], [short, short]), sig
+        start = sig[0][0]
+        at_press = any(t <= start < t + 30 for t in presses)
+        after_pause = i > 0 and start == signals[i - 1][-1][0] + signals[i - 1][-1][1] + SEPARATION_MS
+        assert at_press or after_pause, (start, sig)
+    assert len(signals) > len(presses) // 4  # the game's turns were felt
 
 
 def test_a_replayed_trace_that_starts_its_own_clock_is_timed_from_that_press(tmp_path):

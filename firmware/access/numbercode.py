@@ -9,14 +9,20 @@
 #   ones (short pulses); a zero group is one very long pulse (1 s).
 #
 # A time is played as groups: hours (only from one hour), minutes, seconds (two digits).
-#   1:07:05 -> 1 | 7 | 0 5      0:04:37 -> 4 | 3 7      0:00:09 -> 0 | 0 9
-# The minutes keep no leading zero (the group gap says where the seconds begin).
+#   1:07:05 -> 1 H 7 | 0 5      0:04:37 -> 4 | 3 7      0:00:09 -> 0 | 0 9
+# The minutes keep no leading zero (the group gap says where the seconds begin). The hours
+# are told by the MARK after them (H), never by a pause's length: 1:00:00 is 1 H 0 | 0 0,
+# 0:10:00 is 1 0 | 0 0. A moves answer opens with the MARK: M 2 | 38 (his moves, and those
+# left to the control) is never the time 2:38. The MARK is a pulse no digit uses (a strong
+# 1.5 s), and no event signal uses a digit's pulse either (firmware/access/patterns.py).
 SHORT_MS = 100
 LONG_MS = 500
 ZERO_MS = 1000  # taptic: a group that is zero
+MARK_MS = 1500
 IN_DIGIT_MS = 250
 DIGIT_MS = 750
 GROUP_MS = 1250
+MAX_PAUSE_MS = GROUP_MS  # the longest pause inside any signal (firmware/access/player.py)
 
 
 def time_groups(ms):
@@ -77,9 +83,31 @@ def taptic(groups):
 
 
 CODES = {"tactileclock": tactileclock, "taptic": taptic}
+_MARK = (MARK_MS, GROUP_MS, 2)
 
 
 def encode(groups, code="tactileclock"):
     if code not in CODES:
         raise ValueError("a number code is tactileclock or taptic, not %r" % (code,))
     return CODES[code](groups)
+
+
+def time_code(ms, code="tactileclock"):
+    """A time's pulses: its hours and the MARK (from one hour), minutes, seconds."""
+    groups = time_groups(ms)
+    if len(groups) < 3:
+        return encode(groups, code)
+    hours = encode(groups[:1], code)
+    return hours[:-1] + [_hold(hours[-1]), _MARK] + encode(groups[1:], code)
+
+
+def _hold(pulse):
+    """A group's last pulse, followed by a group pause."""
+    return (pulse[0], GROUP_MS, pulse[2])
+
+
+def moves_code(made, left, code="tactileclock"):
+    """A moves answer's pulses: the MARK, his moves made, and the moves left to the control
+    (left None: none is due)."""
+    groups = number_groups(made) + (number_groups(left) if left is not None else [])
+    return [_MARK] + encode(groups, code)

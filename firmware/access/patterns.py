@@ -1,13 +1,16 @@
 # The event signals, felt on the player's own vibration motor (and, for deaf players, seen
 # on his side's LED). A pattern is a tuple of pulses (on_ms, off_ms_after, level); level 1
 # is normal, 2 strong (two intensity levels: studies find at most about four reliable).
-# Every pulse is at least 120 ms (pulses under ~30 ms are not felt as vibration; ~200 ms
-# read best), and every pattern has its own rhythm of short and long pulses, so that no
-# two can be mistaken (tests/firmware/test_access.py checks it).
-SHORT = 150
-LONG = 500
+# Every pulse is at least 250 ms (pulses under ~30 ms are not felt as vibration; ~200 ms
+# read best), every pattern has its own rhythm of short and long pulses, so that no two can
+# be mistaken - on the light too, where strength does not show - and no event uses a
+# pulse of the number code (100 and 500 ms, the 1 s zero
+# and the 1.5 s mark: firmware/access/numbercode.py), so that no event reads as a digit,
+# on the motor or on the light (tests/firmware/test_access.py checks it).
+SHORT = 250
+LONG = 750
 GAP = 200
-TICK = 120
+TICK = 400
 
 _S = (SHORT, GAP, 1)
 _L = (LONG, GAP, 1)
@@ -35,9 +38,16 @@ PATTERNS = {
     "board_differs": _p(_L, _S, _L),
     "period": _p(_S, _L),  # time was added: a new period
     "draw": _p(_S, _S, _L),  # a draw offer or claim
-    "game_over": _p(_L, _L),
+    "game_over": _p(_L, _L, _S),  # not l l: on a light, strength does not show (the 10 s warning is L L)
     "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2)
 }
+
+# What may cut short an answer the player asked for (the flag, the last ten seconds): any
+# other event waits until the answer has ended (firmware/access/player.py).
+URGENT = ("your_flag", "opponent_flag", "threshold_10s")
+# An answer cut short is felt as cut: a rattle of short strong pulses at once, then the
+# pause between signals, then the event that cut it.
+CUT = ((80, 80, 2), (80, 80, 2), (80, 80, 2), (80, 0, 2))
 
 # Time thresholds (ms) and their patterns; the defaults the settings start from.
 THRESHOLDS = ((600000, "threshold_10m"), (300000, "threshold_5m"), (60000, "threshold_1m"),

@@ -1,7 +1,8 @@
 # The clock's controls: the two levers and the four buttons, and the clock's menu behind
 # them (firmware/clock/menu.py).
-#   a lever going down  -> the recogniser (the press may complete a move), then the match
-#   a lever held        -> a blind player's question (signals), not a press
+#   a lever going down  -> the recogniser (the press may complete a move), then the match:
+#                          always a press, held or not (the Laws' meaning)
+#   an ask key          -> a blind player's question (signals): never a press
 #   a button            -> the promotion choice while a pawn waits on the last rank, else
 #                          the menu, else the host (`button <name>`: a game played with
 #                          an engine or online uses them for draw and resign)
@@ -13,6 +14,7 @@ from firmware.rules.squares import WHITE, BLACK
 
 # Buttons that do nothing on the board while its menu is closed: reported to the host.
 TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
+ASK_KEYS = {"ask-white": WHITE, "ask-black": BLACK}  # on the faces (firmware/hal/pinmap.py)
 
 
 class Controls:
@@ -30,30 +32,14 @@ class Controls:
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
-        self._lever_down = [None, None]  # a lever down on its own turn with no move: its tick
 
     def press(self, side, t):
         """A clock lever going down, at the tick its interrupt took (art. 6.2.1: the press
         completes the move): first the recogniser (which may recognise the move now), then
-        the clock. On his own turn with no move made, the lever may be a hold - a blind
-        player asking for his time (appendix D) - so it is judged only when it comes up
-        before it is one (release): then it is a press without a move (7.5.3), at this
-        tick. A hold after a move: its going down completed the move, and the hold asks."""
+        the clock. Held or tapped, it is a press: with no move made on his own turn, an
+        illegal one (7.5.3). A blind player asks with his ask key, never with the lever."""
         self.recognizer.press(side, t)
-        if self.match.press_is_without_move(side):
-            self._lever_down[side >> 4] = t
-            return
         self._press(side, t)
-
-    def release(self, side, t):
-        """A lever came up before it was held: a press without a move is judged now."""
-        i = side >> 4
-        down = self._lever_down[i]
-        if down is None:
-            return
-        self._lever_down[i] = None
-        if self.match.press_is_without_move(side):
-            self._press(side, down)
 
     def _press(self, side, t):
         if self.match.press(side, t):
@@ -63,14 +49,18 @@ class Controls:
         self.faces.dirty = True  # the display and LEDs follow at the next clock step
 
     def button(self, name, down, t):
-        """A button: a held lever asks for a number (signals), then the promotion choice
-        while a pawn waits on the last rank, else the clock's menu."""
+        """A button: an ask key's touch is a question (signals), then the promotion choice
+        while a pawn waits on the last rank, else the clock's menu. A lever held long is
+        nothing more than its press."""
         if not down:
             return
+        if name in ASK_KEYS:
+            side = ASK_KEYS[name]
+            what = self.signals.ask(side, t, self.match.clock)
+            if what is not None:
+                self.write("ask %s %s" % (letter(side), what))
+            return
         if name in ("white-long", "black-long"):
-            side = WHITE if name == "white-long" else BLACK
-            self._lever_down[side >> 4] = None  # a hold: a question, not a press
-            self.write("ask %s %s" % (letter(side), self.signals.ask(side, t, self.match.clock, self.match.game)))
             return
         if self.recognizer.promotion_pending():
             self.recognizer.button(name, down, t)

@@ -187,9 +187,7 @@ class Device:
             self.controls.press(a, t)
             self.quiet_moment = True  # answered with this step: a moment for the GC
             return True
-        if kind == "release":
-            self.controls.release(a, t)
-        else:
+        if kind != "release":  # a lever coming up means nothing: its going down was the press
             self.controls.button(a, b, t)
         return False
 

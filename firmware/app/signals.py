@@ -1,18 +1,20 @@
 # Signals for blind and deaf players (firmware/access/): each side's event patterns and
 # number codes, played on its motor (blind), its face's SIGNAL light (deaf: a light of its
 # own, apart from the running-side LED) and the buzzer (if on), as the access settings say.
-# The time thresholds and the last seconds of the running side are watched here; a held
-# clock lever asks for a number (own time, the opponent's, his moves and the moves left to
-# the control). With speech set and an audio module on the board, the board also says the
-# answer, every move and a flag aloud (firmware/access/voice.py).
+# The time thresholds and the last seconds of the running side are watched here; a touch
+# of a player's ask key (on his face: never his lever, which keeps the Laws' meaning) asks
+# for a number: one touch his time, two the opponent's after it, three his moves and the
+# moves left to the control after both; a touch while an answer plays stops it. With
+# speech set and an audio module on the board, the board also says each answer as it
+# plays, every move and a flag aloud (firmware/access/voice.py).
 from firmware.access import numbercode
-from firmware.access.patterns import PATTERNS, THRESHOLDS
+from firmware.access.patterns import PATTERNS, THRESHOLDS, URGENT
 from firmware.access.player import SignalPlayer
 from firmware.access.voice import Voice
 from firmware.rules.squares import WHITE, BLACK
 
 THRESHOLD_PATTERNS = [name for _, name in THRESHOLDS]
-ASK_AGAIN_MS = 3000  # a second hold within this asks for the opponent's time, a third the move
+SETTLE_MS = 700  # answers begin this long after the asker's last touch (his next adds to them)
 ASKS = ("time", "opponent", "move")
 
 
@@ -25,10 +27,13 @@ class Signals:
         """access: AccessSettings."""
         self.hal = hal
         self.access = access
-        self.players = {WHITE: SignalPlayer(lambda lv: self._level(WHITE, lv), hal.diff),
-                        BLACK: SignalPlayer(lambda lv: self._level(BLACK, lv), hal.diff)}
+        self.players = {WHITE: SignalPlayer(lambda lv: self._level(WHITE, lv), hal.diff,
+                                            compose=lambda kind, now: self._answer(WHITE, kind, now)),
+                        BLACK: SignalPlayer(lambda lv: self._level(BLACK, lv), hal.diff,
+                                            compose=lambda kind, now: self._answer(BLACK, kind, now))}
         self._left = {WHITE: None, BLACK: None}
-        self._asks = {WHITE: (0, None), BLACK: (0, None)}  # gestures so far, tick of the last
+        self._asks = {WHITE: 0, BLACK: 0}  # touches of the question waiting
+        self._clock = None  # the clock the answers read (the match's, given with each touch)
         self._voice = None  # a Voice once speech is wanted and a module answers
 
     def _level(self, side, level):
@@ -47,7 +52,7 @@ class Signals:
         for s in ((side,) if side is not None else (WHITE, BLACK)):
             l = letter(s)
             if l in a["blind"] or l in a["visual"] or a["buzzer"]:
-                self.players[s].event(PATTERNS[name], now)
+                self.players[s].event(PATTERNS[name], now, name in URGENT)
 
     def voice(self):
         """The board's own voice: None unless speech is set and an audio module answers
@@ -106,32 +111,43 @@ class Signals:
         if left <= 5000 and prev // 1000 != left // 1000:
             self.event(run, "tick", now)
 
-    def ask(self, side, t, clock, game):
-        """A held clock lever: 1 the player's time, 2 (within 3 s) the opponent's, 3 his
-        moves made and (with a move count) the moves left to the time control, played as a
-        number code when no event signal is due. Returns what was asked."""
-        n, at = self._asks[side]
-        n = n + 1 if at is not None and self.hal.diff(t, at) < ASK_AGAIN_MS else 1
-        self._asks[side] = (n, t)
+    def ask(self, side, t, clock):
+        """A touch of a player's ask key: what it does ("time", "opponent", "move", or
+        "stop" for an answer it stopped; None for a fourth touch, which adds nothing)."""
+        p = self.players[side]
+        self._clock = clock
+        if p.answering:
+            p.stop(t)
+            self._asks[side] = 0
+            if self._voice is not None:
+                self._voice.silence()
+            return "stop"
+        n = self._asks[side] + 1 if p.asking else 1
+        if n > len(ASKS):
+            return None
+        self._asks[side] = n
+        p.answer(ASKS[n - 1], t + SETTLE_MS)
+        return ASKS[n - 1]
+
+    def _answer(self, side, kind, now):
+        """An answer's pulses, as it begins (the time is the time now), said aloud too:
+        "time" his time, "opponent" the opponent's, "move" his moves made and, in a period
+        with a move count, the moves he has left to the time control (appendix D)."""
+        clock = self._clock
+        code = self.access["code"]
         v = self.voice() if self.access["speech"] else None
-        if n <= 2:
-            whose = side if n == 1 else (BLACK if side == WHITE else WHITE)
-            ms = clock.time_left(whose, t)
-            groups = numbercode.time_groups(ms)
+        if kind != "move":
+            whose = side if kind == "time" else (BLACK if side == WHITE else WHITE)
+            ms = clock.time_left(whose, now)
             if v is not None:
                 v.time(letter(whose), ms)
-        else:
-            # Appendix D: his number of moves, then, in a period with a move count, the
-            # moves he has left to the time control.
-            i = side >> 4
-            made = clock.moves[i]
-            groups = numbercode.number_groups(made)
-            p = clock.control.periods[clock.period[i]]
-            left = None
-            if p.moves and not clock.in_overtime[i]:
-                left = p.moves - clock.period_moves[i]
-                groups += numbercode.number_groups(left)
-            if v is not None:
-                v.moves(letter(side), made, left)
-        self.players[side].number(numbercode.encode(groups, self.access["code"]), t)
-        return ASKS[min(n, 3) - 1]
+            return numbercode.time_code(ms, code)
+        i = side >> 4
+        made = clock.moves[i]
+        p = clock.control.periods[clock.period[i]]
+        left = None
+        if p.moves and not clock.in_overtime[i]:
+            left = p.moves - clock.period_moves[i]
+        if v is not None:
+            v.moves(letter(side), made, left)
+        return numbercode.moves_code(made, left, code)

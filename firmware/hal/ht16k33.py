@@ -6,6 +6,7 @@
 # (firmware/hal/face.py) goes to addresses 2i and 2i+1, little end first.
 from firmware.hal.face import CHARS, SIGNAL, render
 
+_KEY_RAM = b"\x40"  # the key RAM's first address (six bytes: KS0-KS2, K1-K13)
 BRIGHTNESS = 4  # of 15 (5/16 of full): what hardware/power.py sizes the battery for
 
 
@@ -16,6 +17,7 @@ class Face:
         self._cells = [0] * CHARS
         self._ram = bytearray(1 + 2 * CHARS)  # the RAM address (0), then the RAM
         self._one = bytearray(2)
+        self._keys = bytearray(6)  # the key RAM, read whole as the datasheet asks
         self.text = None
         i2c.writeto(addr, b"\x21")  # oscillator on
         i2c.writeto(addr, b"\x81")  # display on, no blinking
@@ -43,6 +45,14 @@ class Face:
             ram[2 + 2 * i] = cells[i] >> 8
         ram[2 + 2 * SIGNAL] |= sig
         self.i2c.writeto(self.addr, ram)
+
+    def keys(self):
+        """The key RAM's first byte (KS0's keys K1-K8), read and so cleared: a key's bit is
+        set once for each press since the last read, however long it was held (the chip
+        debounces it over two of its scans). Allocates nothing."""
+        self.i2c.writeto(self.addr, _KEY_RAM, False)
+        self.i2c.readfrom_into(self.addr, self._keys)
+        return self._keys[0]
 
     def signal(self, on):
         """The SIGNAL light (a deaf player's): one RAM byte written."""

@@ -38,6 +38,14 @@ VBUS_SENSE = 24
 I2C_ID = 0
 DISPLAY_WHITE = 0x70
 DISPLAY_BLACK = 0x71
+# A blind player's ask key (appendix D: he asks for his time without touching his lever):
+# on each face, a key the face's HT16K33 scans, between COM1 (KS0) and ROW3 (K1) through a
+# diode - no GPIO is free. Its press sets bit ASK_KEY_BIT of the key RAM's first byte.
+ASK_KEYS = (("ask-white", DISPLAY_WHITE), ("ask-black", DISPLAY_BLACK))
+ASK_KEY_COM = 1  # KS0
+ASK_KEY_ROW = 3  # K1
+ASK_KEY_BIT = 0
+
 # The optional audio module (a DFPlayer Mini, the board's own voice) has no GPIO: it hangs
 # on the same I2C bus through an SC16IS750 UART bridge, its A0 and A1 to GND.
 AUDIO_BRIDGE = 0x4D

@@ -18,6 +18,7 @@ from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE
 
 REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once)
+KEY_POLL_MS = 30  # the faces' ask keys are read this often (the HT16K33 keeps a press till read)
 
 
 class Rp2Hal:
@@ -33,6 +34,7 @@ class Rp2Hal:
         self.take_scan = self.scanner.take  # create() starts the timer that fills it
         self.buttons = ButtonBank([n for n, _ in P.BUTTONS], button_down, ticks_diff)
         self.faces = (None, None)
+        self._keys_at = ticks_ms()
         self.i2c = i2c
         self._audio = None
         if i2c is not None:
@@ -71,7 +73,19 @@ class Rp2Hal:
         return self.matrix.scan(out)
 
     def inputs(self):
-        return self.buttons.inputs(self.now())
+        now = self.now()
+        out = self.buttons.inputs(now)
+        if self.diff(now, self._keys_at) >= KEY_POLL_MS and self.faces[0] is not None:
+            self._keys_at = now
+            for i in (0, 1):
+                try:
+                    pressed = self.faces[i].keys() & (1 << P.ASK_KEY_BIT)
+                except OSError:  # a face's bus hiccup: its key is read at the next poll
+                    pressed = 0
+                if pressed:
+                    out = list(out)
+                    out.append(("button", P.ASK_KEYS[i][0], True, now))
+        return out
 
     def on_press(self, fn):
         """fn() is called from the pin interrupt each time a lever or button goes down

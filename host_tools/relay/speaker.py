@@ -1,6 +1,6 @@
 """The relay's voice: moves spoken as they are made, and a player's time, his opponent's or
-the move number when he asks for it on the board (a held clock button: the board reports
-`ask <side> time|opponent|move`). Speech runs in its own thread: the relay never waits
+the move number when he asks for it on the board (a touch of his ask key: the board reports
+`ask <side> time|opponent|move`, and `ask <side> stop` when a touch stopped his answer). Speech runs in its own thread: the relay never waits
 for audio."""
 from __future__ import annotations
 
@@ -24,6 +24,15 @@ class Speaker:
         self._q.put((self.announcer.text_for_move(san, side, uci, en_passant), side))
 
     def ask(self, session, side: str, what: str) -> None:
+        if what == "stop":  # his touch stopped the board's answer: what waits to be said goes too
+            kept = []
+            while not self._q.empty():
+                item = self._q.get_nowait()
+                if item[1] != side:
+                    kept.append(item)
+            for item in kept:
+                self._q.put(item)
+            return
         c = session.clock
         if what == "move":
             rec = session.record

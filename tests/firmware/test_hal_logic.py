@@ -122,11 +122,23 @@ def test_long_press():
 
 
 class FakeI2C:
+    """The faces' bus: what is written, and each HT16K33's key RAM as the chip keeps it (a
+    key's bit set by a press until the RAM is read, then cleared)."""
+
     def __init__(self):
         self.writes = []
+        self.keys = {}  # address -> the key RAM's six bytes
+        self._pointer = {}
 
-    def writeto(self, addr, data):
+    def writeto(self, addr, data, stop=True):
         self.writes.append((addr, bytes(data)))
+        self._pointer[addr] = data[0]
+
+    def readfrom_into(self, addr, buf):
+        assert self._pointer.get(addr) == 0x40  # the key RAM, read from its start (datasheet)
+        ram = self.keys.get(addr, bytearray(6))
+        buf[:] = ram
+        self.keys[addr] = bytearray(6)
 
 
 class FakePwm:
@@ -169,6 +181,15 @@ def test_rp2_hal_with_fake_parts():
     down[2] = True
     hal.buttons.irq(2, 998)  # plus
     assert hal.inputs() == [("press", BLACK, None, 995), ("button", "plus", True, 998)]
+    # White's ask key, on his face: its press is in the key RAM until the next poll reads it.
+    from firmware.hal.pinmap import ASK_KEY_BIT, DISPLAY_WHITE
+    bus.keys[DISPLAY_WHITE] = bytearray(((1 << ASK_KEY_BIT), 0, 0, 0, 0, 0))
+    t[0] = 1010
+    assert hal.inputs() == ()  # read every 30 ms, not at every step
+    t[0] = 1040
+    assert hal.inputs() == [("button", "ask-white", True, 1040)]
+    t[0] = 1080
+    assert hal.inputs() == ()  # reported once: the chip cleared it when read
     hal.display("4:37 <", "1:29:43")
     assert [a for a, _ in bus.writes[-2:]] == [0x70, 0x71]
     hal.signal(BLACK, True)

@@ -203,34 +203,34 @@ def _board(trace_lines, until, access=b"access blind=w speech=en\n", audio=True)
     return lines, _words(tracks), folders, dev
 
 
-def test_a_blind_players_hold_is_answered_aloud_and_every_move_announced():
+def test_a_blind_players_ask_is_answered_aloud_and_every_move_announced():
     e4 = _after(START, "e2", "e4")
     e5 = _after(e4, "e7", "e5")
     lines, words, folders, dev = _board([
-        "100 press black", "1000 lever white down", "2200 lever white up",  # his time, aloud
+        "100 press black", "1000 button ask-white down", "1060 button ask-white up",  # his time, aloud
         "9000 occ %s" % _hex(e4), "9300 press white",
         "10000 occ %s" % _hex(e5), "10300 press black"], 16000)
     assert "access blind=w visual=- buzzer=off code=tactileclock intensity=60,100 " \
            "thresholds=600,300,60,10 speech=en volume=20" in lines
     assert "ask w time" in lines
     assert not [l for l in lines if l.startswith("warning")]
-    # His time when the hold became one (1.8 s after the start, 300+2): 4:58.
+    # His time as the answer began (1.6 s after the start, his touch settled; 300+2): 4:58.
     assert words == ["white", 4, "minutes", 58, "seconds",
                      "white", "P", "e", 4, "black", "P", "e", 5]
     assert folders == {1}
 
 
 def test_speech_in_italian_and_without_a_module():
-    lines, words, folders, dev = _board(["100 press black", "1000 lever white down", "2200 lever white up"],
+    lines, words, folders, dev = _board(["100 press black", "1000 button ask-white down", "1060 button ask-white up"],
                                         9000, access=b"access blind=w speech=it volume=12\n")
     assert folders == {2} and words[:3] == ["white", 4, "minutes"]
     assert dev.hal.audio_module.volume == 12
     dev.receive(b"access volume=25\n")  # a new volume reaches the module at the next word
     dev.signals.moved(WHITE, "e4", "e2e4", False)
     assert dev.hal.audio_module.volume == 25
-    lines, words, folders, dev = _board(["100 press black", "1000 lever white down", "2200 lever white up"],
+    lines, words, folders, dev = _board(["100 press black", "1000 button ask-white down", "1060 button ask-white up"],
                                         9000, audio=False)
-    # Set, but no module answers: said once, and the hold is still felt on the motor.
+    # Set, but no module answers: said once, and the answer is still felt on the motor.
     assert [l for l in lines if l.startswith("warning ") and "audio%20module" in l]
     assert "ask w time" in lines and words == []
     assert dev.access["speech"] == "en"
