@@ -46,6 +46,11 @@ LEVER = 35.0  # the lever cap's side (its hole 0.6 mm larger)
 LEVER_UP = 8.0  # how far the cap stands above the top
 LIP = (3.0, 1.6)  # the cap's lip under the top (keeps it in): how far it reaches, its thickness
 LED_HOLE = 10.2
+# A blind player's ask key (appendix D: his time without his lever): a 12 mm push button
+# under the top, its cap through a round hole beside the lever on the outer side, where a
+# hand that knows the lever finds it. Hole, the button's body (side, height under the top).
+ASK_KEY = (12.6, 12.5, 9.0)
+ASK_KEY_FROM_LEVER = 62.0
 MOTOR = (10.6, 1.4)  # the coin motor's pocket: diameter, depth (under a 2.4 mm top)
 SWITCH = (12.8, 5.8, 6.5, 10.0)  # the lever's microswitch: length, width, body height, lever's free height
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
@@ -264,6 +269,10 @@ class ClockHalf:
     def lever_at(self):
         return HALF / 2, DEPTH - TOP_DEPTH / 2
 
+    def ask_key_at(self):
+        """The ask key's centre on the top: beside the lever, towards the outer end."""
+        return self.toward_outer(ASK_KEY_FROM_LEVER), self.lever_at()[1]
+
     def profile(self, inset=0.0):
         from build123d import Plane, Polygon, offset
 
@@ -304,6 +313,8 @@ class ClockHalf:
         lx, ly = self.lever_at()
         part -= Pos(lx, ly, H_REAR) * Box(LEVER + 0.6, LEVER + 0.6, 10, align=mid)
         part -= Pos(self.toward_outer(34), ly, H_REAR) * Cylinder(LED_HOLE / 2, 10, align=mid)
+        ax, ay = self.ask_key_at()
+        part -= Pos(ax, ay, H_REAR) * Cylinder(ASK_KEY[0] / 2, 10, align=mid)
         part -= Pos(self.toward_outer(-34), ly, H_REAR - T - 0.01) * Cylinder(
             MOTOR[0] / 2, MOTOR[1] + 0.01, align=(Align.CENTER, Align.CENTER, Align.MIN))
         # The microswitch's block, out from the rear wall behind the switch, no higher than
@@ -404,6 +415,9 @@ class ClockHalf:
         out = {}
         x0, y0, z0, x1, y1, z1 = self.switch_box()
         out["switch"] = Pos(x0, y0, z0) * Box(x1 - x0, y1 - y0, z1 - z0, align=lo)
+        ax, ay = self.ask_key_at()
+        side, height = ASK_KEY[1], ASK_KEY[2]
+        out["ask key"] = Pos(ax - side / 2, ay - side / 2, H_REAR - T - height) * Box(side, side, height, align=lo)
         w, along, depth = FACE_BOARD
         out["face"] = self.on_slope(HALF / 2, 0, -T - depth / 2, Box(w, along, depth))
         if self.side == "white":

@@ -121,6 +121,19 @@ def test_the_faces_show_through_the_circuit_what_the_firmware_writes(board):
     assert "d_addr_white" not in board.parts  # White's at 0x70: A0 open
 
 
+def test_each_ask_key_is_where_the_firmware_reads_it(board):
+    # The firmware reads a player's ask key as KS0/K1 of his face's key RAM
+    # (pinmap.ASK_KEY_COM, ASK_KEY_ROW, ASK_KEY_BIT): in the circuit, his key is a switch
+    # from that face's ROW3 (K1) to a diode whose anode is its COM1 (KS0), so that the
+    # display's multiplexing (COM low, ROW high) finds the diode reversed.
+    assert (pinmap.ASK_KEY_COM, pinmap.ASK_KEY_ROW, pinmap.ASK_KEY_BIT) == (1, 3, 0)  # KS0 and K1: bit 0 of 0x40
+    for (name, addr), side in zip(pinmap.ASK_KEYS, ("white", "black")):
+        assert name == "ask-" + side and addr == (pinmap.DISPLAY_WHITE if side == "white" else pinmap.DISPLAY_BLACK)
+        u, d, key = board.parts["face_" + side], board.parts["d_ask_" + side], board.parts["ask_" + side]
+        assert d["A"].net is u["COM%d" % pinmap.ASK_KEY_COM].net
+        assert {key["1"].net, key["2"].net} == {d["K"].net, u["ROW%d" % pinmap.ASK_KEY_ROW].net}
+
+
 def test_the_battery_runs_ten_hours_after_the_low_battery_sign():
     # C.02: a low-battery sign, then at least 10 hours of flawless running; at the worst
     # the faces show, with the firmware's own brightness and threshold.
