@@ -53,6 +53,12 @@ class MatchSink(ClockSink):
     def claim(self, side, correct):
         """side claimed a draw (9.2, 9.3); correct or not."""
 
+    def draw_offered(self, side):
+        """side offered a draw from the clock (9.1.2): it stands until the opponent answers."""
+
+    def draw_declined(self, side):
+        """side's offer lapsed: the opponent completed a move (9.1.2.3)."""
+
     def outcome(self, o):
         """The game ended: o an Outcome (firmware/rules/outcome.py)."""
 
@@ -82,6 +88,7 @@ class Match:
         self.unsettled = False  # a move was played and settle() has not yet looked at it
         self._played_at = 0
         self.illegal = [0, 0]  # completed illegal moves of each side (7.5.5)
+        self.offer = None  # the side whose draw offer stands (9.1.2), or None
         self._awaiting = [0, 0]  # moves each side made and has not yet completed by a press
         # The mover's clock right after the press that completed each ply (PGN %clk), in
         # 256-byte chunks like the position's move stack.
@@ -93,6 +100,7 @@ class Match:
         if self.outcome is not None:
             return
         self.outcome = outcome
+        self.offer = None
         self.clock.stop(now)
         self.sink.outcome(outcome)
 
@@ -249,7 +257,27 @@ class Match:
             self._set_clock_after(ply, after)
             ply -= 2
         self._awaiting[i] = 0
+        offer = self.offer
+        if offer is not None and offer != side:  # he moved on: the offer is declined (9.1.2.3)
+            self.offer = None
+            self.sink.draw_declined(offer)
         return True
+
+    def offer_draw(self, side, now):
+        """side's draw key (9.1.2): his offer stands until the opponent answers; the
+        opponent's key while it stands agrees the draw (5.2.3), his next completed move
+        declines it. Returns "offered", "agreed" or "standing" (offered already)."""
+        self.settle()
+        if self.outcome is not None:
+            raise MatchError("the game is over")
+        if self.offer is not None and self.offer != side:
+            self.agree_draw(now)
+            return "agreed"
+        if self.offer == side:
+            return "standing"
+        self.offer = side
+        self.sink.draw_offered(side)
+        return "offered"
 
     def check(self, now):
         """Poll the clock; a flag in the last control ends the game (6.9)."""

@@ -320,18 +320,22 @@ class Board:
                                      value="red 3 mm", role="%s's face: %s" % (side, INDICATORS[i]))
                     led["A"] += rows[15]
                     led["K"] += coms[i]
-            # The player's ask key (appendix D: he asks for his time, never with his lever):
-            # the HT16K33 scans it between COM1 (KS0, driven in the key scan) and ROW3 (K1,
-            # read), through a diode that keeps it out of the display's multiplexing (COM
-            # low, row high there: the diode is reversed). The key sits in the clock's top
-            # beside the lever, on two wires to the face board.
-            d = self._part("d_ask_" + side, t["signal_diode"], value="1N4148", role="%s's ask key" % side)
-            key = self._part("ask_" + side, t["button"], value="12 mm", role="%s's ask key (appendix D)" % side)
-            through = self._net("FACE_%s_ASK" % k)
-            d["A"] += coms[P.ASK_KEY_COM]
-            d["K"] += through
-            key["1"] += through
-            key["2"] += rows[P.ASK_KEY_ROW]
+            # The player's ask key (appendix D: he asks for his time, never with his lever)
+            # and his draw key (9.1.2): the HT16K33 scans them between COM1 (KS0, driven in
+            # the key scan) and ROW3 (K1), ROW4 (K2) (read), each through a diode that keeps
+            # it out of the display's multiplexing (COM low, row high there: the diode is
+            # reversed). The keys sit in the clock's top beside the lever, on four wires to
+            # the face board.
+            for name, row, role in (("ask", P.ASK_KEY_ROW, "ask key (appendix D)"),
+                                    ("draw", P.DRAW_KEY_ROW, "draw key (9.1.2)")):
+                d = self._part("d_%s_%s" % (name, side), t["signal_diode"], value="1N4148",
+                               role="%s's %s" % (side, role))
+                key = self._part("%s_%s" % (name, side), t["button"], value="12 mm", role="%s's %s" % (side, role))
+                through = self._net("FACE_%s_%s" % (k, name.upper()))
+                d["A"] += coms[P.ASK_KEY_COM]
+                d["K"] += through
+                key["1"] += through
+                key["2"] += rows[row]
             if addr & 1:  # A0 set
                 d = self._part("d_addr_" + side, t["signal_diode"], value="1N4148", role="%s's face: A0" % side)
                 r = self._part("r_addr_" + side, t["r"], value="39k")

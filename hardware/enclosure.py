@@ -51,6 +51,7 @@ LED_HOLE = 10.2
 # hand that knows the lever finds it. Hole, the button's body (side, height under the top).
 ASK_KEY = (12.6, 12.5, 9.0)
 ASK_KEY_FROM_LEVER = 62.0
+DRAW_KEY_FROM_LEVER = 84.0  # the draw key (9.1.2), the same button, further out
 MOTOR = (10.6, 1.4)  # the coin motor's pocket: diameter, depth (under a 2.4 mm top)
 SWITCH = (12.8, 5.8, 6.5, 10.0)  # the lever's microswitch: length, width, body height, lever's free height
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
@@ -273,6 +274,10 @@ class ClockHalf:
         """The ask key's centre on the top: beside the lever, towards the outer end."""
         return self.toward_outer(ASK_KEY_FROM_LEVER), self.lever_at()[1]
 
+    def draw_key_at(self):
+        """The draw key's centre on the top: beyond the ask key."""
+        return self.toward_outer(DRAW_KEY_FROM_LEVER), self.lever_at()[1]
+
     def profile(self, inset=0.0):
         from build123d import Plane, Polygon, offset
 
@@ -313,8 +318,8 @@ class ClockHalf:
         lx, ly = self.lever_at()
         part -= Pos(lx, ly, H_REAR) * Box(LEVER + 0.6, LEVER + 0.6, 10, align=mid)
         part -= Pos(self.toward_outer(34), ly, H_REAR) * Cylinder(LED_HOLE / 2, 10, align=mid)
-        ax, ay = self.ask_key_at()
-        part -= Pos(ax, ay, H_REAR) * Cylinder(ASK_KEY[0] / 2, 10, align=mid)
+        for ax, ay in (self.ask_key_at(), self.draw_key_at()):
+            part -= Pos(ax, ay, H_REAR) * Cylinder(ASK_KEY[0] / 2, 10, align=mid)
         part -= Pos(self.toward_outer(-34), ly, H_REAR - T - 0.01) * Cylinder(
             MOTOR[0] / 2, MOTOR[1] + 0.01, align=(Align.CENTER, Align.CENTER, Align.MIN))
         # The microswitch's block, out from the rear wall behind the switch, no higher than
@@ -415,9 +420,9 @@ class ClockHalf:
         out = {}
         x0, y0, z0, x1, y1, z1 = self.switch_box()
         out["switch"] = Pos(x0, y0, z0) * Box(x1 - x0, y1 - y0, z1 - z0, align=lo)
-        ax, ay = self.ask_key_at()
         side, height = ASK_KEY[1], ASK_KEY[2]
-        out["ask key"] = Pos(ax - side / 2, ay - side / 2, H_REAR - T - height) * Box(side, side, height, align=lo)
+        for name, (ax, ay) in (("ask key", self.ask_key_at()), ("draw key", self.draw_key_at())):
+            out[name] = Pos(ax - side / 2, ay - side / 2, H_REAR - T - height) * Box(side, side, height, align=lo)
         w, along, depth = FACE_BOARD
         out["face"] = self.on_slope(HALF / 2, 0, -T - depth / 2, Box(w, along, depth))
         if self.side == "white":

@@ -109,10 +109,11 @@ CONTROLLER_PLACES = {
 # What lives elsewhere, and the connector on the controller that stands for it.
 CONTROLLER_ELSEWHERE = {
     "J_FACE_W": lambda ref, key: key.startswith(("face_white", "char_white", "ind_white", "c_face_white",
-                                                  "cp_face_white", "d_ask_white", "ask_white")),
+                                                  "cp_face_white", "d_ask_white", "ask_white", "d_draw_white",
+                                                  "draw_white")),
     "J_FACE_B": lambda ref, key: key.startswith(("face_black", "char_black", "ind_black", "c_face_black",
                                                   "cp_face_black", "r_addr_black", "d_addr_black",
-                                                  "d_ask_black", "ask_black")),
+                                                  "d_ask_black", "ask_black", "d_draw_black", "draw_black")),
     "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
                                         "r_audio_rx", "speaker"),
     "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
@@ -145,8 +146,9 @@ def _face_places(side):
     places.update({"ind_%s_%s" % (k, n): ("LED3", 4 + 6 * i, 14, 0) for i, n in enumerate(names)})
     places.update({"face_" + k: ("SOP28", 26, 12, 0, "B"), "c_face_" + k: ("C", 42, 12, 0, "B"),
                    "cp_face_" + k: ("CP", 45, 15, 0, "B"), "J_CLOCK": ("H4", 60, 17, 0, "B"),
-                   # the ask key's diode, and the two wires to the key in the clock's top
-                   "d_ask_" + k: ("D35", 8, 12, 0, "B"), "J_ASK": ("H2", 14, 17, 0, "B")})
+                   # the keys' diodes, and the four wires to the keys in the clock's top
+                   "d_ask_" + k: ("D35", 8, 12, 0, "B"), "d_draw_" + k: ("D35", 8, 13, 0, "B"),
+                   "J_KEYS": ("H4", 14, 17, 0, "B")})
     if side == "b":
         places.update({"r_addr_black": ("R", 42, 14, 0, "B"), "d_addr_black": ("D35", 51, 12, 0, "B")})
     return places
@@ -169,14 +171,15 @@ class Layout:
 def _face_layout(side):
     k = "white" if side == "w" else "black"
     K = k[0].upper()
-    mine = ("face_%s" % k, "char_%s" % k, "ind_%s" % k, "c_face_%s" % k, "cp_face_%s" % k, "d_ask_%s" % k) + (
-        ("r_addr_black", "d_addr_black") if side == "b" else ())
-    key = "ask_" + k
+    mine = ("face_%s" % k, "char_%s" % k, "ind_%s" % k, "c_face_%s" % k, "cp_face_%s" % k, "d_ask_%s" % k,
+            "d_draw_%s" % k) + (("r_addr_black", "d_addr_black") if side == "b" else ())
+    keys = ("ask_" + k, "draw_" + k)
     return Layout("face-" + k, "%s's face on a 180 x 50 mm perfboard" % k.capitalize(), 70, 19, _face_places(side),
-                  {"J_ASK": lambda ref, part: part == key,
-                   "J_CLOCK": lambda ref, part: not part.startswith(mine) and part != key},
+                  {"J_KEYS": lambda ref, part: part in keys,
+                   "J_CLOCK": lambda ref, part: not part.startswith(mine) and part not in keys},
                   {"J_CLOCK": ["VSYS", "GND", "FACE_SDA", "FACE_SCL"],
-                   "J_ASK": ["FACE_%s_ASK" % K, "FACE_%s_ROW%d" % (K, P.ASK_KEY_ROW)]})
+                   "J_KEYS": ["FACE_%s_ASK" % K, "FACE_%s_ROW%d" % (K, P.ASK_KEY_ROW),
+                              "FACE_%s_DRAW" % K, "FACE_%s_ROW%d" % (K, P.DRAW_KEY_ROW)]})
 
 
 def _buttons_layout():

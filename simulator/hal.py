@@ -10,14 +10,14 @@ from firmware.ticks import ticks_ms, ticks_diff
 from firmware.board.occupancy import START
 from simulator.trace import TAP_MS, TraceError, parse_line
 from firmware.hal.buttons import ButtonBank
-from firmware.hal.pinmap import ASK_KEYS, BUTTONS
+from firmware.hal.pinmap import ASK_KEYS, BUTTONS, DRAW_KEYS
 from firmware.hal.usbserial import UsbSerial
 from firmware.rules.squares import WHITE
 
 # A gap longer than this between two looks at the real clock is the host not running the
 # simulator (a busy machine, a stopped process), not time on the board: see now().
 _STALL_MS = 100
-_ASK_KEYS = [n for n, _ in ASK_KEYS]
+_ASK_KEYS = [n for n, _ in ASK_KEYS + DRAW_KEYS]  # the faces' keys
 
 
 class SimHal:

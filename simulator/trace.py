@@ -6,12 +6,12 @@
 #                                  TAP_MS later: a tap)
 #   <t_ms> lever white|black down|up   a clock lever going down or coming up (a hold is a
 #                                  down, a wait and an up)
-#   <t_ms> button <name> down|up   another button: plus, minus, ok, menu, and the faces' ask
-#                                  keys ask-white and ask-black
+#   <t_ms> button <name> down|up   another button: plus, minus, ok, menu, and the faces' keys
+#                                  ask-white, ask-black, draw-white, draw-black
 # t_ms are milliseconds from the start of the trace, never decreasing.
 from firmware.board.occupancy import from_hex
 
-BUTTONS = ("plus", "minus", "ok", "menu", "ask-white", "ask-black")
+BUTTONS = ("plus", "minus", "ok", "menu", "ask-white", "ask-black", "draw-white", "draw-black")
 LEVERS = ("white", "black")
 TAP_MS = 90  # how long a tapped lever stays down
 

@@ -121,7 +121,7 @@ def test_the_faces_show_through_the_circuit_what_the_firmware_writes(board):
     assert "d_addr_white" not in board.parts  # White's at 0x70: A0 open
 
 
-def test_each_ask_key_is_where_the_firmware_reads_it(board):
+def test_each_ask_and_draw_key_is_where_the_firmware_reads_it(board):
     # The firmware reads a player's ask key as KS0/K1 of his face's key RAM
     # (pinmap.ASK_KEY_COM, ASK_KEY_ROW, ASK_KEY_BIT): in the circuit, his key is a switch
     # from that face's ROW3 (K1) to a diode whose anode is its COM1 (KS0), so that the
@@ -132,6 +132,10 @@ def test_each_ask_key_is_where_the_firmware_reads_it(board):
         u, d, key = board.parts["face_" + side], board.parts["d_ask_" + side], board.parts["ask_" + side]
         assert d["A"].net is u["COM%d" % pinmap.ASK_KEY_COM].net
         assert {key["1"].net, key["2"].net} == {d["K"].net, u["ROW%d" % pinmap.ASK_KEY_ROW].net}
+        d, key = board.parts["d_draw_" + side], board.parts["draw_" + side]  # the draw key: K2, bit 1
+        assert d["A"].net is u["COM%d" % pinmap.ASK_KEY_COM].net
+        assert {key["1"].net, key["2"].net} == {d["K"].net, u["ROW%d" % pinmap.DRAW_KEY_ROW].net}
+    assert (pinmap.DRAW_KEY_ROW, pinmap.DRAW_KEY_BIT) == (4, 1)
 
 
 def test_the_battery_runs_ten_hours_after_the_low_battery_sign():

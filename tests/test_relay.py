@@ -925,3 +925,25 @@ def test_lichess_rounds_the_relay_cannot_push_to_are_refused(tmp_path, ids):
     r = subprocess.run(relay_cli, capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, LICHESS_TOKEN="lip_x"))
     assert r.returncode == 1 and "error: --lichess-round:" in r.stderr, r.stderr
+
+
+def test_a_draw_offer_from_the_clock_is_noted_for_the_arbiter_and_he_can_send_a_message(tmp_path):
+    # The board's draw key (9.1.2): `draw-offer b` and, the opponent having moved on,
+    # `draw-offer b declined` - notes on the arbiter's page; and the arbiter's message
+    # reaches the board as a command of its own.
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start"]
+
+    async def body():
+        async with fake_board_on_a_relay(tmp_path, events, token="t0ken") as (fake, relay):
+            fake.send("draw-offer b")
+            fake.send("draw-offer b declined")
+            assert await _until(lambda: len([a for a in relay.alerts_json() if a["kind"] == "draw-offer"]) == 2)
+            async with aiohttp.ClientSession() as http:
+                r = await http.post(relay.urls()["page"] + "api/boards/1/command", json={"command": "message TIME%20UP"},
+                                    headers={"Authorization": "Bearer t0ken"})
+                answer = (r.status, (await r.json())["answer"])
+            return [a["text"] for a in relay.alerts_json() if a["kind"] == "draw-offer"], answer, fake.received
+
+    texts, answer, received = run(body())
+    assert texts == ["Black offered a draw (from the clock)", "Black's draw offer lapsed: the opponent moved on"]
+    assert answer == (200, "ok message") and "message TIME%20UP" in received

@@ -39,7 +39,9 @@ PATTERNS = {
     "period": _p(_S, _L),  # time was added: a new period
     "draw": _p(_S, _S, _L),  # a draw offer or claim
     "game_over": _p(_L, _L, _S),  # not l l: on a light, strength does not show (the 10 s warning is L L)
-    "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2)
+    "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2), or his message
+    "resume": _p(_S, _L, _L),  # the arbiter's pause is over: the clock runs again
+    "opponent_illegal": _p(_SS, _L, _SS, _L),  # the opponent pressed without a move (7.5.3)
 }
 
 # What may cut short an answer the player asked for (the flag, the last ten seconds): any

@@ -100,6 +100,20 @@ def _draw(dev, pos, kw, now):
     dev.match.agree_draw(now)
 
 
+def _message(dev, pos, kw, now):
+    """The arbiter's message (at most a face's 8 characters; none: cleared) on the faces
+    where no clock runs, until a move or the next message; for a deaf player, on his own
+    face and light as well (a notice: beside his running time, its sign MS)."""
+    if len(pos) > 1 or kw:
+        raise ValueError("message <text> (one word: spaces as %20)")
+    text = pos[0].upper() if pos else ""
+    if len(text) > 8 or not all(32 <= ord(c) <= 90 for c in text):
+        raise ValueError("a message is at most 8 letters, digits and signs")
+    dev.faces.message(text or None)
+    if text:
+        dev.events.tell(None, "arbiter", text, "MS")
+
+
 def _claim(dev, pos, kw, now):
     ok = dev.match.claim_draw(side_of(pos[0]), now)
     return ("claim", "correct" if ok else "incorrect")
@@ -285,7 +299,7 @@ TABLE = {
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
     "repl": (_repl, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
-    "sync": (_sync, 2, ()), "hint": (_hint, 1, ()),
+    "sync": (_sync, 2, ()), "hint": (_hint, 1, ()), "message": (_message, None, ()),
 }
 
 

@@ -3,6 +3,7 @@
 #   a lever going down  -> the recogniser (the press may complete a move), then the match:
 #                          always a press, held or not (the Laws' meaning)
 #   an ask key          -> a blind player's question (signals): never a press
+#   a draw key          -> a draw offer (9.1.2), or the answer to the opponent's
 #   a button            -> the promotion choice while a pawn waits on the last rank, else
 #                          the menu, else the host (`button <name>`: a game played with
 #                          an engine or online uses them for draw and resign)
@@ -10,11 +11,13 @@ from firmware.app import protocol as P
 from firmware.app.signals import letter
 from firmware.clock.clock import ClockError
 from firmware.clock.menu import ClockMenu
+from firmware.match import MatchError
 from firmware.rules.squares import WHITE, BLACK
 
 # Buttons that do nothing on the board while its menu is closed: reported to the host.
 TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
 ASK_KEYS = {"ask-white": WHITE, "ask-black": BLACK}  # on the faces (firmware/hal/pinmap.py)
+DRAW_KEYS = {"draw-white": WHITE, "draw-black": BLACK}
 
 
 class Controls:
@@ -59,6 +62,15 @@ class Controls:
             what = self.signals.ask(side, t, self.match.clock)
             if what is not None:
                 self.write("ask %s %s" % (letter(side), what))
+            return
+        if name in DRAW_KEYS:
+            side = DRAW_KEYS[name]
+            try:
+                self.match.offer_draw(side, t)
+            except MatchError as e:  # no game, or before a move each (5.2.3): said on his face
+                self.events.tell(side, None, "NO DRAW", "ND")
+                self.write("warning " + P.encode("%s's draw key: %s" % (letter(side), e)))
+            self.faces.dirty = True
             return
         if name in ("white-long", "black-long"):
             return

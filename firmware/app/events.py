@@ -149,9 +149,19 @@ class GameEvents(GameSink, MatchSink):
         self.record.event(START)
         self.clock_dirty = True
 
+    def tell(self, side, pattern, text, sign, held=False):
+        """An event for side (None: both): its pattern on his motor or light, and for a
+        deaf player (access visual) its text on his own face (Faces.notice)."""
+        now = self.now()
+        for s in ((side,) if side is not None else (WHITE, BLACK)):
+            if pattern is not None:
+                self.signals.event(s, pattern, now)
+            if letter(s) in self.signals.access["visual"]:
+                self.faces.notice(s, text, sign, now, held)
+
     def period(self, side, k):
         self.record.event(PERIOD, side, k)
-        self.signals.event(side, "period", self.now())
+        self.tell(side, "period", "PERIOD %d" % (k + 1), "P%d" % (k + 1))
         self.clock_dirty = True
 
     def flag(self, side, n):
@@ -164,11 +174,12 @@ class GameEvents(GameSink, MatchSink):
 
     def paused(self, side, ms):
         self.record.event(PAUSE)
-        self.signals.event(None, "arbiter", self.now())
+        self.tell(None, "arbiter", "PAUSE", "PA")
         self.clock_dirty = True
 
     def resumed(self, side, ms):
         self.record.event(RESUME)
+        self.tell(None, "resume", "RESUME", "GO")
         self.clock_dirty = True
 
     def stopped(self):
@@ -197,18 +208,30 @@ class GameEvents(GameSink, MatchSink):
 
     def illegal_press(self, side, n):
         self.record.write("illegal-press %s %d" % (letter(side), n))
-        self.signals.event(side, "illegal", self.now())
+        self.tell(side, "illegal", "ILLEGAL", "IL")
+        self.tell(_other(side), "opponent_illegal", "OPP ILL", "OI")
 
     def illegal_move(self, side, n):
         self.record.event(ILLEGAL, side, n)
 
     def penalty(self, side, ms):
         self.record.event(PENALTY, side, ms)
+        # Time given to side: "+2:00" on his face (his time jumps, and he is told why).
+        self.tell(side, "period", "+%d:%02d" % (ms // 60000, ms // 1000 % 60), "+%d" % (ms // 60000))
         self.clock_dirty = True
+
+    def draw_offered(self, side):
+        self.record.write("draw-offer %s" % letter(side))
+        self.tell(side, None, "OFFERED", "OF")
+        self.tell(_other(side), "draw", "DRAW?", "DR", held=True)  # until he answers
+
+    def draw_declined(self, side):
+        self.record.write("draw-offer %s declined" % letter(side))
+        self.faces.clear_notice(_other(side), "DRAW?")
 
     def claim(self, side, correct):
         self.record.write("claim %s %s" % (letter(side), "correct" if correct else "incorrect"))
-        self.signals.event(None, "draw", self.now())
+        self.tell(None, "draw", "CLAIM", "CL")
 
     def outcome(self, o):
         if self.recognizer is not None:
@@ -216,4 +239,6 @@ class GameEvents(GameSink, MatchSink):
         self.record.event(RESULT, 0, 2 if o.winner is None else (0 if o.winner == WHITE else 1),
                           TERMINATIONS.index(o.termination))
         self.clock_dirty = True
+        self.faces.clear_notice(WHITE, "DRAW?")
+        self.faces.clear_notice(BLACK, "DRAW?")
         self.signals.event(None, "game_over", self.now())

@@ -8,6 +8,7 @@ from firmware.clock import display
 from firmware.rules.squares import WHITE, BLACK, square_name
 
 DISPLAY_EVERY_MS = 100
+NOTICE_MS = 4000  # how long a deaf player's notice shows
 # What a square LED shows (firmware/hal/squareleds.py).
 LAST_FROM, LAST_TO, FIX, EXPECT_FROM, EXPECT_TO, HINT_FROM, HINT_TO = 1, 2, 3, 4, 5, 6, 7
 
@@ -28,6 +29,8 @@ class Faces:
         self._expect_side = None  # whose face shows the move to carry out...
         self._expect_text = None  # ...as "e2-e4" (made once, not at every refresh)
         self._message = None  # a host's text for the faces (message())
+        # A deaf player's notice per side (notice()): [text, sign, until tick or None: held]
+        self._notices = {WHITE: None, BLACK: None}
 
     def show_low_battery(self, low):
         """C.02's low-battery sign on the faces, from the next refresh."""
@@ -67,6 +70,10 @@ class Faces:
                     shown = (text, text)
                 else:
                     shown = (text, shown[1]) if run == BLACK else (shown[0], text)
+            if self._notices[WHITE] is not None or self._notices[BLACK] is not None:
+                running = not clock.paused
+                shown = (self._noticed(WHITE, shown[0], running and run == WHITE, now),
+                         self._noticed(BLACK, shown[1], running and run == BLACK, now))
         if self.low_battery:  # C.02: the low-battery sign
             shown = (shown[0] + " L", shown[1] + " L")
         if shown != self._shown:
@@ -95,6 +102,29 @@ class Faces:
         self._expect_text = square_name(frm) + "-" + square_name(to) if frm is not None and side is not None else None
         self.dirty = True
         self._squares()
+
+    def notice(self, side, text, sign, now, held=False):
+        """What happened, for a deaf player, on his own face for NOTICE_MS (held: until
+        cleared): the text on the whole face while his clock stands; beside his running
+        time, never over it (6.3, C.02), its sign (two characters: "+2", "DR")."""
+        self._notices[side] = [text, sign, None if held else now + NOTICE_MS]
+        self.dirty = True
+
+    def clear_notice(self, side, text=None):
+        """side's notice gone (only if it is text, when text is given)."""
+        n = self._notices[side]
+        if n is not None and (text is None or n[0] == text):
+            self._notices[side] = None
+            self.dirty = True
+
+    def _noticed(self, side, shown, runs, now):
+        n = self._notices[side]
+        if n is None:
+            return shown
+        if n[2] is not None and self.hal.diff(now, n[2]) >= 0:
+            self._notices[side] = None
+            return shown
+        return shown + " ~" + n[1] if runs else n[0]
 
     def message(self, text):
         """A host's text on the faces (None or "": none), until a move or the next text."""

@@ -10,7 +10,8 @@
 #
 # The signs of side_text (firmware/clock/display.py) become the two characters left of the
 # time (the most important first: F1/F2 the flag that fell first or second, D the delay's
-# seconds, B the byo-yomi periods left, P the period) and the indicator lights beside
+# seconds, B the byo-yomi periods left, ~ a deaf player's notice (~+2: "+2"), P the
+# period) and the indicator lights beside
 # them (FLAG, DELAY, BYO-YOMI, LOW BATTERY, MOVE made awaiting the press); the SIGNAL
 # light is a deaf player's own (firmware/app/signals.py), set apart from the text.
 try:
@@ -122,7 +123,7 @@ _GLYPHS = (
 )
 _UNKNOWN = _A | _B | _G2 | _M  # "?" for a character the face has no glyph for
 # The order in which signs take the characters, and the lights of the first ones (P has none).
-_SIGN_ORDER = "FDBP"
+_SIGN_ORDER = "FDB~P"  # ~: a deaf player's notice, beside his running time (firmware/app/faces.py)
 _SIGN_LIGHTS = (FLAG, DELAY, BYOYOMI)
 
 
@@ -226,8 +227,8 @@ def render(text, cells):
         if i:
             j = text.find(" ", i)
             sign = text[i:j if j >= 0 else n]
-            if k < len(_SIGN_LIGHTS) and len(sign) > 2:
-                sign = sign[1:]  # D12: its light says delay, the characters 12
+            if (k < len(_SIGN_LIGHTS) and len(sign) > 2) or sign[0] == "~":
+                sign = sign[1:]  # D12: its light says delay, the characters 12; ~+2: +2
             if at + len(sign) <= free:
                 for ch in sign:
                     cells[at] = glyph(ch)

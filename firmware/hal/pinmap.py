@@ -38,13 +38,18 @@ VBUS_SENSE = 24
 I2C_ID = 0
 DISPLAY_WHITE = 0x70
 DISPLAY_BLACK = 0x71
-# A blind player's ask key (appendix D: he asks for his time without touching his lever):
-# on each face, a key the face's HT16K33 scans, between COM1 (KS0) and ROW3 (K1) through a
-# diode - no GPIO is free. Its press sets bit ASK_KEY_BIT of the key RAM's first byte.
+# A blind player's ask key (appendix D: he asks for his time without touching his lever)
+# and each player's draw key (9.1.2: a draw offer a deaf or blind opponent can see or
+# feel): on each face, keys the face's HT16K33 scans, between COM1 (KS0) and ROW3 (K1),
+# ROW4 (K2), each through a diode - no GPIO is free. A press sets its bit of the key RAM's
+# first byte.
 ASK_KEYS = (("ask-white", DISPLAY_WHITE), ("ask-black", DISPLAY_BLACK))
 ASK_KEY_COM = 1  # KS0
 ASK_KEY_ROW = 3  # K1
 ASK_KEY_BIT = 0
+DRAW_KEYS = (("draw-white", DISPLAY_WHITE), ("draw-black", DISPLAY_BLACK))
+DRAW_KEY_ROW = 4  # K2
+DRAW_KEY_BIT = 1
 
 # The optional audio module (a DFPlayer Mini, the board's own voice) has no GPIO: it hangs
 # on the same I2C bus through an SC16IS750 UART bridge, its A0 and A1 to GND.

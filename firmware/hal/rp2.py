@@ -79,12 +79,13 @@ class Rp2Hal:
             self._keys_at = now
             for i in (0, 1):
                 try:
-                    pressed = self.faces[i].keys() & (1 << P.ASK_KEY_BIT)
-                except OSError:  # a face's bus hiccup: its key is read at the next poll
-                    pressed = 0
-                if pressed:
-                    out = list(out)
-                    out.append(("button", P.ASK_KEYS[i][0], True, now))
+                    keys = self.faces[i].keys()
+                except OSError:  # a face's bus hiccup: its keys are read at the next poll
+                    keys = 0
+                for names, bit in ((P.ASK_KEYS, P.ASK_KEY_BIT), (P.DRAW_KEYS, P.DRAW_KEY_BIT)):
+                    if keys & (1 << bit):
+                        out = list(out)
+                        out.append(("button", names[i][0], True, now))
         return out
 
     def on_press(self, fn):

@@ -76,6 +76,10 @@ def alert_of(s, m) -> tuple[str, str, bool] | None:
         return "touched", f"a piece on {a[0]} was lifted and put back (4.3 may apply)", False
     if k == "claim" and len(a) == 2:
         return "claim", f"{_side(a[0])} claimed a draw: {a[1]}", True
+    if k == "draw-offer" and a and a[0] in ("w", "b"):  # from the clock's draw key (9.1.2)
+        if a[1:] == ["declined"]:
+            return "draw-offer", f"{_side(a[0])}'s draw offer lapsed: the opponent moved on", False
+        return "draw-offer", f"{_side(a[0])} offered a draw (from the clock)", False
     if k == "board" and a[:1] == ["differs"]:
         return "differs", f"the board differs from the game: {s.board_status[len('differs '):]}", True
     if k == "board" and a[:1] == ["sync"]:

@@ -24,7 +24,7 @@ MAX_BODY = 64 * 1024
 ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's answer
 # Commands the API passes to a board (the protocol's, docs/protocol.md).
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
-                  "resign", "draw", "result", "config"}
+                  "resign", "draw", "result", "config", "message"}
 PGN_TYPE = "application/x-chess-pgn"
 NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>No board {n}</title>

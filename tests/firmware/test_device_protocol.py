@@ -362,3 +362,64 @@ def test_a_mating_promotion_is_recorded_without_a_press():
     lines = [l for l in hal.lines() if l.startswith("@")]
     assert lines[0].endswith(" move 1 c7c8q c8=Q#")
     assert " clk 1 " in lines[1] and lines[-1].endswith(" result 1-0 checkmate"), lines
+
+
+def _move(dev, hal, frm, to):
+    """A piece carried from frm to to, as the board sees it, and time to settle."""
+    set_square(hal.occ, frm, False)
+    run(dev, hal, 300)
+    set_square(hal.occ, to, True)
+    run(dev, hal, 600)
+
+
+def _key(dev, hal, name, ms=100):
+    hal.queue.append(("button", name, True, hal.t))
+    run(dev, hal, ms)
+
+
+def test_a_deaf_player_reads_every_event_on_his_own_face():
+    # White is deaf (access visual=w): every event shows on his face as text while his
+    # clock stands, beside his running time as a sign (never over it: 6.3, C.02), for a
+    # few seconds; a draw offer stays until he answers. Black's face shows his clock.
+    dev, hal = _device()
+    _ask(dev, hal, "access visual=w\n")
+    _ask(dev, hal, "start\n")  # White's clock runs
+    white = lambda: hal.faces[-1][0]
+    _ask(dev, hal, "pause\n")
+    assert white() == "PAUSE" and not hal.faces[-1][1].startswith("PAUSE")
+    run(dev, hal, 4000)
+    _ask(dev, hal, "resume\n")
+    assert white().startswith("4:5") and white().endswith("~GO")  # his time runs, the sign beside it
+    run(dev, hal, 4100)
+    assert "~" not in white()  # a few seconds, then gone
+    _ask(dev, hal, "penalty illegal b\n")  # Black's illegal move: a minute to White (blitz)
+    assert white().endswith("~+1")
+    hal.queue.append(("press", WHITE, None, hal.t))  # White presses without a move: 7.5.3
+    run(dev, hal, 100)
+    assert white().endswith("~IL") and "illegal-press w 1" in hal.lines()
+    _move(dev, hal, "e2", "e4")
+    hal.queue.append(("press", WHITE, None, hal.t))
+    run(dev, hal, 100)
+    hal.queue.append(("press", BLACK, None, hal.t))  # Black's press without a move
+    run(dev, hal, 100)
+    assert white() == "OPP ILL"  # White's clock stands: the whole face says it
+    _key(dev, hal, "draw-black")  # Black offers a draw from his key
+    assert white() == "DRAW?" and "draw-offer b" in hal.lines()
+    run(dev, hal, 8000)
+    assert white() == "DRAW?"  # until White answers
+    _move(dev, hal, "e7", "e5")
+    hal.queue.append(("press", BLACK, None, hal.t))
+    run(dev, hal, 100)
+    assert white().endswith("~DR")  # beside his running time now
+    _move(dev, hal, "g1", "f3")
+    hal.queue.append(("press", WHITE, None, hal.t))  # he moved on: declined (9.1.2.3)
+    run(dev, hal, 100)
+    assert "draw-offer b declined" in hal.lines() and "DR" not in white()
+    _ask(dev, hal, "message TIME%20UP\n")
+    assert white() == "TIME UP"  # the arbiter's message, White's clock standing
+    assert [l for l in _ask(dev, hal, "message too-long-text\n") if l.startswith("err bad-argument")]
+    _key(dev, hal, "draw-black")
+    _key(dev, hal, "draw-white")  # White agrees: the game is drawn by agreement (5.2.3)
+    assert dev.match.outcome is not None and dev.match.outcome.result() == "1/2-1/2"
+    # The light flashed with each of them (the patterns: firmware/access/patterns.py).
+    assert len([1 for _, side, on in hal.signals if side == WHITE and on]) >= 10

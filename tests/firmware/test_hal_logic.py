@@ -190,6 +190,10 @@ def test_rp2_hal_with_fake_parts():
     assert hal.inputs() == [("button", "ask-white", True, 1040)]
     t[0] = 1080
     assert hal.inputs() == ()  # reported once: the chip cleared it when read
+    from firmware.hal.pinmap import DISPLAY_BLACK, DRAW_KEY_BIT
+    bus.keys[DISPLAY_BLACK] = bytearray(((1 << DRAW_KEY_BIT) | (1 << ASK_KEY_BIT), 0, 0, 0, 0, 0))
+    t[0] = 1110
+    assert hal.inputs() == [("button", "ask-black", True, 1110), ("button", "draw-black", True, 1110)]
     hal.display("4:37 <", "1:29:43")
     assert [a for a, _ in bus.writes[-2:]] == [0x70, 0x71]
     hal.signal(BLACK, True)

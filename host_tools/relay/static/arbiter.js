@@ -114,6 +114,7 @@ function makeDesk(n) {
     <form data-form="result" class="controls"><label>Result <select name="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option></select></label> <button>Set result</button></form>
     <form data-form="new" class="controls"><label>New game <input name="tc" size="14" placeholder="5400+30"></label>
       <input name="white" size="10" placeholder="White" aria-label="White"> <input name="black" size="10" placeholder="Black" aria-label="Black"> <button>Start new game</button></form>
+    <form data-form="message" class="controls"><label>Message on the faces <input name="text" size="8" maxlength="8" placeholder="TIME UP"></label> <button>Show</button></form>
     <form data-form="pair" class="controls"><label>This board plays pairing <select name="pairing"></select></label> <button>Assign</button></form>
     <p class="said" data-part="said" role="status"></p>`;
   el.querySelectorAll("[data-cmd]").forEach((b) => {
@@ -133,6 +134,7 @@ function makeDesk(n) {
     result: (f) => confirmed(n, `end the game ${f.result.options[f.result.selectedIndex].text}`) && command(n, `result ${f.result.value}`),
     new: (f) => confirmed(n, "end this game and start a new one") && command(n, newLine(f)),
     pair: (f) => assign(n, +f.pairing.value),
+    message: (f) => command(n, f.text.value.trim() ? "message " + word(f.text.value.trim()) : "message"),
   };
   el.querySelectorAll("[data-form]").forEach((f) => {
     f.onsubmit = (e) => { e.preventDefault(); forms[f.dataset.form](f); };
