@@ -192,6 +192,7 @@ def _access(dev, pos, kw, now):
     device)."""
     if kw:
         dev.access.update(kw)
+        dev.apply_access()
     a = dev.access
     dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%d" % (
         a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],

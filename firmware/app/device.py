@@ -25,6 +25,7 @@ from firmware.clock.timecontrol import parse as parse_tc
 from firmware.match import Match
 from firmware.rules.chess960 import start_fen
 from firmware.rules.game import Game
+from firmware.rules.squares import WHITE, BLACK
 from firmware.rules.uci import uci as _uci
 from firmware.version import VERSION
 
@@ -52,6 +53,7 @@ class Device:
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
                                  lambda: self._now, press=lambda side, t: self.controls.press(side, t))
         self.recognizer = self.events.recognizer = MoveRecognizer(self.game, sink=self.events)
+        self.apply_access()
         self.sans = self.events.sans = SanCache(self.game, self.recognizer)
         self.clock = ChessClock(DEFAULT_CONTROL, sink=self.events)
         self.match = self.events.match = Match(self.game, self.clock, sink=self.events)
@@ -95,6 +97,12 @@ class Device:
         if with_game:
             line += " game=%d seq=%d" % (self.record.log.game_id, self.record.log.count)
         self.write(line)
+
+    def apply_access(self):
+        """The access settings that change the board, not only its signals: a blind
+        player's moves are taken by his press alone, his touches told to nobody (D.2.3)."""
+        blind = self.access["blind"]
+        self.recognizer.press_only = (WHITE if "w" in blind else 0) | (BLACK if "b" in blind else 0)
 
     def configure(self, values):
         """Board settings as firmware/app/settings.py parses them, applied."""

@@ -26,7 +26,12 @@
 # - the board back at an earlier position of the game is a take-back; the start position
 #   set up is a new game; anything else is a move in progress, an illegal move attempt (a
 #   piece of the side to move put where no legal move goes), or, once it has lasted
-#   differs_ms, a board that differs from the game, with the steps that put it right.
+#   differs_ms, a board that differs from the game, with the steps that put it right;
+# - a blind player feels the pieces (appendix D.2.3: he may touch them without having to
+#   move them): for a side in press_only, his move is taken only by his press, his lifts
+#   and touches are no touched piece (4.3), no attempt and no "differs" until he presses,
+#   and his own pieces held up on the opponent's turn are not told either. The sighted
+#   side's moves follow the rules above (D.2.5).
 from firmware.board import fix
 from firmware.board.attempts import illegal_attempt
 from firmware.board.debounce import Debouncer, NEW, SAME
@@ -36,7 +41,7 @@ from firmware.board.movekeys import MoveTable, delta
 from firmware.board.occupancy import START
 from firmware.board.orientation import facing, turn
 from firmware.board.sink import GameSink
-from firmware.rules.squares import SQ64, KNIGHT, BISHOP, ROOK, QUEEN
+from firmware.rules.squares import SQ64, KNIGHT, BISHOP, ROOK, QUEEN, WHITE, BLACK
 from firmware.ticks import ticks_diff
 
 try:
@@ -112,6 +117,7 @@ class MoveRecognizer:
         self._revisable = False  # the last move was recognised here and not yet pressed
         self.expected = 0  # the move the host shows and waits for (expect): no other is taken
         self._setting_up = False  # a new game's position is being set up on the board
+        self.press_only = 0  # sides (WHITE | BLACK) whose moves only their press takes: blind players
         self._changed(0)
         self._board[:] = self._cur.occ
 
@@ -313,8 +319,13 @@ class MoveRecognizer:
             elif self._setting_up:
                 pass
             elif was != SYNC or self._lifts.count:
+                feeling = self.press_only
+                own_turn = feeling & self.game.turn
+                pos = self.game.position
                 for sq in range(64):
-                    if self._lifts.was_lifted(sq):
+                    # A blind player's touches are his way of seeing (D.2.3): on his turn
+                    # all of them, on the opponent's his own pieces.
+                    if self._lifts.was_lifted(sq) and not own_turn and not (feeling & pos.piece_at(sq)):
                         self.sink.touched(sq)
             self._setting_up = False
             self.status = SYNC
@@ -383,12 +394,17 @@ class MoveRecognizer:
 
     def _tick(self, now):
         st = self.status
+        feeling = self.press_only & self.game.turn  # the blind player's turn: only his press counts
         if st == CANDIDATE:
+            if self._kind in (_MOVE, _REVISE) and self.press_only & self._mover():
+                return  # a blind player's move: taken by his press (D.2.3)
             if self._cand_count == 4 and not (self._ending >> self.promotion) & 1:
                 return  # a promotion waits for the press, with the piece chosen
             if self._diff(now, self._since) >= (self.hold_ms if self._cand_count == 4 else self._need):
                 self._commit(now, False)
         elif st == ILLEGAL:
+            if feeling:
+                return  # told if he presses: then it is a completed illegal move
             waited = self._diff(now, self._since)
             if not self._illegal_told and waited >= self.settle_ms:
                 self._illegal_told = True
@@ -397,9 +413,27 @@ class MoveRecognizer:
             elif waited >= self.differs_ms and not self._differs_told:
                 self._tell_differs()
         elif st == MOVING:
-            if self._diff(now, self._since) >= self.differs_ms:
+            if self._diff(now, self._since) >= self.differs_ms and not self._felt(feeling):
                 self.status = DIFFERS
                 self._tell_differs()
+
+    def _felt(self, own_turn):
+        """Pieces are off the board and nothing else is amiss, and they are pieces a blind
+        player may be feeling: on his turn any (he may lift any to feel it), on the
+        opponent's his own. Nobody is told of it."""
+        if not self.press_only:
+            return False
+        colours = (WHITE | BLACK) if own_turn else self.press_only
+        board, occ = self._board, self._cur.occ
+        pos = self.game.position
+        for r in range(8):
+            if board[r] & ~occ[r]:
+                return False  # a piece where none should be
+            gone = occ[r] & ~board[r]
+            for f in range(8):
+                if gone >> f & 1 and not colours & pos.piece_at(r * 8 + f):
+                    return False
+        return True
 
     def _tell_differs(self):
         self._differs_told = True

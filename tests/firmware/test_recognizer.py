@@ -255,3 +255,55 @@ def test_a_mating_promotion_needs_no_press():
     s.press("white")
     game, ev, rec = replay(s.lines, fen)
     assert _ucis(game) == ["c7c8n"] and not game.is_game_over()
+
+
+def _blind(side, fen):
+    """A recogniser for a board whose player of side is blind (access blind=w): his moves
+    are taken by his press, his feeling of the pieces is told to nobody (D.2.3)."""
+    from tests.firmware.replay import Events
+
+    game = Game(fen)
+    rec = MoveRecognizer(game, sink=Events(game))
+    rec.press_only = side
+    return rec
+
+
+ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"  # 1. e4 e5 2. Nf3 Nc6
+
+
+def test_a_blind_player_feels_the_pieces_and_only_his_press_makes_his_move():
+    # #34: White lifts his knight and the e5 pawn and puts both back: with the sighted
+    # rules that was Nxe5 and a take-back (and the voice said it); for a blind player it
+    # is nothing - no move, no touched piece, no attempt, no "differs", however long.
+    s = Scenario(ITALIAN).wait(300).lift("f3", gap=300).lift("e5", gap=2500).place("e5", gap=1500)
+    s.place("f3", gap=3000)
+    game, ev, rec = replay(s.lines, ITALIAN, rec=_blind(WHITE, ITALIAN))
+    assert _ucis(game) == [] and ev.list == []
+    # A move of his stands on the board; it is his only when he presses.
+    s.lift("f1", gap=200).place("c4", gap=3000)
+    game, ev, rec = replay(s.lines, ITALIAN, rec=_blind(WHITE, ITALIAN))
+    assert _ucis(game) == [] and ev.list == []
+    s.press("white").wait(100)
+    game, ev, rec = replay(s.lines, ITALIAN, rec=_blind(WHITE, ITALIAN))
+    assert _ucis(game) == ["f1c4"] and _kinds(ev, "touched", "illegal", "differs") == []
+    # The same hands on a sighted player's board: the knight took on e5, then was taken back.
+    sighted = Scenario(ITALIAN).wait(300).lift("f3", gap=300).lift("e5", gap=2500).place("e5", gap=1500)
+    sighted.place("f3", gap=3000)
+    game, ev, rec = replay(sighted.lines, ITALIAN)
+    assert [e[2] for e in _kinds(ev, "move")] == ["Nxe5"] and ev.takebacks == 1
+
+
+def test_a_blind_players_own_piece_held_on_the_opponents_turn_is_told_to_nobody():
+    black_to_move = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+    s = Scenario(black_to_move).wait(300).lift("f3", gap=3000).place("f3", gap=1000)  # White feels his knight
+    game, ev, rec = replay(s.lines, black_to_move, rec=_blind(WHITE, black_to_move))
+    assert ev.list == []
+    # Black, sighted (D.2.5): his piece lifted and put back is a touched piece (4.3), his
+    # move is taken as ever, without a press.
+    s.lift("g8", gap=400).place("g8", gap=400).move("f8", "c5")
+    game, ev, rec = replay(s.lines, black_to_move, rec=_blind(WHITE, black_to_move))
+    assert [e[1] for e in _kinds(ev, "touched")] == [parse_square("g8")] and _ucis(game) == ["f8c5"]
+    # But a piece of Black's standing where none should be, on White's turn, is told.
+    s.wait(500).lift("a7").place("a6", gap=2500)
+    game, ev, rec = replay(s.lines, black_to_move, rec=_blind(WHITE, black_to_move))
+    assert _kinds(ev, "differs")
