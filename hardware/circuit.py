@@ -176,6 +176,10 @@ def _parts():
         "speaker": _template("Speaker", "LS", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE)],
                              "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical", "CDS-40-8",
                              "speaker, 8 ohm, 2 W, 40 mm, on a 2-pin JST XH lead (in the clock's front)"),
+        "jack": _template("AudioJack3", "J", [(1, "S", T.PASSIVE), (2, "T", T.PASSIVE), (3, "R", T.PASSIVE)],
+                          "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
+                          "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
+                          "earpieces)"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
                             "slide switch: battery on/off"),
@@ -372,7 +376,15 @@ class Board:
         spk = self._part("speaker", t["speaker"], value="8 ohm 2 W", role="the board's voice")
         spk["1", "2"] += mp3["SPK1"], mp3["SPK2"]
         self._part("cp_audio", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
-        for pin in ("DAC_R", "DAC_L", "IO1", "IO2", "ADKEY1", "ADKEY2", "USB+", "USB-", "BUSY"):
+        # A headphone socket per player (access ears=on: his answers into his ears alone):
+        # the module's left channel to White's, the right to Black's, each into both
+        # earpieces (tip and ring), in the outer end wall of the player's half.
+        for side, pin in (("white", "DAC_L"), ("black", "DAC_R")):
+            ear = self._net("EAR_" + side.upper())
+            mp3[pin] += ear
+            jack = self._part("ear_" + side, t["jack"], value="3.5 mm", role="%s's headphones (optional)" % side)
+            jack["T", "R", "S"] += ear, ear, gnd
+        for pin in ("IO1", "IO2", "ADKEY1", "ADKEY2", "USB+", "USB-", "BUSY"):
             mp3[pin] += self.circuit.NC
 
         # ----- motors and buzzer: low-side NPN switches from VSYS, a flyback diode across

@@ -52,6 +52,10 @@ LED_HOLE = 10.2
 ASK_KEY = (12.6, 12.5, 9.0)
 ASK_KEY_FROM_LEVER = 62.0
 DRAW_KEY_FROM_LEVER = 84.0  # the draw key (9.1.2), the same button, further out
+# A player's headphone socket (the voice's ears=on): a panel-mount 3.5 mm jack in the
+# outer end wall, above the cells and the controller. Hole, body (length in, side), where.
+JACK = (6.4, 14.0, 10.0)
+JACK_AT = (70.0, 45.0)  # y, z
 MOTOR = (10.6, 1.4)  # the coin motor's pocket: diameter, depth (under a 2.4 mm top)
 SWITCH = (12.8, 5.8, 6.5, 10.0)  # the lever's microswitch: length, width, body height, lever's free height
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
@@ -336,6 +340,7 @@ class ClockHalf:
         part -= Pos(jx, 50, 28) * Box(10, 40, 24, align=mid)
         ox = self.outer + (T / 2 if self.side == "white" else -T / 2)
         ry = DEPTH - T / 2
+        part -= Pos(ox, JACK_AT[0], JACK_AT[1]) * Rot(0, 90, 0) * Cylinder(JACK[0] / 2, 10, align=mid)  # headphones
         if self.side == "white":
             part -= Pos(ox, DEPTH / 2, 12) * Box(10, 10, 5, align=mid)  # the power switch
             # The speaker's grille on the rear wall, and its two screws.
@@ -420,6 +425,9 @@ class ClockHalf:
         out = {}
         x0, y0, z0, x1, y1, z1 = self.switch_box()
         out["switch"] = Pos(x0, y0, z0) * Box(x1 - x0, y1 - y0, z1 - z0, align=lo)
+        inward = T if self.side == "white" else HALF - T - JACK[1]
+        out["headphone jack"] = Pos(inward, JACK_AT[0] - JACK[2] / 2, JACK_AT[1] - JACK[2] / 2) * Box(
+            JACK[1], JACK[2], JACK[2], align=lo)
         side, height = ASK_KEY[1], ASK_KEY[2]
         for name, (ax, ay) in (("ask key", self.ask_key_at()), ("draw key", self.draw_key_at())):
             out[name] = Pos(ax - side / 2, ay - side / 2, H_REAR - T - height) * Box(side, side, height, align=lo)

@@ -37,8 +37,9 @@ ELECTRONIC = {
     ("Q_NPN_EBC", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
     ("Reed", "reed NO"): 0.45, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
     ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
+    ("AudioJack3", "3.5 mm"): 0.40,
 }
-VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker"}  # the optional voice's own parts
+VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3"}  # the optional voice's own parts
 
 
 def stl_volume(path: Path) -> float:
@@ -140,7 +141,7 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
 
 
 ELECTRONICS = "electronics (bom.csv, without the voice)"
-THE_VOICE = "the voice (DFPlayer, bridge, speaker, card, a fourth cell)"
+THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
 VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
 # A mechanical part's section in cost.csv, by its name's beginning; the rest: the last.
 SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),

@@ -115,7 +115,7 @@ CONTROLLER_ELSEWHERE = {
                                                   "cp_face_black", "r_addr_black", "d_addr_black",
                                                   "d_ask_black", "ask_black", "d_draw_black", "draw_black")),
     "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
-                                        "r_audio_rx", "speaker"),
+                                        "r_audio_rx", "speaker", "ear_white", "ear_black"),
     "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
                                           "button_reset"),
     "J_LED_W": lambda ref, key: key == "led_white",
@@ -198,12 +198,14 @@ def _voice_layout():
     sockets, the I2C-UART bridge module, their capacitors and the 1 kohm, the speaker's
     connector and the lead to the controller's J_VOICE."""
     keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker")
+    ears = ("ear_white", "ear_black")
     places = {"audio_player": ("DFPLAYER", 3, 3, 0), "audio_bridge": ("SC16IS750", 14, 12, 0),
               "r_audio_rx": ("R", 13, 2, 90), "c_audio_bridge": ("C", 14, 2, 0), "cp_audio": ("CP", 18, 2, 0),
-              "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0)}
+              "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0), "J_EARS": ("H3", 5, 13, 0)}
     return Layout("voice", "The voice on a 70 x 40 mm perfboard", 27, 15, places,
-                  {"J_CONTROLLER": lambda ref, key: key not in keys},
-                  {"J_CONTROLLER": list(CONTROLLER_ORDER["J_VOICE"])})
+                  {"J_EARS": lambda ref, key: key in ears,
+                   "J_CONTROLLER": lambda ref, key: key not in keys and key not in ears},
+                  {"J_CONTROLLER": list(CONTROLLER_ORDER["J_VOICE"]), "J_EARS": ["EAR_WHITE", "EAR_BLACK", "GND"]})
 
 
 CONTROLLER = Layout("controller", "The controller on a 9 x 7 cm perfboard", 35, 27, CONTROLLER_PLACES,

@@ -2,9 +2,11 @@
 made on the host: every phrase the board says (firmware/access/phrases.py, the table the
 firmware reads too) spoken by espeak-ng, trimmed of its silence and written as MP3, one
 folder per language as the module wants them: 01/001.mp3 ... for English, 02/... for
-Italian. Copy the folders onto an empty FAT32 micro SD card.
+Italian, 03/... for the appendix D.2.1 style (German); and each again for one ear alone
+(`access ears=on`: a headphone socket per player): 11-13 White's (the left channel),
+21-23 Black's (the right). Copy the folders onto an empty FAT32 micro SD card.
 
-    python -m host_tools audiocard DIR [--lang en,it]
+    python -m host_tools audiocard DIR [--lang en,it,fide]
 
 DIR/phrases.txt lists every track with its words and length, to check the card by ear.
 Needs espeak-ng (Debian package) and lameenc (PyPI: the MP3 encoder).
@@ -77,22 +79,30 @@ def trimmed(wav_bytes: bytes) -> array:
     return samples[max(0, loud[0] - keep):loud[-1] + keep]
 
 
-def mp3(samples: array) -> bytes:
+def mp3(samples: array, ear: str | None = None) -> bytes:
+    """The phrase as MP3: mono for both ears (ear None), or stereo with only White's
+    channel (ear "w": the left) or Black's ("b": the right) sounding."""
     import lameenc
 
     enc = lameenc.Encoder()
     enc.set_in_sample_rate(RATE)
-    enc.set_channels(1)
-    enc.set_bit_rate(48)
+    enc.set_channels(1 if ear is None else 2)
+    enc.set_bit_rate(48 if ear is None else 64)
     enc.set_quality(2)
-    pcm = array("h", samples)
+    if ear is None:
+        pcm = array("h", samples)
+    else:
+        pcm = array("h", bytes(4 * len(samples)))  # left, right, left, right, ...
+        pcm[0 if ear == "w" else 1::2] = array("h", samples)
     if sys.byteorder == "big":
         pcm.byteswap()
     return bytes(enc.encode(pcm.tobytes()) + enc.flush())
 
 
 def make(out: Path, langs=phrases.LANGUAGES, espeak: str | None = None) -> list[tuple]:
-    """Writes the card's folders into out; returns [(lang, track, text, ms)]."""
+    """Writes the card's folders into out - for each language, its phrases for both ears,
+    for White's alone and for Black's (phrases.folder) - and returns [(lang, track, text,
+    ms)] for each phrase."""
     espeak = espeak or shutil.which("espeak-ng")
     if espeak is None:
         raise RuntimeError("espeak-ng is missing (Debian package espeak-ng)")
@@ -100,14 +110,16 @@ def make(out: Path, langs=phrases.LANGUAGES, espeak: str | None = None) -> list[
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "phrase.wav"
         for lang in langs:
-            folder = out / ("%02d" % phrases.folder(lang))
-            folder.mkdir(parents=True, exist_ok=True)
+            folders = {ear: out / ("%02d" % phrases.folder(lang, ear)) for ear in phrases.EARS}
+            for folder in folders.values():
+                folder.mkdir(parents=True, exist_ok=True)
             for n, word in enumerate(words(), 1):
                 said = text(word, lang)
                 subprocess.run([espeak, "-v", speech.VOICES[lang], "-s", "160", "-w", str(wav), said],
                                check=True, capture_output=True, timeout=30)
                 samples = trimmed(wav.read_bytes())
-                (folder / ("%03d.mp3" % n)).write_bytes(mp3(samples))
+                for ear, folder in folders.items():
+                    (folder / ("%03d.mp3" % n)).write_bytes(mp3(samples, ear))
                 made.append((lang, n, said, len(samples) * 1000 // RATE))
     with open(out / "phrases.txt", "w", encoding="utf-8") as f:
         f.write("# folder/track  ms  words (python -m host_tools audiocard)\n")

@@ -19,22 +19,22 @@ RATES = (22050, 24000, 16000)
 
 
 def mp3_ms(data: bytes) -> int:
-    """The length of an MPEG-2 layer III mono stream, walked frame by frame from its first
+    """The length of an MPEG-2 layer III stream and whether it is mono or stereo, walked frame by frame from its first
     byte (a frame that does not parse fails the test)."""
-    i, frames, rate = 0, 0, None
+    i, frames, rate, channels = 0, 0, None, set()
     while i + 4 <= len(data):
         h = int.from_bytes(data[i:i + 4], "big")
         assert h >> 21 == 0x7FF, f"no frame sync at {i}"
         assert (h >> 19) & 3 == 2 and (h >> 17) & 3 == 1, "not MPEG-2 layer III"
         kbps = BITRATES[(h >> 12) & 15]
         rate = RATES[(h >> 10) & 3]
-        assert (h >> 6) & 3 == 3, "not mono"
+        channels.add((h >> 6) & 3)
         size = 72000 * kbps // rate + ((h >> 9) & 1)
         assert size > 4
         i += size
         frames += 1
-    assert rate == audiocard.RATE
-    return frames * 576 * 1000 // rate
+    assert rate == audiocard.RATE and len(channels) == 1
+    return frames * 576 * 1000 // rate, "mono" if channels == {3} else "stereo"
 
 
 def test_the_card_has_every_phrase_in_every_language(tmp_path):
@@ -43,12 +43,14 @@ def test_the_card_has_every_phrase_in_every_language(tmp_path):
     listed = (tmp_path / "phrases.txt").read_text(encoding="utf-8").splitlines()[1:]
     assert len(listed) == len(made)
     for lang in phrases.LANGUAGES:
-        folder = tmp_path / ("%02d" % phrases.folder(lang))
-        files = sorted(p.name for p in folder.iterdir())
-        assert files == ["%03d.mp3" % n for n in range(1, phrases.TRACKS + 1)]
-        for n in range(1, phrases.TRACKS + 1):
-            ms = mp3_ms((folder / ("%03d.mp3" % n)).read_bytes())
-            assert 150 <= ms < TRACK_MS - 500, (lang, n, ms)  # speech, and never given up on
+        for ear in phrases.EARS:  # both ears (mono), White's alone and Black's (stereo)
+            folder = tmp_path / ("%02d" % phrases.folder(lang, ear))
+            files = sorted(p.name for p in folder.iterdir())
+            assert files == ["%03d.mp3" % n for n in range(1, phrases.TRACKS + 1)]
+            for n in range(1, phrases.TRACKS + 1):
+                ms, kind = mp3_ms((folder / ("%03d.mp3" % n)).read_bytes())
+                assert 150 <= ms < TRACK_MS - 500, (lang, n, ms)  # speech, and never given up on
+                assert kind == ("mono" if ear is None else "stereo"), (lang, ear, n)
     said = {(lang, n): text for lang, n, text, _ in made}
     # The words the firmware means by its tracks (firmware/access/phrases.py).
     t = phrases.track
@@ -76,6 +78,7 @@ def test_the_command_line(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "card" / "02" / ("%03d.mp3" % phrases.TRACKS)).exists()
+    assert (tmp_path / "card" / "12").exists() and (tmp_path / "card" / "22").exists()
     assert not (tmp_path / "card" / "01").exists()
     r = subprocess.run([sys.executable, "-m", "host_tools", "audiocard", str(tmp_path / "x"), "--lang", "fr"],
                        capture_output=True, text=True, timeout=60)

@@ -32,8 +32,14 @@ def track(word):
     return NUMBERS + 1 + WORDS.index(word)
 
 
-def folder(lang):
-    return LANGUAGES.index(lang) + 1
+# A language's phrases come three times on the card: for both ears (folder 1, 2, 3: the
+# speaker, and moves and a flag in the headphones), for White's ear alone (11, 12, 13: the
+# left channel) and for Black's (21, 22, 23: the right).
+EARS = (None, "w", "b")
+
+
+def folder(lang, ear=None):
+    return LANGUAGES.index(lang) + 1 + 10 * EARS.index(ear)
 
 
 def number(n, out):

@@ -8,12 +8,15 @@
 #   speech    the board's own voice (the optional audio module): "en", "it", "fide" (the
 #             appendix D.2.1 style: Anna, Bella, ..., eins, zwei, ...), or "" (off):
 #             the time and moves a player asks for, every move, a flag (firmware/access/voice.py)
-#   volume    its loudness, 0..30
+#   volume    its loudness, 0..30, or one for each player: White's,Black's ("20,25")
+#   ears      on: each player's answers go only into his own ear (a headphone socket per
+#             player on the DFPlayer's stereo output: White's left, Black's right); moves
+#             and a flag into both
 from firmware import jsonfile
 from firmware.access.numbercode import CODES
 
 DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
-            "intensity": [60, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": 20}
+            "intensity": [60, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": [20, 20], "ears": False}
 SPEECH = ("en", "it", "fide")  # firmware/access/phrases.py: LANGUAGES
 
 
@@ -62,9 +65,15 @@ class AccessSettings:
                 if x and x not in SPEECH:
                     raise ValueError("speech is en, it, fide or off")
             elif k == "volume":
-                if not (isinstance(x, int) or str(x).isdigit()) or not 0 <= int(x) <= 30:
-                    raise ValueError("volume is 0..30")
-                x = int(x)
+                x = [x] if isinstance(x, int) else (x.split(",") if isinstance(x, str) else list(x))
+                if not 1 <= len(x) <= 2 or not all((isinstance(i, int) or str(i).isdigit()) and 0 <= int(i) <= 30
+                                                   for i in x):
+                    raise ValueError("volume is 0..30, or White's,Black's")
+                x = [int(x[0]), int(x[-1])]
+            elif k == "ears":
+                if x not in (True, False, "on", "off"):
+                    raise ValueError("ears is on or off")
+                x = x in (True, "on")
             else:
                 raise ValueError("unknown access setting " + k)
             v[k] = x

@@ -15,7 +15,7 @@ from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
 
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
-ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume")
+ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume", "ears")
 
 
 def side_of(word):
@@ -194,10 +194,11 @@ def _access(dev, pos, kw, now):
         dev.access.update(kw)
         dev.apply_access()
     a = dev.access
-    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%d" % (
+    w, b = a["volume"]
+    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%s ears=%s" % (
         a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
         ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"]),
-        a["speech"] or "off", a["volume"]))
+        a["speech"] or "off", w if w == b else "%d,%d" % (w, b), "on" if a["ears"] else "off"))
     if a["speech"] and dev.signals.voice() is None:
         dev.write("warning " + P.encode("speech is set, but no audio module answers (hardware/README.md)"))
 

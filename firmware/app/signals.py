@@ -66,9 +66,11 @@ class Signals:
             player = audio() if audio is not None else None
             if player is None:
                 return None
-            v = self._voice = Voice(player, lang, self.access["volume"], self.hal.diff)
-        elif v.volume != self.access["volume"]:
-            v.set_volume(self.access["volume"])
+            v = self._voice = Voice(player, lang, self.access["volume"], self.hal.diff, ears=self.access["ears"])
+        else:
+            if v.volume != tuple(self.access["volume"]):
+                v.set_volume(self.access["volume"])
+            v.ears = self.access["ears"]
         return v
 
     def speaks(self):
@@ -140,7 +142,7 @@ class Signals:
             whose = side if kind == "time" else (BLACK if side == WHITE else WHITE)
             ms = clock.time_left(whose, now)
             if v is not None:
-                v.time(letter(whose), ms)
+                v.time(letter(whose), ms, letter(side))  # into the asker's ear
             return numbercode.time_code(ms, code)
         i = side >> 4
         made = clock.moves[i]
@@ -149,5 +151,5 @@ class Signals:
         if p.moves and not clock.in_overtime[i]:
             left = p.moves - clock.period_moves[i]
         if v is not None:
-            v.moves(letter(side), made, left)
+            v.moves(letter(side), made, left, letter(side))
         return numbercode.moves_code(made, left, code)

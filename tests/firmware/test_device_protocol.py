@@ -222,7 +222,7 @@ def test_signals_for_a_blind_player():
     hal.lines()
     got = _ask(dev, hal, "access blind=w thresholds=290\n")
     assert got == ["access blind=w visual=- buzzer=off code=tactileclock intensity=60,100 thresholds=290 "
-                   "speech=off volume=20",
+                   "speech=off volume=20 ears=off",
                    "ok access"]
     assert _ask(dev, hal, "access blind=x\n")[0].startswith("err bad-argument")
     before = hal.t

@@ -156,7 +156,6 @@ def test_the_voice_plays_one_phrase_after_the_module_has_finished_the_last():
     module = SimAudioModule(lambda: t[0], lambda a, b: a - b, lambda f, k: said.append((t[0], f, k)),
                             track_ms=lambda f, k: 300 if k != 3 else 10 ** 6)
     v = Voice(DFPlayer(module), "it", 25, lambda a, b: a - b)
-    assert module.volume == 25
     v.time("w", 277000)  # bianco, 4 minuti, 37 secondi
     v.flag("b")
     while t[0] < 8000:
@@ -168,7 +167,7 @@ def test_the_voice_plays_one_phrase_after_the_module_has_finished_the_last():
     starts = [s for s, _, _ in said]
     # Each phrase after the last one's end (300 ms) and a breath: never over it.
     assert all(300 + GAP_MS <= b - a <= 300 + GAP_MS + 30 for a, b in zip(starts, starts[1:]))
-    assert module.errors == 0 and not v.busy
+    assert module.errors == 0 and not v.busy and module.volume == 25  # set with the first phrase
     # A phrase whose end never comes (a lost frame) holds the voice TRACK_MS at most.
     said.clear()
     v.say([3, 4])
@@ -211,7 +210,7 @@ def test_a_blind_players_ask_is_answered_aloud_and_every_move_announced():
         "9000 occ %s" % _hex(e4), "9300 press white",
         "10000 occ %s" % _hex(e5), "10300 press black"], 16000)
     assert "access blind=w visual=- buzzer=off code=tactileclock intensity=60,100 " \
-           "thresholds=600,300,60,10 speech=en volume=20" in lines
+           "thresholds=600,300,60,10 speech=en volume=20 ears=off" in lines
     assert "ask w time" in lines
     assert not [l for l in lines if l.startswith("warning")]
     # His time as the answer began (1.6 s after the start, his touch settled; 300+2): 4:58.
@@ -227,6 +226,7 @@ def test_speech_in_italian_and_without_a_module():
     assert dev.hal.audio_module.volume == 12
     dev.receive(b"access volume=25\n")  # a new volume reaches the module at the next word
     dev.signals.moved(WHITE, "e4", "e2e4", False)
+    dev.signals.voice().step(dev.hal.now() + 10000)
     assert dev.hal.audio_module.volume == 25
     lines, words, folders, dev = _board(["100 press black", "1000 button ask-white down", "1060 button ask-white up"],
                                         9000, audio=False)
@@ -236,3 +236,39 @@ def test_speech_in_italian_and_without_a_module():
     assert dev.access["speech"] == "en"
     bad = _board([], 100, access=b"access speech=fr\n")[0]
     assert [l for l in bad if l.startswith("err bad-argument")]
+
+
+def test_each_players_answers_go_into_his_own_ear_at_his_own_volume():
+    # #34 item 3: with ears on, White's ask is answered from the card's left-channel
+    # folder (White's headphones), Black's from the right, each at the player's volume;
+    # the moves go to both ears, at the louder volume.
+    e4 = _after(START, "e2", "e4")
+    trace = ["100 press black", "1000 button ask-white down", "1060 button ask-white up",
+             "9000 occ %s" % _hex(e4), "9300 press white",
+             "10000 button ask-black down", "10060 button ask-black up"]
+    with open(TRACE, "w") as f:
+        f.write("0 occ %s\n" % _hex(START))
+        for line in trace:
+            f.write(line + "\n")
+    hal = SimHal(TRACE, virtual=True)
+    played = []  # (folder, track, the module's volume then)
+    hal._record = lambda text: played.append((int(text.split()[1]), int(text.split()[2]),
+                                              hal.audio_module.volume)) if text.startswith("say ") else None
+    hal.write = lambda data: None
+    hal.read = lambda: None
+    dev = Device(hal, presets_path=PRESETS)
+    dev.receive(b"access speech=off\n")
+    dev.receive(b"access blind=wb speech=en ears=on volume=12,24\n")
+    while hal.now() < 22000:
+        dev.step(hal.now())
+        hal.advance(hal.scan_ms)
+    by_folder = {}
+    for folder, track, loud in played:
+        by_folder.setdefault(folder, []).append((track, loud))
+    assert set(by_folder) == {1, 11, 21}  # both ears, White's alone, Black's alone
+    assert _words([t for t, _ in by_folder[11]])[:3] == ["white", 4, "minutes"]  # his own time
+    assert all(loud == 12 for _, loud in by_folder[11]) and all(loud == 24 for _, loud in by_folder[21])
+    assert _words([t for t, _ in by_folder[21]])[0] == "black"
+    assert _words([t for t, _ in by_folder[1]]) == ["white", "P", "e", 4]  # 1. e4, into both ears
+    assert all(loud == 24 for _, loud in by_folder[1])
+    assert dev.access["volume"] == [12, 24] and dev.access["ears"]
