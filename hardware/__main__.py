@@ -13,7 +13,8 @@ for p in (NETLIST, BOM, WIRING):
     print(p)
 status = perfboard.main([])
 # (module, the function that says whether its tool is here, what it makes)
-for name, tool, what in (("pcb", "pcbnew_module", "the sensor strip"), ("enclosure", "build123d_module", "the enclosure")):
+for name, tool, what in (("pcb", "pcbnew_module", "the sensor strip"), ("enclosure", "build123d_module", "the enclosure"),
+                         ("tactile", "build123d_module", "the blind player's board")):
     module = importlib.import_module("hardware." + name)
     try:
         getattr(module, tool)()
