@@ -50,7 +50,9 @@ class GameEvents(GameSink, MatchSink):
         # a press, the press's clk goes out with it first (pressed).
         san = self.sans.san(m)
         self.record.event(MOVE, 0, self.game.ply + 1, m, san)
-        if self.signals.speaks():  # said aloud by the board's own voice
+        # Said aloud by the board's own voice - unless it was the move shown to be carried
+        # out (expect), which was said when it was shown.
+        if self.signals.speaks() and m != self.recognizer.expected:
             self.signals.moved(self.game.turn, san, self.record.uci(m), is_en_passant(m))
         match.play(m, now, True)
         self._last_move = m
@@ -75,9 +77,12 @@ class GameEvents(GameSink, MatchSink):
         at the board, who carries it out; only it is taken (the recogniser's expect)."""
         self.recognizer.expect(m)
         if m:
-            # Its squares on the LEDs, and on its player's face instead of his time.
+            # Its squares on the LEDs, and on its player's face instead of his time; said
+            # aloud (appendix D.2.1: the move announced to the player who carries it out).
             self.faces.expected(move_from(m), move_to(m), self.game.turn)
             self.signals.event(_other(self.game.turn), "opponent_moved", t)
+            if self.signals.speaks():
+                self.signals.moved(self.game.turn, self.sans.san(m), self.record.uci(m), is_en_passant(m))
         else:
             self.faces.expected(None, None)
 

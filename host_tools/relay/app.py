@@ -10,6 +10,7 @@ Relay builds the parts and holds them together; each part has one job:
     analysis.py the spectators' engine evaluation (off the boards' path)
     round.py    the round (event, players), checked
     standings.py the event across its rounds: standings, earlier rounds
+    pairing.py  two boards, one game (appendix D: a blind player's own board)
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
 Nothing below imports this module: the servers are given the relay and use its public
@@ -28,6 +29,7 @@ from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
 from host_tools.relay.lines import Lines
+from host_tools.relay.pairing import Pairing
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
 from host_tools.relay.publish import Publisher
@@ -71,6 +73,9 @@ class Relay:
         self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
                              lambda text: self.log(text), speaker, self.alerts)
         self.door = Door(lambda text: self.log(text), **(door or {}))
+        # Appendix D: a blind player's board paired with the sighted player's (relay/pairing.py).
+        self.pairing = Pairing(self.sessions, lambda: self.round, self.boards.alert, self._tell_board)
+        self.publisher.clock_watchers.append(self.pairing.changed)
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
         # The lichess push: one round, or for a hall larger than a lichess round shows,
@@ -172,6 +177,18 @@ class Relay:
         (RoundError for a number out of range, or a serial that is not text)."""
         self.set_round(self.round.with_serial(serial, n))
         self.boards.assign(serial, n)
+
+    def _tell_board(self, s, line: str) -> None:
+        """A line to a board on the relay's own account (its answer kept from an arbiter's
+        command waiting on the same board)."""
+        if s.send is None:
+            return
+        entry = (line, lambda m: None)
+        s.waiting.append(entry)
+        if not s.send(line):
+            s.waiting.remove(entry)
+            return
+        self.log(f"board {s.number}: relay sent {line!r}")
 
     def claimed(self, s, claim) -> None:
         """A draw claim taken through the API (relay/claims.py) and done on the board: in

@@ -16,6 +16,7 @@ import time
 from host_tools.gamerecord import SIDE_NAMES
 from host_tools.protocol import GREETING, DeviceParser, Event, Status
 from host_tools.relay.alerts import Alerts, alert_of
+from host_tools.relay.pairing import PAIRED
 from host_tools.relay.session import ACTIVE, BoardSession
 
 
@@ -73,6 +74,8 @@ class Boards:
         for n, b in self.round_info().boards.items():
             if b.get("serial") == serial:
                 return n
+            if b.get("blind_serial") == serial:  # the blind player's board of pairing n (appendix D)
+                return n + PAIRED
         if serial in self._serials:
             return self._serials[serial]
         used = set(self._serials.values()) | set(self.round_info().boards) | set(self.sessions)

@@ -9,6 +9,7 @@ import asyncio
 import json
 
 from host_tools.relay import views
+from host_tools.relay.pairing import PAIRED
 from host_tools.relay.session import BoardSession
 from host_tools.relay.store import Store
 
@@ -70,11 +71,13 @@ class Publisher:
         round names no players for the board (a board plugged in before the arbiter pairs
         it): lichess would keep a chapter for it that no later push matches. boards: only
         the boards whose numbers are in it (a lichess round's share of a large hall)."""
+        if boards is None:
+            boards = range(1, PAIRED)  # a blind player's paired board is not a game of its own
         if self.delay_s:
             return "".join(self._public_parts[n][0 if placeholders else 1] for n in sorted(self._public_parts)
-                           if boards is None or n in boards)
+                           if n in boards)
         return "".join(self._board_part(n, s, placeholders) for n, s in sorted(self.sessions.items())
-                       if boards is None or n in boards)
+                       if n in boards)
 
     def _board_part(self, n: int, s: BoardSession, placeholders: bool) -> str:
         """Board n's games in the round PGN (round_pgn says which)."""
@@ -134,6 +137,8 @@ class Publisher:
         """A message of the live feed: to arbiters at once and whole, to spectators after
         the delay and without what is the arbiter's (views.ARBITER_ONLY)."""
         self.send(msg, arbiter=True)
+        if msg.get("number", 0) >= PAIRED:
+            return  # a blind player's paired board: the arbiter's
         if msg["type"] == "board":
             msg = dict(msg, board=views.public(msg["board"]))
         self._later(self._to_spectators, msg)

@@ -13,7 +13,7 @@ from pathlib import Path
 from host_tools.relay.lichess import round_ids
 
 MAX_BOARDS = 999
-PLAYER_KEYS = ("white", "black", "serial")
+PLAYER_KEYS = ("white", "black", "serial", "blind_serial", "blind")
 # Per board, for each player (white_..., black_...): his FIDE ID, title and rating, as the
 # PGN tags WhiteFideId, WhiteTitle, WhiteElo (lichess's broadcasts read them); and his
 # federation (white_fed: ITA), for the page.
@@ -75,6 +75,11 @@ class RoundInfo:
             if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
                 raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
             boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
+            # Appendix D: the blind player's own board, paired with this one (relay/pairing.py).
+            if ("blind_serial" in boards[n]) != ("blind" in boards[n]) or boards[n].get("blind", "white") not in (
+                    "white", "black"):
+                raise RoundError(f"board {k}: a blind player's board is given with blind_serial and blind "
+                                 f"(white or black) together")
             boards[n]["tags"] = _player_tags(v, k)
             boards[n]["info"] = _player_info(v, k, boards[n]["tags"])
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")

@@ -6,6 +6,7 @@ import time
 
 import chess
 
+from host_tools.relay.pairing import PAIRED
 from host_tools.relay.round import RoundInfo
 from host_tools.relay.session import BoardSession
 
@@ -67,7 +68,9 @@ def state_json(sessions: dict, round_info: RoundInfo, arbiter: bool = False) -> 
     """The round and its boards: every board the relay has, and every pairing of the round
     whose board has not connected yet (its players shown, WAITING); as the arbiter sees
     them, or as spectators do."""
-    boards = {n: board_json(s, round_info) for n, s in sessions.items()}
+    # The blind player's board of a pair (relay/pairing.py) is the arbiter's: spectators
+    # follow the game on the sighted player's board.
+    boards = {n: board_json(s, round_info) for n, s in sessions.items() if arbiter or n < PAIRED}
     for n, entry in round_info.boards.items():
         if n not in boards:
             boards[n] = waiting_json(n, entry)

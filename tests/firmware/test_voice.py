@@ -272,3 +272,27 @@ def test_each_players_answers_go_into_his_own_ear_at_his_own_volume():
     assert _words([t for t, _ in by_folder[1]]) == ["white", "P", "e", 4]  # 1. e4, into both ears
     assert all(loud == 24 for _, loud in by_folder[1])
     assert dev.access["volume"] == [12, 24] and dev.access["ears"]
+
+
+def test_a_move_to_carry_out_is_announced_when_it_is_shown_and_not_again_when_made():
+    # The move of the player who is not at this board (the sighted player's, on the blind
+    # player's board of a pair; an engine's, an online opponent's) is said as it is shown
+    # (appendix D.2.1), in the board's language; made on the board, it is not said twice.
+    e4 = _after(START, "e2", "e4")
+    with open(TRACE, "w") as f:
+        f.write("0 occ %s\n" % _hex(START))
+        f.write("3000 occ %s\n" % _hex(e4))
+    hal = SimHal(TRACE, virtual=True)
+    said = []
+    hal._record = lambda text: said.append(int(text.split()[2])) if text.startswith("say ") else None
+    hal.write = lambda data: None
+    hal.read = lambda: None
+    dev = Device(hal, presets_path=PRESETS)
+    dev.receive(b"access speech=off\n")
+    dev.receive(b"access blind=b speech=fide\n")
+    dev.receive(b"expect e2e4\n")
+    while hal.now() < 8000:
+        dev.step(hal.now())
+        hal.advance(hal.scan_ms)
+    assert _words(said) == ["white", "P", "e", 4]  # once: "Weiß, Bauer Eva vier"
+    assert dev.game.ply == 1

@@ -1,0 +1,134 @@
+"""Two boards, one game (#39, appendix D; host_tools/relay/pairing.py): the sighted player's
+board and the blind player's paired in the round file. A move made on one is asked of the
+other (`expect`); a second move before the first was repeated, or another move in its
+place, is an urgent alert at once (D.2.9) that names the move where the games part and
+what each board has, and both boards are told; spectators and the round PGN see one game."""
+import asyncio
+import json
+
+import aiohttp
+
+from tests.test_relay import START, FakeBoard, _relay, _until, run
+
+GAME = f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"
+
+
+def _pair(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"event": "Open", "round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black"}}}))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME, "@1:2 start"])
+    blind = FakeBoard(str(tmp_path / "boards" / "b"), serial="tactile1", events=[GAME, "@1:2 start"])
+    return sighted, blind
+
+
+def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(tmp_path):
+    sighted, blind = _pair(tmp_path)
+
+    async def body():
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
+        await relay.start()
+        got = {}
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            sighted.add("@1:3 move 1 e2e4 e4")  # White (sighted) moves on his board...
+            assert await _until(lambda: "expect e2e4" in blind.received, 2)  # ...the blind board is asked
+            blind.add("@1:3 move 1 e2e4 e4")  # repeated there
+            blind.add("@1:4 move 2 e7e5 e5")  # Black (blind) moves on his board
+            assert await _until(lambda: "expect e7e5" in sighted.received, 2)
+            sighted.add("@1:4 move 2 e7e5 e5")
+            await asyncio.sleep(0.3)
+            got["in_step"] = [a["text"] for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            # White moves twice on his board before the blind board repeats: at once, named.
+            sighted.add("@1:5 move 3 g1f3 Nf3")
+            sighted.add("@1:6 move 4 b8c6 Nc6")
+            t0 = asyncio.get_running_loop().time()
+            assert await _until(lambda: any(a["kind"] == "pair-differs" for a in relay.alerts_json()), 2)
+            got["within"] = asyncio.get_running_loop().time() - t0
+            got["parted"] = [a for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            assert await _until(lambda: "message DIFFER" in blind.received and "message DIFFER" in sighted.received, 2)
+            # Put right on the blind board: one game again, and said so.
+            blind.add("@1:5 move 3 g1f3 Nf3")
+            blind.add("@1:6 move 4 b8c6 Nc6")
+            assert await _until(lambda: any(a["text"] == "the two boards are one game again" for a in relay.alerts_json()), 2)
+            base = relay.urls()["page"]
+            async with aiohttp.ClientSession() as http:
+                public = await (await http.get(base + "api/state")).json()
+                own = await (await http.get(base + "api/state", headers={"Authorization": "Bearer t0ken"})).json()
+                got["pgn"] = await (await http.get(base + "round.pgn")).text()
+            got["public"] = [b["number"] for b in public["boards"]]
+            got["own"] = [b["number"] for b in own["boards"]]
+        finally:
+            await relay.stop()
+            sighted.close()
+            blind.close()
+        return got
+
+    got = run(body())
+    assert got["in_step"] == []  # each move repeated: nothing to tell
+    assert got["within"] < 1.0
+    (parted,) = got["parted"][:1]
+    assert parted["urgent"] and parted["board"] == 1
+    assert parted["text"] == ("D.2.9: the two boards differ from move 2 (White): the sighted player's board has "
+                              "Nf3, Nc6, the blind player's board (board 1001) nothing")
+    assert got["public"] == [1] and got["own"] == [1, 1001]  # the blind player's board is the arbiter's
+    assert got["pgn"].count("[Event ") == 1 and "1. e4 e5 2. Nf3 Nc6" in got["pgn"]
+
+
+def test_a_round_file_pairs_a_blind_players_board_only_with_his_colour():
+    import pytest
+
+    from host_tools.relay.round import RoundError, RoundInfo
+
+    for bad in ({"blind_serial": "t1"}, {"blind": "black"}, {"blind_serial": "t1", "blind": "red"}):
+        with pytest.raises(RoundError, match="blind_serial and blind"):
+            RoundInfo.from_json({"boards": {"1": bad}})
+    r = RoundInfo.from_json({"boards": {"1": {"serial": "s1", "blind_serial": "t1", "blind": "white"}}})
+    assert RoundInfo.from_json(r.to_json()).boards[1]["blind_serial"] == "t1"
+
+
+def test_two_simulated_boards_on_the_real_firmware_play_one_game(tmp_path):
+    # Both players' boards run the firmware; each move is made on both - on the blind
+    # player's board 0.15 s after the sighted player's (the same hands, repeating, before the
+    # next move is made) - the relay asking the board that lags for it: one game, in step
+    # to the mate, no alert, one game in the round PGN. In real time, twice as fast.
+    from host_tools.sim import SimulatedBoard
+    from tests.test_relay import LEGAL, _trace
+
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sim-sighted", "blind_serial": "sim-tactile",
+        "blind": "black"}}}))
+    logged = []
+
+    first = _trace(tmp_path, LEGAL, "a.trace", 1)
+    later = tmp_path / "b.trace"  # the same lines, 150 ms later
+    later.write_text("".join(("%d %s\n" % (int(l.split(" ", 1)[0]) + 150, l.split(" ", 1)[1])) if l[:1].isdigit()
+                             else l + "\n" for l in first.read_text().splitlines()))
+
+    async def body():
+        a = SimulatedBoard(first, speed=2, wait_host=True, link=str(tmp_path / "boards" / "a"),
+                           presets=str(tmp_path / "pa.json"), board_id="sim-sighted")
+        b = SimulatedBoard(later, speed=2, wait_host=True, link=str(tmp_path / "boards" / "b"),
+                           presets=str(tmp_path / "pb.json"), board_id="sim-tactile")
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", log=logged.append)
+        await relay.start()
+        try:
+            s = relay.sessions
+            done = lambda: all(n in s and s[n].record and s[n].record.result != "*" for n in (1, 1001))
+            assert await _until(done, 60)
+            await asyncio.sleep(0.5)
+            return ([p.san for p in s[1].record.plies], [p.san for p in s[1001].record.plies],
+                    [x["kind"] for x in relay.alerts_json()], relay.round_pgn())
+        finally:
+            await relay.stop()
+            a.stop()
+            b.stop()
+
+    sighted, blind, kinds, pgn = run(body())
+    assert sighted == blind == LEGAL
+    assert "pair-differs" not in kinds
+    assert pgn.count("[Event ") == 1 and '[White "Sighted, Sam"]' in pgn
+    assert any("relay sent 'expect " in line for line in logged)  # the lagging board was asked
