@@ -213,9 +213,11 @@ class BoardEnclosure:
             out.append(strip)
         return out
 
-    def dxf(self, path: Path) -> None:
+    def dxf(self, path: Path, holes=(), hole=0.0, hatched=True) -> None:
         """The playing surface for a laser or a router: layer CUT (the outline and the
-        screw holes), layer ENGRAVE (the 64 squares, the dark ones hatched by lines)."""
+        screw holes, and any `holes` of diameter `hole`: the blind player's board's,
+        hardware/tactile.py), layer ENGRAVE (the 64 squares, the dark ones hatched by
+        lines unless not hatched)."""
         import ezdxf
 
         ezdxf.options.write_fixed_meta_data_for_testing = True  # no date: the same sources, the same file
@@ -229,11 +231,13 @@ class BoardEnclosure:
                            dxfattribs={"layer": "CUT"})
         for x, y in self.screws():
             msp.add_circle((x, y), 1.7, dxfattribs={"layer": "CUT"})
+        for x, y in holes:
+            msp.add_circle((x, y), hole / 2, dxfattribs={"layer": "CUT"})
         for i in range(9):
             msp.add_line((i * p, 0), (i * p, 8 * p), dxfattribs={"layer": "ENGRAVE"})
             msp.add_line((0, i * p), (8 * p, i * p), dxfattribs={"layer": "ENGRAVE"})
         hatch = 2.5  # dark squares: engraved lines 2.5 mm apart, along the diagonal
-        for f in range(8):
+        for f in range(8 if hatched else 0):
             for r in range(8):
                 if (f + r) % 2:
                     continue  # a1 is dark

@@ -73,29 +73,11 @@ def holes(pitch: float = G.PITCH):
 
 def dxf(path: Path, pitch: float = G.PITCH) -> None:
     """The tactile playing surface: the ordinary one's outline and screws, a peg hole per
-    square (layer CUT), the squares (ENGRAVE: the dark ones get their raised square)."""
-    import ezdxf
-
+    square (layer CUT), the squares (ENGRAVE, unhatched: the dark ones get their raised
+    square)."""
     from hardware.enclosure import BoardEnclosure
 
-    board = BoardEnclosure(pitch)
-    ezdxf.options.write_fixed_meta_data_for_testing = True
-    doc = ezdxf.new("R2010", setup=False)
-    doc.header["$INSUNITS"] = 4
-    doc.layers.add("CUT", color=1)
-    doc.layers.add("ENGRAVE", color=5)
-    msp = doc.modelspace()
-    s, x0 = board.side, board.x0
-    msp.add_lwpolyline([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)], close=True,
-                       dxfattribs={"layer": "CUT"})
-    for x, y in board.screws():
-        msp.add_circle((x, y), 1.7, dxfattribs={"layer": "CUT"})
-    for x, y in holes(pitch):
-        msp.add_circle((x, y), HOLE / 2, dxfattribs={"layer": "CUT"})
-    for i in range(9):
-        msp.add_line((i * pitch, 0), (i * pitch, 8 * pitch), dxfattribs={"layer": "ENGRAVE"})
-        msp.add_line((0, i * pitch), (8 * pitch, i * pitch), dxfattribs={"layer": "ENGRAVE"})
-    doc.saveas(str(path))
+    BoardEnclosure(pitch).dxf(path, holes(pitch), HOLE, hatched=False)
 
 
 def parts(pitch: float = G.PITCH):

@@ -4,9 +4,9 @@
 # Every pulse is at least 250 ms (pulses under ~30 ms are not felt as vibration; ~200 ms
 # read best), every pattern has its own rhythm of short and long pulses, so that no two can
 # be mistaken - on the light too, where strength does not show - and no event uses a
-# pulse of the number code (100 and 500 ms, the 1 s zero
-# and the 1.5 s mark: firmware/access/numbercode.py), so that no event reads as a digit,
-# on the motor or on the light (tests/firmware/test_access.py checks it).
+# pulse of the number code (100 and 500 ms, the 1 s zero and the 1.5 s mark:
+# firmware/access/numbercode.py), so that no event reads as a digit, on the motor or on
+# the light (tests/firmware/test_access.py checks it).
 SHORT = 250
 LONG = 750
 GAP = 200

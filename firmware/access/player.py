@@ -106,10 +106,7 @@ class SignalPlayer:
         self._answers = []
         if self.answering:
             self._off(now)
-            self._pulses = None
-            self._kind = _NONE
-            self._quiet_since = now
-            self._last = _ANSWER
+            self._ended(now)
             return True
         return False
 
@@ -165,9 +162,13 @@ class SignalPlayer:
         if self._i >= len(self._pulses):
             if self._kind == _ANSWER:
                 self.answered += 1
-            self._quiet_since = now
-            self._last = self._kind
-            self._pulses = None
-            self._kind = _NONE
+            self._ended(now)
             return
         self._pulse(now)
+
+    def _ended(self, now):
+        """What played is over (whole, or stopped): the pause counts from now."""
+        self._quiet_since = now
+        self._last = self._kind
+        self._pulses = None
+        self._kind = _NONE

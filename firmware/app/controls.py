@@ -53,8 +53,7 @@ class Controls:
 
     def button(self, name, down, t):
         """A button: an ask key's touch is a question (signals), then the promotion choice
-        while a pawn waits on the last rank, else the clock's menu. A lever held long is
-        nothing more than its press."""
+        while a pawn waits on the last rank, else the clock's menu."""
         if not down:
             return
         if name in ASK_KEYS:
@@ -71,8 +70,6 @@ class Controls:
                 self.events.tell(side, None, "NO DRAW", "ND")
                 self.write("warning " + P.encode("%s's draw key: %s" % (letter(side), e)))
             self.faces.dirty = True
-            return
-        if name in ("white-long", "black-long"):
             return
         if self.recognizer.promotion_pending():
             self.recognizer.button(name, down, t)

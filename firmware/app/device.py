@@ -195,8 +195,7 @@ class Device:
             self.controls.press(a, t)
             self.quiet_moment = True  # answered with this step: a moment for the GC
             return True
-        if kind != "release":  # a lever coming up means nothing: its going down was the press
-            self.controls.button(a, b, t)
+        self.controls.button(a, b, t)
         return False
 
     def _board(self, occ, t):

@@ -413,9 +413,12 @@ class MoveRecognizer:
             elif waited >= self.differs_ms and not self._differs_told:
                 self._tell_differs()
         elif st == MOVING:
-            if self._diff(now, self._since) >= self.differs_ms and not self._felt(feeling):
-                self.status = DIFFERS
-                self._tell_differs()
+            if self._diff(now, self._since) >= self.differs_ms:
+                if self._felt(feeling):
+                    self._since = now  # a blind player feeling the pieces: looked at again in differs_ms
+                else:
+                    self.status = DIFFERS
+                    self._tell_differs()
 
     def _felt(self, own_turn):
         """Pieces are off the board and nothing else is amiss, and they are pieces a blind

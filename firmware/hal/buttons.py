@@ -98,18 +98,14 @@ class ButtonBank:
 
 def device_inputs(events, sides, out):
     """ButtonBank events as the device's inputs (firmware/app/device.py), appended to out:
-    a clock lever (sides: name -> side) going down is ("press", side, None, tick), held it
-    is ("button", "<name>-long", True, tick), let go before that ("release", side, None,
-    tick); another button is ("button", name, True, tick) and, held, "<name>-long"."""
+    a clock lever (sides: name -> side) going down is ("press", side, None, tick), and
+    nothing else of it (held or let go, the press was all: the Laws' meaning); another
+    button is ("button", name, True, tick) and, held, "<name>-long"."""
     for name, kind, tick in events:
         side = sides.get(name)
         if side is not None:
             if kind == "down":
                 out.append(("press", side, None, tick))
-            elif kind == "long":
-                out.append(("button", name + "-long", True, tick))
-            else:
-                out.append(("release", side, None, tick))
         elif kind != "up":
             out.append(("button", name if kind == "down" else name + "-long", True, tick))
     return out

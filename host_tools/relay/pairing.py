@@ -37,22 +37,16 @@ class Pairing:
         self._asked: dict[int, str] = {}  # board -> the move it was asked to repeat
         self._parted: dict[int, tuple] = {}  # pairing -> what was said when the games parted
 
-    def paired(self, n: int) -> bool:
-        """Whether board n is one of a pair (the sighted player's or the blind player's)."""
-        main = n - PAIRED if n > PAIRED else n
-        return bool(self.round_info().boards.get(main, {}).get("blind_serial"))
-
     def changed(self, s) -> None:
         """A board's game or clock changed: the pair held against each other."""
-        if not self.paired(s.number):
-            return
-        main = s.number - PAIRED if s.number > PAIRED else s.number
+        main = s.number - PAIRED if s.number > PAIRED else s.number  # the pairing's number
+        if not self.round_info().boards.get(main, {}).get("blind_serial"):
+            return  # not a pair
         a, b = self.sessions.get(main), self.sessions.get(main + PAIRED)
         if a is None or b is None or a.record is None or b.record is None:
             return
         ma, mb = moves(a), moves(b)
-        short, lag = (a, mb) if len(ma) < len(mb) else (b, ma)
-        have = moves(short)
+        short, have, lag = (a, ma, mb) if len(ma) < len(mb) else (b, mb, ma)
         if len(have) == len(lag) and have == lag:
             self._asked.pop(short.number, None)
             self._rejoined(main)
