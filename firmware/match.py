@@ -90,6 +90,9 @@ class Match:
         self.illegal = [0, 0]  # completed illegal moves of each side (7.5.5)
         self.offer = None  # the side whose draw offer stands (9.1.2), or None
         self._awaiting = [0, 0]  # moves each side made and has not yet completed by a press
+        # A side's press made for a move he made on another board, before it is carried out
+        # here (press_elsewhere): his time right after that press, or -1.
+        self._ahead = [-1, -1]
         # The mover's clock right after the press that completed each ply (PGN %clk), in
         # 256-byte chunks like the position's move stack.
         self._clocks = [array("I", bytes(256))]
@@ -153,6 +156,12 @@ class Match:
             raise MatchError("the game is over (%s)" % self.outcome.result())
         side, ply = self._record(m, checked)
         self.sink.played(ply, m)
+        i = side >> 4
+        if self._ahead[i] >= 0:  # completed already, by his press for it (press_elsewhere)
+            self._awaiting[i] -= 1
+            self._set_clock_after(ply, self._ahead[i])
+            self._ahead[i] = -1
+            self.sink.completed(side, ply)
         self.unsettled = True
         self._played_at = now
 
@@ -257,6 +266,31 @@ class Match:
             self._set_clock_after(ply, after)
             ply -= 2
         self._awaiting[i] = 0
+        offer = self.offer
+        if offer is not None and offer != side:  # he moved on: the offer is declined (9.1.2.3)
+            self.offer = None
+            self.sink.draw_declined(offer)
+        return True
+
+    def press_elsewhere(self, side, now):
+        """side pressed his clock for a move he made on another board, which the player
+        at this board has still to carry out here (appendix D: two boards for one game, this
+        board's clock the game's; the sighted player's move, repeated on the blind player's
+        board). His move was made (D.2.5: the ordinary rules for him), so his press completes
+        it: the clock switches now, and the move, once carried out here, is completed with
+        this press's time. Returns True if the clock switched."""
+        i = side >> 4
+        clock = self.clock
+        if self.outcome is not None or side != self.game.turn or self._awaiting[i] or self._ahead[i] >= 0:
+            return False
+        if not clock.started:
+            clock.start(now, side)
+        if clock.running != i or clock.paused:
+            return False
+        if not clock.press(side, now):
+            self.check(now)  # the flag fell before the press
+            return False
+        self._ahead[i] = clock.left[i]
         offer = self.offer
         if offer is not None and offer != side:  # he moved on: the offer is declined (9.1.2.3)
             self.offer = None

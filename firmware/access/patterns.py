@@ -42,6 +42,7 @@ PATTERNS = {
     "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2), or his message
     "resume": _p(_S, _L, _L),  # the arbiter's pause is over: the clock runs again
     "opponent_illegal": _p(_SS, _L, _SS, _L),  # the opponent pressed without a move (7.5.3)
+    "opponent_touched": _p(_S, _S, _S, _L),  # on his own board of a pair he touched a piece (D.2.10)
 }
 
 # What may cut short an answer the player asked for (the flag, the last ten seconds): any

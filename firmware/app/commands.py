@@ -10,7 +10,7 @@ from firmware.app.selftest import SelfTest
 from firmware.clock.clock import ClockError
 from firmware.match import MatchError
 from firmware.rules.chess960 import back_rank
-from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.squares import WHITE, BLACK, parse_square, square_name
 from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
 
@@ -256,6 +256,34 @@ def _expect(dev, pos, kw, now):
     return ("expect", uci(dev.game.position, m))
 
 
+def _pair(dev, pos, kw, now):
+    """pair w|b here|there: this board is one of two for one game (appendix D: the blind
+    player's own board and the sighted player's); that side's moves are made on the other
+    board and repeated here (shown by expect). here: this board's clock is the game's, and
+    that side's press completes his move made there before it is repeated here; there:
+    the other board's clock is the game's, and this board's levers do nothing. pair -: no
+    longer. Not kept across a restart: the host says it again when it meets the board."""
+    if pos[0] == "-" and len(pos) == 1:
+        dev.controls.pair(0, True)
+        return ("pair", "-")
+    if len(pos) != 2 or pos[1] not in ("here", "there"):
+        raise ValueError("pair w|b here|there, or pair -")
+    side = side_of(pos[0])
+    dev.controls.pair(side, pos[1] == "here")
+    return ("pair", pos[0], pos[1])
+
+
+def _touched(dev, pos, kw, now):
+    """touched <square>: on the other board of a pair, the opponent (the side whose moves
+    are made there) touched the piece on square (4.3): felt by the player at this board
+    (appendix D.2.10: what his assistant would tell him, if he wants it)."""
+    c = dev.controls
+    if not c.elsewhere:
+        raise P.NotNow("not one of a pair")
+    sq = parse_square(pos[0])
+    dev.events.tell(BLACK if c.elsewhere == WHITE else WHITE, "opponent_touched", "TOUCH " + square_name(sq).upper(), "TC")
+
+
 def _hint(dev, pos, kw, now):
     """hint UCI: a move suggested for the player at the board (an engine's hint), lit on
     the square LEDs until the position changes; nothing else changes. hint -: no longer."""
@@ -302,6 +330,7 @@ TABLE = {
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
     "repl": (_repl, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
     "sync": (_sync, 2, ()), "hint": (_hint, 1, ()), "message": (_message, None, ()),
+    "pair": (_pair, None, ()), "touched": (_touched, 1, ()),
 }
 
 

@@ -1,7 +1,9 @@
 # The clock's controls: the two levers and the four buttons, and the clock's menu behind
 # them (firmware/clock/menu.py).
 #   a lever going down  -> the recogniser (the press may complete a move), then the match:
-#                          always a press, held or not (the Laws' meaning)
+#                          always a press, held or not (the Laws' meaning); the press of
+#                          a move made on the other board of a pair, shown here to be
+#                          carried out (expect), completes it (appendix D)
 #   an ask key          -> a blind player's question (signals): never a press
 #   a draw key          -> a draw offer (9.1.2), or the answer to the opponent's
 #   a button            -> the promotion choice while a pawn waits on the last rank, else
@@ -35,17 +37,43 @@ class Controls:
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
+        # Two boards for one game (appendix D, the host's `pair`): the side whose moves are
+        # made on the other board and repeated here (0: not paired), and whether this
+        # board's clock is the game's (here) or the other's is (there: the levers do nothing).
+        self.elsewhere = 0
+        self.clock_here = True
 
     def press(self, side, t):
         """A clock lever going down, at the tick its interrupt took (art. 6.2.1: the press
         completes the move): first the recogniser (which may recognise the move now), then
         the clock. Held or tapped, it is a press: with no move made on his own turn, an
-        illegal one (7.5.3). A blind player asks with his ask key, never with the lever."""
+        illegal one (7.5.3). A blind player asks with his ask key, never with the lever.
+        On the board of a pair whose clock is the other's, the levers do nothing."""
+        if self.elsewhere and not self.clock_here:
+            return
         self.recognizer.press(side, t)
         self._press(side, t)
 
+    def carried_out(self, side, t):
+        """side's move, shown to be carried out (expect), stands on the board now: as if he
+        had pressed - unless his moves are made on the other board of a pair, where his
+        own press completes them (or did already)."""
+        if side != self.elsewhere:
+            self.press(side, t)
+
+    def pair(self, side, here):
+        """side's moves are made on the other board of a pair (0: not paired); here: this
+        board's clock is the game's."""
+        self.elsewhere = side
+        self.clock_here = here
+
     def _press(self, side, t):
-        if self.match.press(side, t):
+        match = self.match
+        if side == self.elsewhere and not match.awaits_press(side) and match.press_elsewhere(side, t):
+            # His move, made on his own board of the pair (appendix D) and not yet
+            # repeated here: completed by his press, on this board's clock, the game's.
+            self.events.signals.event(side, "move_done", t)
+        elif match.press(side, t):
             self.events.completed_by_press(side, t)  # answered at once: the clk line goes out
         self.events.settle(t)
         self.events.clock_line(t)

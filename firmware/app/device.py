@@ -16,7 +16,7 @@ from firmware.app.record import Record
 from firmware.app.sancache import SanCache
 from firmware.app.serialport import SerialPort
 from firmware.app.settings import BoardSettings
-from firmware.app.signals import Signals
+from firmware.app.signals import Signals, letter
 from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock.clock import ChessClock
@@ -51,7 +51,7 @@ class Device:
         self.signals = Signals(hal, self.access)
         self.events = GameEvents(self.game, self.record, self.signals, self.faces,
                                  lambda fen, n, t: self.start_game(self.control, fen, n, self.white, self.black, t),
-                                 lambda: self._now, press=lambda side, t: self.controls.press(side, t))
+                                 lambda: self._now, press=lambda side, t: self.controls.carried_out(side, t))
         self.recognizer = self.events.recognizer = MoveRecognizer(self.game, sink=self.events)
         self.apply_access()
         self.sans = self.events.sans = SanCache(self.game, self.recognizer)
@@ -96,6 +96,9 @@ class Device:
         line = "hello proto=%d fw=%s board=%s" % (P.VERSION, VERSION, self.board_id)
         if with_game:
             line += " game=%d seq=%d" % (self.record.log.game_id, self.record.log.count)
+        c = self.controls
+        if c.elsewhere:  # one of two boards for one game (`pair`): the host checks it is meant
+            line += " pair=%s,%s" % (letter(c.elsewhere), "here" if c.clock_here else "there")
         self.write(line)
 
     def apply_access(self):
