@@ -72,9 +72,73 @@ def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(t
     (parted,) = got["parted"][:1]
     assert parted["urgent"] and parted["board"] == 1
     assert parted["text"] == ("D.2.9: the two boards differ from move 2 (White): the sighted player's board has "
-                              "Nf3, Nc6, the blind player's board (board 1001) nothing")
+                              "Nf3, Nc6, the blind player's board (board 1001) nothing; squares that differ: "
+                              "g1 (empty / white knight), f3 (white knight / empty), c6 (black knight / empty), "
+                              "b8 (empty / black knight)")
     assert got["public"] == [1] and got["own"] == [1, 1001]  # the blind player's board is the arbiter's
     assert got["pgn"].count("[Event ") == 1 and "1. e4 e5 2. Nf3 Nc6" in got["pgn"]
+    # The arbiter's correction, in the game's PGN where the boards were one game again.
+    assert "Nc6 { D.2.9, put right by the arbiter from both records: the two boards differ from move 2" in got["pgn"]
+
+
+def test_one_clock_the_blind_players_and_what_the_arbiter_and_the_blind_player_are_told(tmp_path):
+    # Each board is told what it is; board 1 - the public's game - shows the clock of board
+    # 1001, the blind player's, and takes its %clk; the arbiter's pause on board 1 goes to
+    # that clock; another move tried where one was to be repeated is named at once; with
+    # touches, the sighted player's touched piece is sent to the blind player's board.
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black", "touches": True}}}))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME])
+    blind = FakeBoard(str(tmp_path / "boards" / "b"), serial="tactile1", events=[GAME, "@1:2 start"])
+    got = {}
+
+    async def body():
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            assert await _until(lambda: "pair b there" in sighted.received and "pair w here" in blind.received, 2)
+            sighted.add("@1:2 move 1 e2e4 e4")
+            assert await _until(lambda: "expect e2e4" in blind.received, 2)
+            blind.send("clock 299000 300000 b running moves=1,0 period=0,0 flags=0,0")  # White pressed there
+            sighted.send("clock 300000 300000 - stopped moves=0,0 period=0,0 flags=0,0")  # its own: not the game's
+            assert await _until(lambda: s[1].clock.running == "b", 2)
+            await asyncio.sleep(0.2)
+            got["clock"] = (s[1].clock.white_ms, s[1].clock.running)
+            blind.add("@1:3 move 1 e2e4 e4")
+            blind.add("@1:4 clk 1 299000")
+            assert await _until(lambda: s[1].record.plies[0].clk_ms == 299000, 2)
+            blind.send("attempt d7d5")  # nothing to repeat there now: an ordinary attempt, not the pair's
+            await asyncio.sleep(0.2)
+            got["no_attempt_alert"] = [a for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            blind.add("@1:5 move 2 e7e5 e5")
+            assert await _until(lambda: "expect e7e5" in sighted.received, 2)
+            sighted.send("attempt g1f3")  # the sighted player moves on instead of repeating e5
+            assert await _until(lambda: any(a["kind"] == "pair-differs" for a in relay.alerts_json()), 1)
+            got["missing"] = [a["text"] for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            sighted.send("touched g1")
+            assert await _until(lambda: "touched g1" in blind.received, 2)
+            base = relay.urls()["page"]
+            async with aiohttp.ClientSession(headers={"Authorization": "Bearer t0ken"}) as http:
+                r = await http.post(base + "api/boards/1/command", json={"command": "pause"})
+                got["pause"] = (r.status, await r.json())
+                got["pgn"] = await (await http.get(base + "round.pgn")).text()
+            got["paused_on"] = ("pause" in blind.received, "pause" in sighted.received)
+        finally:
+            await relay.stop()
+            sighted.close()
+            blind.close()
+
+    run(body())
+    assert got["clock"] == (299000, "b")  # board 1 shows the game's clock, not its own
+    assert got["no_attempt_alert"] == []
+    assert got["missing"] == ["D.2.9: on the sighted player's board g1f3 was tried where e5 was to be repeated"]
+    assert got["pause"][0] == 200 and got["pause"][1]["board"] == 1001
+    assert got["paused_on"] == (True, False)
+    assert "1. e4 { [%clk 0:04:59] }" in got["pgn"]
 
 
 def test_a_round_file_pairs_a_blind_players_board_only_with_his_colour():
@@ -84,6 +148,9 @@ def test_a_round_file_pairs_a_blind_players_board_only_with_his_colour():
 
     for bad in ({"blind_serial": "t1"}, {"blind": "black"}, {"blind_serial": "t1", "blind": "red"}):
         with pytest.raises(RoundError, match="blind_serial and blind"):
+            RoundInfo.from_json({"boards": {"1": bad}})
+    for bad in ({"touches": True}, {"blind_serial": "t1", "blind": "black", "touches": "yes"}):
+        with pytest.raises(RoundError, match="touches"):
             RoundInfo.from_json({"boards": {"1": bad}})
     r = RoundInfo.from_json({"boards": {"1": {"serial": "s1", "blind_serial": "t1", "blind": "white"}}})
     assert RoundInfo.from_json(r.to_json()).boards[1]["blind_serial"] == "t1"

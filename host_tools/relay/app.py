@@ -29,7 +29,7 @@ from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
 from host_tools.relay.lines import Lines
-from host_tools.relay.pairing import Pairing
+from host_tools.relay.pairing import PAIRED, Pairing
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
 from host_tools.relay.publish import Publisher
@@ -74,8 +74,12 @@ class Relay:
                              lambda text: self.log(text), speaker, self.alerts)
         self.door = Door(lambda text: self.log(text), **(door or {}))
         # Appendix D: a blind player's board paired with the sighted player's (relay/pairing.py).
-        self.pairing = Pairing(self.sessions, lambda: self.round, self.boards.alert, self._tell_board)
+        self.pairing = Pairing(self.sessions, lambda: self.round, self.boards.alert, self.tell_board,
+                               note=self.note, clock_changed=self.publisher.clock_changed,
+                               board_changed=self.publisher.board_changed)
         self.publisher.clock_watchers.append(self.pairing.changed)
+        self.boards.attach_watchers.append(self.pairing.attached)
+        self.boards.line_watchers.append(self.pairing.heard)
         self.livechess = LiveChessApi(self, origins)
         self.publisher.clock_watchers.append(self.livechess.changed)
         # The lichess push: one round, or for a hall larger than a lichess round shows,
@@ -171,6 +175,7 @@ class Relay:
     def set_round(self, round_info: RoundInfo) -> None:
         self.round = round_info
         self.publisher.round_changed()
+        self.pairing.round_changed()
 
     def assign(self, serial: str, n: int) -> None:
         """The arbiter pairs a board: the board of this serial plays board n of the round
@@ -178,7 +183,21 @@ class Relay:
         self.set_round(self.round.with_serial(serial, n))
         self.boards.assign(serial, n)
 
-    def _tell_board(self, s, line: str) -> None:
+    def clock_board(self, s):
+        """The board whose clock is s's game's: the blind player's board for the sighted
+        player's of a pair (relay/pairing.py), else s."""
+        if s.number < PAIRED and self.pairing.entry(s.number) is not None:
+            return self.sessions.get(s.number + PAIRED) or s
+        return s
+
+    def partner(self, s):
+        """The other board of s's pair, if s is one of a pair and it is there."""
+        e = self.pairing.entry(s.number)
+        if e is None:
+            return None
+        return self.sessions.get(e[0] + PAIRED if s.number < PAIRED else e[0])
+
+    def tell_board(self, s, line: str) -> None:
         """A line to a board on the relay's own account (its answer kept from an arbiter's
         command waiting on the same board)."""
         if s.send is None:
@@ -190,6 +209,17 @@ class Relay:
             return
         self.log(f"board {s.number}: relay sent {line!r}")
 
+    def note(self, s, text: str) -> None:
+        """A comment in the PGN of board s's game, at the move it was made after, kept
+        across a restart (notes.jsonl)."""
+        rec = s.record
+        if rec is None:
+            return
+        ply = len(rec.plies)
+        rec.notes.append((ply, "note " + text))
+        self.store.append("notes.jsonl", json.dumps({"board": s.number, "game": rec.game, "ply": ply, "text": text}))
+        self.publisher.board_changed(s)
+
     def claimed(self, s, claim) -> None:
         """A draw claim taken through the API (relay/claims.py) and done on the board: in
         the game's PGN as a comment at the move it was made after, and an alert."""
@@ -197,13 +227,10 @@ class Relay:
         if rec is None:
             return
         ply = len(rec.plies)
-        rec.notes.append((ply, "note " + claim.note()))
-        self.store.append("notes.jsonl", json.dumps({"board": s.number, "game": rec.game, "ply": ply,
-                                                     "text": claim.note()}))
+        self.note(s, claim.note())
         self.boards.alert(s, "claim", claim.note(), True)
         if not claim.correct and claim.move is not None:
             s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san, claim.side)  # 9.5.3: it must be played
-        self.publisher.board_changed(s)
 
     def _restore_notes(self) -> None:
         for line in self.store.lines("notes.jsonl"):

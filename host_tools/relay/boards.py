@@ -56,6 +56,8 @@ class Boards:
         self.sessions: dict[int, BoardSession] = sessions
         self._serials: dict[str, int] = {}
         self._lines: dict[object, _LineState] = {}
+        self.attach_watchers = []  # f(session, its hello's pair= or None): a board on a new line
+        self.line_watchers = []  # f(session, line): every line a board said, once handled
 
     def restore(self) -> None:
         """The sessions as the relay's journal has them (a restart)."""
@@ -182,6 +184,8 @@ class Boards:
         s.source = st.line.path
         s.state = ACTIVE
         self.log(f"board {n}: {serial} on {st.line.path} (protocol {proto})")
+        for f in self.attach_watchers:
+            f(s, hello.kwargs.get("pair"))
 
     # ----- what a board said
 
@@ -210,6 +214,8 @@ class Boards:
             found = alert_of(s, m)  # a new event (not one seen before), or a status line
             if found:
                 self.alert(s, *found)
+        for f in self.line_watchers:
+            f(s, m)
         if before is not None and s.current != before and before in s.records:
             self.publisher.game_ended(s, before)
         if any(what != "clock" for what, _ in changes):

@@ -4,14 +4,26 @@ blind player's board, `blind` his colour. The blind player's board is board n + 
 the relay: the arbiter sees both; spectators, the round PGN and lichess see board n's game
 only.
 
+One clock: the blind player's board's (his clock, D.2.6: his ask keys, motors and voice).
+Both players press it. The relay tells each board of the pair what it is (`pair`): on the
+blind player's board the sighted player's press completes the move he made on his own board
+before it is repeated there (D.2.5); on the sighted player's board the levers do nothing.
+The game as the public sees it - board n - takes its clock, its %clk and a result decided
+on the clock (a flag, a draw agreed with its keys) from the blind player's board.
+
 A move made on one board must be repeated on the other (D.2.3): the relay asks the board
-that lags to show it (`expect <uci>`: its squares light, its face shows it, the player there
-feels that the opponent moved), and takes nothing else there. When the two boards' games
-part beyond that - a second move before the first was repeated, or another move made in
-its place - the arbiter is alerted at once (D.2.9), with the move where they part and what
-each board has, and both boards are told (`message DIFFER`); once the boards are one game
-again, that is said too."""
+that lags to show it (`expect <uci>`: its squares light, its face shows it, its voice says
+it, the player there feels that the opponent moved), and takes nothing else there. When the
+two boards' games part beyond that - a second move before the first was repeated, another
+move made in its place, or another move tried where one was to be repeated - the arbiter is
+alerted at once (D.2.9), with the move where they part, what each board has and the squares
+that differ, and both boards are told (`message DIFFER`); once they are one game again, that
+is said too, and written into the game's PGN as a comment (the arbiter's correction).
+With `touches` in the round file the blind player feels it when the sighted player lifts a
+piece and puts it back on his board (D.2.10: what an assistant would tell him)."""
 from __future__ import annotations
+
+import chess
 
 PAIRED = 1000  # the blind player's board of pairing n is board n + PAIRED
 
@@ -27,24 +39,90 @@ def sans(s) -> list[str]:
 
 
 class Pairing:
-    def __init__(self, sessions: dict, round_info, alert, send):
+    def __init__(self, sessions: dict, round_info, alert, send, note=None, clock_changed=None,
+                 board_changed=None):
         """round_info(): the round; alert(session, kind, text, urgent); send(session, line):
-        a command line to a board (its answer is not waited for)."""
+        a command line to a board (its answer is not waited for); note(session, text): a
+        comment in the game's PGN at its last move; clock_changed(session) and
+        board_changed(session): the publisher's, for board n when it takes the clock's."""
         self.sessions = sessions
         self.round_info = round_info
         self.alert = alert
         self.send = send
+        self.note = note or (lambda s, text: None)
+        self.clock_changed = clock_changed or (lambda s: None)
+        self.board_changed = board_changed or (lambda s: None)
         self._asked: dict[int, str] = {}  # board -> the move it was asked to repeat
-        self._parted: dict[int, tuple] = {}  # pairing -> what was said when the games parted
+        self._parted: dict[int, tuple] = {}  # pairing -> where the games parted, last told
+        self._first: dict[int, str] = {}  # pairing -> how they first parted (for the PGN's comment)
+
+    # ----- which board is whose
+
+    def entry(self, number: int) -> tuple[int, dict] | None:
+        """(pairing n, its round entry) if board number is one of a pair, else None."""
+        main = number - PAIRED if number > PAIRED else number
+        b = self.round_info().boards.get(main, {})
+        return (main, b) if b.get("blind_serial") else None
+
+    def pair_line(self, number: int) -> str:
+        """What board number is told it is (`pair`): the side whose moves are made on the
+        other board, and whose clock is the game's; `pair -` when it is not one of a pair."""
+        e = self.entry(number)
+        if e is None:
+            return "pair -"
+        main, b = e
+        blind = "w" if b["blind"] == "white" else "b"
+        sighted = "b" if blind == "w" else "w"
+        return f"pair {sighted} here" if number > PAIRED else f"pair {blind} there"
+
+    def attached(self, s, said: str | None) -> None:
+        """Board s said hello on a new line; said: its hello's pair= (None: not paired)."""
+        line = self.pair_line(s.number)
+        if line != "pair -" or said:
+            self.send(s, line)
+        self._asked.pop(s.number, None)  # a board that restarted has forgotten what it was asked
+        self.changed(s)
+
+    def round_changed(self) -> None:
+        """The round changed (the arbiter's form): every board told what it is now."""
+        for s in list(self.sessions.values()):
+            if s.send is not None:
+                self.send(s, self.pair_line(s.number))
+
+    # ----- what the boards did
+
+    def heard(self, s, m) -> None:
+        """A line from board s (relay/boards.py): an attempt where a move was to be repeated
+        is a missing repetition (D.2.9); a touch on the sighted player's board is felt by
+        the blind player if he wants it (D.2.10)."""
+        kind = getattr(m, "kind", None)
+        e = self.entry(s.number)
+        if e is None or kind not in ("attempt", "touched") or not getattr(m, "args", None):
+            return
+        main, entry = e
+        if kind == "attempt" and s.number in self._asked:
+            asked = self._asked[s.number]
+            whose = "the blind player's board (board %d)" % s.number if s.number > PAIRED \
+                else "the sighted player's board"
+            san = self._san(s, asked)
+            self.alert(self.sessions.get(main, s), "pair-differs",
+                       f"D.2.9: on {whose} {m.args[0]} was tried where {san} was to be repeated", True)
+        elif kind == "touched" and s.number == main and entry.get("touches"):
+            other = self.sessions.get(main + PAIRED)
+            if other is not None:
+                self.send(other, "touched " + m.args[0])
 
     def changed(self, s) -> None:
         """A board's game or clock changed: the pair held against each other."""
-        main = s.number - PAIRED if s.number > PAIRED else s.number  # the pairing's number
-        if not self.round_info().boards.get(main, {}).get("blind_serial"):
-            return  # not a pair
+        e = self.entry(s.number)
+        if e is None:
+            s.clock_from = None  # (a pair no longer)
+            return
+        main, _ = e
         a, b = self.sessions.get(main), self.sessions.get(main + PAIRED)
         if a is None or b is None or a.record is None or b.record is None:
             return
+        self._one_clock(a, b)
         ma, mb = moves(a), moves(b)
         short, have, lag = (a, ma, mb) if len(ma) < len(mb) else (b, mb, ma)
         if len(have) == len(lag) and have == lag:
@@ -65,19 +143,70 @@ class Pairing:
         self._parted[main] = what
         move = k // 2 + 1
         side = "White" if k % 2 == 0 else "Black"
-        self.alert(a, "pair-differs",
-                   f"D.2.9: the two boards differ from move {move} ({side}): the sighted player's board has "
-                   f"{_list(sans(a)[k:])}, the blind player's board (board {b.number}) {_list(sans(b)[k:])}", True)
+        text = (f"D.2.9: the two boards differ from move {move} ({side}): the sighted player's board has "
+                f"{_list(sans(a)[k:])}, the blind player's board (board {b.number}) {_list(sans(b)[k:])}"
+                f"; squares that differ: {_squares(a.record.board(), b.record.board())}")
+        self.alert(a, "pair-differs", text, True)
+        self._first.setdefault(main, text[len("D.2.9: "):])
         for x in (a, b):
             self.send(x, "message DIFFER")
 
+    def _one_clock(self, a, b) -> None:
+        """Board n (the public's) takes the game's clock from the blind player's board: its
+        clock, each move's %clk where both boards have that move, and a result decided there
+        (a flag, a draw agreed with the draw keys, the arbiter's)."""
+        a.clock_from = b
+        moved = False
+        if a.clock is not b.clock and b.clock_line:
+            a.clock, a.clock_line = b.clock, b.clock_line
+            a.record.clocks = (b.clock.white_ms, b.clock.black_ms)
+            self.clock_changed(a)
+        for pa, pb in zip(a.record.plies, b.record.plies):
+            if pa.uci != pb.uci:
+                break
+            if pa.clk_ms != pb.clk_ms:
+                pa.clk_ms = pb.clk_ms
+                moved = True
+        if a.record.result == "*" and b.record.result != "*" and moves(a) == moves(b):
+            # ended on the game's clock or its keys (a flag, a draw agreed, the arbiter's)
+            a.record.result, a.record.termination = b.record.result, b.record.termination
+            moved = True
+        if moved:
+            self.board_changed(a)
+
     def _rejoined(self, main: int) -> None:
         if self._parted.pop(main, None) is not None:
-            self.alert(self.sessions[main], "pair-differs", "the two boards are one game again", False)
-            for x in (self.sessions.get(main), self.sessions.get(main + PAIRED)):
+            a = self.sessions[main]
+            text = self._first.pop(main, "the two boards differed")
+            self.alert(a, "pair-differs", "the two boards are one game again", False)
+            self.note(a, f"D.2.9, put right by the arbiter from both records: {text}")
+            for x in (a, self.sessions.get(main + PAIRED)):
                 if x is not None:
                     self.send(x, "message")
+
+    def _san(self, s, uci: str) -> str:
+        try:
+            board = s.record.board()
+            return board.san(chess.Move.from_uci(uci))
+        except (ValueError, AttributeError):
+            return uci
 
 
 def _list(moves_) -> str:
     return ", ".join(moves_) if moves_ else "nothing"
+
+
+def _squares(x: chess.Board, y: chess.Board) -> str:
+    """The squares where the two boards' positions differ, as "e4 (a white pawn / empty)"."""
+    out = []
+    for sq in chess.SQUARES:
+        p, q = x.piece_at(sq), y.piece_at(sq)
+        if p != q:
+            out.append(f"{chess.square_name(sq)} ({_piece(p)} / {_piece(q)})")
+    return ", ".join(out) if out else "none"
+
+
+def _piece(p) -> str:
+    if p is None:
+        return "empty"
+    return ("white " if p.color else "black ") + chess.piece_name(p.piece_type)

@@ -80,6 +80,10 @@ class RoundInfo:
                     "white", "black"):
                 raise RoundError(f"board {k}: a blind player's board is given with blind_serial and blind "
                                  f"(white or black) together")
+            if "touches" in v:  # D.2.10: the blind player is told when the sighted player touches a piece
+                if not isinstance(v["touches"], bool) or "blind_serial" not in v:
+                    raise RoundError(f"board {k}: touches is true or false, with blind_serial")
+                boards[n]["touches"] = v["touches"]
             boards[n]["tags"] = _player_tags(v, k)
             boards[n]["info"] = _player_info(v, k, boards[n]["tags"])
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
@@ -101,7 +105,7 @@ class RoundInfo:
         """The round as a round file says it (from_json(to_json()) is the same round)."""
         boards = {}
         for n, b in self.boards.items():
-            entry = {k: b[k] for k in PLAYER_KEYS if k in b}
+            entry = {k: b[k] for k in PLAYER_KEYS + ("touches",) if k in b}
             for color, info in b.get("info", {}).items():
                 for k, v in info.items():
                     entry[f"{color}_{k}"] = v

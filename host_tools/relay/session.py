@@ -53,6 +53,9 @@ class BoardSession:
         self.analysis: dict | None = None  # the spectators' engine evaluation (relay/analysis.py)
         self.written: tuple | None = None  # (game, ply, uci, san, side): a move an incorrect claim wrote (9.5.3)
         self.clock_line: str | None = None  # the board's latest clock line
+        # The board whose clock is this game's (appendix D: the blind player's board of a
+        # pair, relay/pairing.py); this board's own clock lines are then not the game's.
+        self.clock_from: "BoardSession | None" = None
         self.unreadable = 0  # unreadable lines not yet told of
         self._unreadable_said_at: float | None = None
 
@@ -79,6 +82,8 @@ class BoardSession:
         if m.kind == "hello":
             return self._hello(m)
         if m.kind == "clock":
+            if self.clock_from is not None:
+                return []  # the game's clock is the other board's
             try:
                 state = m.args[3]
                 run = m.args[2] if state == "running" and m.args[2] in ("w", "b") else None

@@ -25,6 +25,10 @@ ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's a
 # Commands the API passes to a board (the protocol's, docs/protocol.md).
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config", "message"}
+# Appendix D (relay/pairing.py): on the sighted player's board of a pair these go to the
+# game's clock, the blind player's board; these to both boards.
+ON_THE_CLOCK = {"start", "pause", "resume", "set", "penalty", "claim", "quickplay", "resign", "draw", "result"}
+ON_BOTH = {"new", "message"}
 PGN_TYPE = "application/x-chess-pgn"
 NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>No board {n}</title>
@@ -196,7 +200,13 @@ def make_app(relay) -> web.Application:
         if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 \
                 or not (line.isascii() and line.isprintable()):
             raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
-        status, out = await ask_board(relay, s, line)
+        target = relay.clock_board(s) if words[0] in ON_THE_CLOCK else s
+        status, out = await ask_board(relay, target, line)
+        if target is not s:
+            out["board"] = target.number  # the game's clock is the blind player's board's
+        partner = relay.partner(s) if words[0] in ON_BOTH else None
+        if partner is not None and out.get("ok"):
+            relay.tell_board(partner, line)
         return web.json_response(out, status=status)
 
     @routes.post(r"/api/boards/{n:[0-9]{1,9}}/claim")
@@ -218,7 +228,7 @@ def make_app(relay) -> web.Application:
         except ClaimError as e:
             raise web.HTTPConflict(text=str(e))
         line = f"claim {c.side}" if c.correct else f"penalty claim {c.side}"
-        status, out = await ask_board(relay, s, line)
+        status, out = await ask_board(relay, relay.clock_board(s), line)
         if out.get("ok"):
             relay.claimed(s, c)
         out["claim"] = {"correct": c.correct, "reason": c.reason, "move": c.move.uci() if c.move else None,
