@@ -66,6 +66,7 @@ class Controls:
         board's clock is the game's."""
         self.elsewhere = side
         self.clock_here = here
+        self.recognizer.no_press = bool(side) and not here
 
     def _press(self, side, t):
         match = self.match

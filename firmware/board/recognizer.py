@@ -20,7 +20,9 @@
 #   hold_ms (or the press) for the other half;
 # - promotion waits for the press, with the piece chosen by the menu buttons (queen first),
 #   unless the piece chosen ends the game (a mating queen): then hold_ms commits it, as the
-#   game ends there and no press comes (6.2.1.1);
+#   game ends there and no press comes (6.2.1.1), or unless no press comes on this board
+#   (no_press: one of a pair whose clock is the other board's): then hold_ms after the
+#   piece was last chosen;
 # - until the mover presses, his move may still be replaced by another legal move from the
 #   same position (a slow slide, a rook-first castling): a take-back and the new move;
 # - the board back at an earlier position of the game is a take-back; the start position
@@ -118,6 +120,9 @@ class MoveRecognizer:
         self.expected = 0  # the move the host shows and waits for (expect): no other is taken
         self._setting_up = False  # a new game's position is being set up on the board
         self.press_only = 0  # sides (WHITE | BLACK) whose moves only their press takes: blind players
+        # No press comes on this board (one of a pair whose clock is the other's): a
+        # promotion is taken hold_ms after its piece was last chosen.
+        self.no_press = False
         self._changed(0)
         self._board[:] = self._cur.occ
 
@@ -398,7 +403,7 @@ class MoveRecognizer:
         if st == CANDIDATE:
             if self._kind in (_MOVE, _REVISE) and self.press_only & self._mover():
                 return  # a blind player's move: taken by his press (D.2.3)
-            if self._cand_count == 4 and not (self._ending >> self.promotion) & 1:
+            if self._cand_count == 4 and not (self._ending >> self.promotion) & 1 and not self.no_press:
                 return  # a promotion waits for the press, with the piece chosen
             if self._diff(now, self._since) >= (self.hold_ms if self._cand_count == 4 else self._need):
                 self._commit(now, False)

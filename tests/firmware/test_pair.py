@@ -119,3 +119,22 @@ def test_a_touch_on_the_sighted_board_is_felt_by_the_blind_player_and_bad_pairs_
         run(dev, hal, 50)
         assert [l for l in hal.lines() if l.startswith("err ")]
     assert dev.controls.elsewhere == WHITE and dev.controls.clock_here
+
+
+def test_a_promotion_on_the_board_without_a_press_is_taken_with_the_piece_chosen():
+    dev, hal = fresh_device("pair-promote")
+    hal.send("new tc=300+2 fen=4k3/1P6/8/8/8/8/8/4K3%20w%20-%20-%200%201 white=Sighted black=Blind\n")
+    hal.send("pair b there\n")
+    for f in "abcdefgh":
+        for r in "12345678":
+            set_square(hal.occ, f + r, f + r in ("e8", "b7", "e1"))
+    run(dev, hal, 1000)
+    set_square(hal.occ, "b7", False)
+    run(dev, hal, 300)
+    set_square(hal.occ, "b8", True)
+    run(dev, hal, 300)
+    hal.queue.append(("button", "plus", True, hal.t))  # queen -> rook: the clock's buttons choose
+    run(dev, hal, 100)
+    assert dev.game.ply == 0  # a moment to choose
+    run(dev, hal, 3000)
+    assert [l for l in hal.lines() if " move " in l][0].endswith(" move 1 b7b8r b8=R+")

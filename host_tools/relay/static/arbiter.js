@@ -116,7 +116,9 @@ function makeDesk(n) {
       <input name="white" size="10" placeholder="White" aria-label="White"> <input name="black" size="10" placeholder="Black" aria-label="Black"> <button>Start new game</button></form>
     <form data-form="message" class="controls"><label>Message on the faces <input name="text" size="8" maxlength="8" placeholder="TIME UP"></label> <button>Show</button></form>
     <form data-form="pair" class="controls"><label>This board plays pairing <select name="pairing"></select></label> <button>Assign</button></form>
-    <p class="said" data-part="said" role="status"></p>`;
+    <p class="said" data-part="said" role="status"></p>
+    <div class="pairview" data-part="pairview" hidden><table class="diagram" data-part="diagram" aria-label="the position on board ${n}"></table>
+      <p class="scoresheet" data-part="scoresheet"></p></div>`;
   el.querySelectorAll("[data-cmd]").forEach((b) => {
     b.onclick = () => (b.dataset.cmd !== "pause" || confirmed(n, "pause the clock")) && command(n, b.dataset.cmd);
   });
@@ -140,7 +142,63 @@ function makeDesk(n) {
     f.onsubmit = (e) => { e.preventDefault(); forms[f.dataset.form](f); };
   });
   document.getElementById("desk").appendChild(el);
+  placePair(n);
   return el;
+}
+
+// ----- appendix D: a blind player's board (n + PAIRED) beside the sighted player's (n), each
+// with its position - the squares where the two differ marked - and its recorded game (D.2.9)
+
+const PAIRED = 1000;
+const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+
+function partnerOf(n) { return n > PAIRED ? n - PAIRED : boards.has(n + PAIRED) || document.getElementById("board-" + (n + PAIRED)) ? n + PAIRED : null; }
+
+function placePair(n) {
+  const main = n > PAIRED ? n - PAIRED : n;
+  const a = document.getElementById("board-" + main), b = document.getElementById("board-" + (main + PAIRED));
+  if (!a || !b) return;
+  let pair = a.parentElement.classList.contains("pair") ? a.parentElement : null;
+  if (!pair) {
+    pair = document.createElement("div");
+    pair.className = "pair";
+    pair.setAttribute("aria-label", `Board ${main}: the sighted player's board and the blind player's`);
+    a.replaceWith(pair);
+    pair.appendChild(a);
+  }
+  pair.appendChild(b);
+  [main, main + PAIRED].forEach((k) => { if (boards.has(k)) renderPair(boards.get(k)); });
+}
+
+function squares(fen) {
+  const out = [];
+  for (const row of (fen || "8/8/8/8/8/8/8/8").split(" ")[0].split("/")) {
+    for (const c of row) { if (/[1-8]/.test(c)) for (let i = 0; i < +c; i++) out.push(""); else out.push(c); }
+  }
+  return out;  // a8 first, as the FEN has it
+}
+
+function renderPair(b) {
+  const other = partnerOf(b.number);
+  const view = part(b.number, "pairview");
+  if (!view || other == null) return;
+  view.hidden = false;
+  const mine = squares(b.fen), theirs = squares((boards.get(other) || {}).fen || b.fen);
+  let html = "";
+  for (let r = 0; r < 8; r++) {
+    html += "<tr>";
+    for (let f = 0; f < 8; f++) {
+      const i = r * 8 + f, name = "abcdefgh"[f] + (8 - r);
+      const cls = ((r + f) % 2 ? "dark" : "light") + (mine[i] !== theirs[i] ? " differs" : "");
+      html += `<td class="${cls}" title="${name}">${GLYPHS[mine[i]] || ""}</td>`;
+    }
+    html += "</tr>";
+  }
+  part(b.number, "diagram").innerHTML = html;
+  const san = b.san || [];
+  const words = san.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : "") + m);
+  part(b.number, "scoresheet").textContent = (b.number > PAIRED ? "The blind player's board: " : "The sighted player's board: ")
+    + (words.join(" ") || "no move yet");
 }
 
 function part(n, name) { return document.querySelector(`#board-${n} [data-part=${name}]`); }
@@ -157,6 +215,8 @@ function render(b) {
   part(b.number, "status").textContent = trouble;
   el.classList.toggle("trouble", !!trouble || b.state !== "ACTIVE");
   pairings();
+  const other = partnerOf(b.number);
+  if (other != null) { placePair(b.number); if (boards.has(other)) renderPair(boards.get(other)); }
 }
 
 function renderClock(b) {
