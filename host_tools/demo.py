@@ -10,6 +10,13 @@ PGN and the LiveChess API:
 It prints the URL of the live page and the path of the PGN, and ends by itself once both
 results are in, checking them against the source games with python-chess.
     python -m host_tools demo [--quick]   (--quick: simulated time, as fast as it goes)
+
+With --appendix-d, a blind-versus-sighted game (FIDE appendix D) on two simulated boards
+paired into one game: the sighted player's board (board 1) and the blind player's (board
+1001, whose clock is the game's), each move made on one and repeated on the other, in real
+time (host_tools/pairgame.py): captures, a promotion, one repetition late, one misheard and
+put right, and the blind player's flag at the end.
+    python -m host_tools demo --appendix-d [--quick]   (--quick: a 30 s control, not 60 s)
 """
 from __future__ import annotations
 
@@ -55,7 +62,11 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="simulated time: the games take a second")
     ap.add_argument("--port", type=int, default=8080)
+    ap.add_argument("--appendix-d", action="store_true",
+                    help="a blind player's board paired with a sighted player's: one game (appendix D)")
     a = ap.parse_args(argv)
+    if a.appendix_d:
+        return appendix_d(a.quick, a.port)
     shutil.rmtree(OUT, ignore_errors=True)
     (OUT / "lines").mkdir(parents=True)
     round_file = OUT / "round.json"
@@ -102,4 +113,78 @@ def main(argv=None):
         print(f"board {i + 1}, {g['name']}: {len(got)} plies, {result[0]} ({result[1]})"
               f"{'' if good else '  <-- NOT the source game'}")
     print(f"round PGN: {OUT / 'relay' / 'round.pgn'}")
+    return 0 if ok else 1
+
+
+# The pair's game (appendix D): captures, a promotion with capture; Black (blind) then lets
+# his flag fall. The sighted player mishears Black's 4th move; White's 3rd is repeated late.
+PAIR_GAME = {"white": "Sighted, Sam", "black": "Blind, Bea",
+             "moves": "1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Nbd7 5. bxa8=D", "lag_ply": 4, "wrong_ply": 7}
+PAIR_OUT = ROOT / "out" / "demo-appendix-d"
+
+
+def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
+    """Play PAIR_GAME on two simulated boards paired in the round file; 0 if board 1's game
+    in the round PGN is that game, won on Black's flag on the blind player's clock, with
+    the misheard repetition told to the arbiter and no move lost."""
+    import threading
+
+    from host_tools import pairgame
+
+    control = "30" if quick else "60"
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "lines").mkdir(parents=True)
+    round_file = out / "round.json"
+    round_file.write_text(json.dumps({"event": "Appendix D demo", "site": "simulated boards", "round": "1",
+                                      "boards": {"1": {"white": PAIR_GAME["white"], "black": PAIR_GAME["black"],
+                                                       "serial": "demo-sighted", "blind_serial": "demo-tactile",
+                                                       "blind": "black", "touches": True}}}))
+    sighted = SimulatedBoard(hands=True, wait_host=True, board_id="demo-sighted", link=str(out / "lines" / "sighted"),
+                             flash=out / "flash-sighted", commands=[f"new tc={control}"],
+                             outputs=str(out / "sighted.outputs"))
+    blind = SimulatedBoard(hands=True, wait_host=True, board_id="demo-tactile", link=str(out / "lines" / "tactile"),
+                           flash=out / "flash-tactile", commands=[f"new tc={control}", "access blind=b speech=fide"],
+                           outputs=str(out / "tactile.outputs"))
+    moves = italian_to_moves(PAIR_GAME["moves"])
+    args = cli.parse([str(out / "lines" / "*"), "--out", str(out / "relay"), "--round-file", str(round_file),
+                      "--no-discover", "--port", str(port), "--livechess-port", str(port + 1 if port else 0)])
+    happened = {}
+
+    async def until_done(relay):
+        s = relay.sessions
+        while not all(n in s and s[n].record is not None for n in (1, 1001)):
+            await asyncio.sleep(0.1)
+        log("both boards are there: the game begins (the arbiter's page shows them side by side)")
+
+        def hands():
+            try:
+                happened.update(pairgame.play(moves, sighted.hands, blind.hands, chess.BLACK, s,
+                                              lag_ply=PAIR_GAME["lag_ply"], wrong_ply=PAIR_GAME["wrong_ply"],
+                                              alerts=relay.alerts_json, log=log))
+            except Exception as e:  # told, and the demo ends
+                happened["error"] = e
+        t = threading.Thread(target=hands, daemon=True)
+        t.start()
+        while t.is_alive() or (s[1].record.result == "*" and "error" not in happened):
+            await asyncio.sleep(0.2)
+        happened["alerts"] = relay.alerts_json()
+
+    try:
+        relay = asyncio.run(cli.run(args, until=until_done))
+    finally:
+        sighted.stop()
+        blind.stop()
+    if "error" in happened:
+        log(f"the game stopped: {happened['error']}")
+        return 1
+    game = chess.pgn.read_game(io.StringIO((out / "relay" / "round.pgn").read_text()))
+    got = [m.uci() for m in game.mainline_moves()]
+    rec = relay.sessions[1].record
+    told = [a["text"] for a in happened["alerts"] if a["kind"] == "pair-differs"]
+    wrong = happened.get("wrong")
+    log(f"board 1 (the public's game): {len(got)} plies, {game.headers['Result']} ({rec.termination}); "
+        f"the misheard repetition ({wrong[0] if wrong else '?'}) told to the arbiter "
+        f"{'in %.2f s' % wrong[1] if wrong and wrong[1] is not None else 'NOT'}: {told[0] if told else '-'}")
+    log(f"round PGN: {out / 'relay' / 'round.pgn'}")
+    ok = got == [m.uci() for m in moves] and game.headers["Result"] == "1-0" and wrong and wrong[1] is not None
     return 0 if ok else 1

@@ -80,6 +80,16 @@ class Hands:
             self._play([f"0 occ {sum(1 << sq for sq in board.piece_map()):016x}"])
             self.occ = set(board.piece_map())
 
+    def shift(self, frm: chess.Square, to: chess.Square) -> None:
+        """A piece lifted from frm and put on to, whatever the rules say (a move repeated
+        wrongly, or put right): the lift, a moment, the piece down."""
+        with self._lock:
+            tr = self._trace(chess.Board())
+            tr.lift(frm)
+            tr.wait(300, 700)
+            tr.place(to)
+            self._finish(tr)
+
     def press(self, color: chess.Color) -> None:
         with self._lock:
             self._play([f"0 press {'white' if color == chess.WHITE else 'black'}"])

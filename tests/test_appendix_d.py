@@ -1,0 +1,47 @@
+"""Appendix D in full on the real firmware (#39): `demo --appendix-d` - a sighted player's
+board and a blind player's, two simulated boards paired in the round file, one game played
+on both as the players play it (host_tools/pairgame.py): every move made on one board and
+repeated on the other, the sighted player pressing the one clock on the blind player's
+board before his move is repeated there, a repetition late, one misheard and refused, put
+right. The round PGN has one game - the moves, the clock of the blind player's board and
+its result on time; both boards' games are the same; the misheard repetition reached the
+arbiter within a second, named; and the blind player's board said each of the sighted
+player's moves as it asked for it (D.2.1), the captures and the promotion's piece too."""
+import io
+import re
+
+import chess.pgn
+
+from firmware.access.phrases import NUMBERS, WORDS
+from host_tools import demo
+
+
+def _said(outputs: str) -> str:
+    """The board voice's phrases (the simulator's `say <folder> <track>`) as words."""
+    tracks = [int(t) for t in re.findall(r"say \d+ (\d+)", outputs)]
+    return " ".join(str(t - 1) if t <= NUMBERS else WORDS[t - NUMBERS - 1] for t in tracks)
+
+
+def test_a_blind_versus_sighted_game_on_two_paired_boards(tmp_path, capsys):
+    said = []
+    out = tmp_path / "demo"
+    assert demo.appendix_d(True, 0, out=out, log=said.append) == 0
+    pgn = (out / "relay" / "round.pgn").read_text()
+    assert pgn.count("[Event ") == 1  # one game: the blind player's board is the arbiter's only
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    assert [m.uci() for m in game.mainline_moves()] == [m.uci() for m in demo.italian_to_moves(demo.PAIR_GAME["moves"])]
+    assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "time forfeit"
+    assert game.headers["BlackClock"] == "0:00:00"  # the flag of the one clock, the blind player's board's
+    clks = [n.clock() for n in game.mainline()]
+    assert all(c is not None for c in clks) and clks[0] <= 30  # every move's time from that clock
+    blind_pgn = chess.pgn.read_game(io.StringIO((out / "relay" / "board-1001.pgn").read_text()))
+    assert [m.uci() for m in blind_pgn.mainline_moves()] == [m.uci() for m in game.mainline_moves()]
+    relay_log = capsys.readouterr().out.splitlines()
+    told = [line for line in relay_log if "ALERT D.2.9" in line]
+    assert told == ["board 1: ALERT D.2.9: on the sighted player's board b8c6 was tried where Nbd7 was to be repeated"]
+    summary = [line for line in said if line.startswith("board 1 (the public's game)")][0]
+    seconds = float(re.search(r"told to the arbiter in ([0-9.]+) s", summary).group(1))
+    assert seconds < 1.0
+    assert "board 1001: relay sent 'expect d5c6'" in relay_log  # the lagging board asked for the move
+    voice = _said((out / "tactile.outputs").read_text())
+    assert "white P e takes d 5" in voice and "white P b 7 takes a 8 Q" in voice
