@@ -127,25 +127,57 @@ def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
     """Play PAIR_GAME on two simulated boards paired in the round file; 0 if board 1's game
     in the round PGN is that game, won on Black's flag on the blind player's clock, with
     the misheard repetition told to the arbiter and no move lost."""
+    moves = italian_to_moves(PAIR_GAME["moves"])
+    happened = pair_game(moves, out, "30" if quick else "60", port, chess.BLACK, log=log,
+                         faults={"lag_ply": PAIR_GAME["lag_ply"], "wrong_ply": PAIR_GAME["wrong_ply"]},
+                         white=PAIR_GAME["white"], black=PAIR_GAME["black"])
+    if "error" in happened:
+        log(f"the game stopped: {happened['error']}")
+        return 1
+    game = chess.pgn.read_game(io.StringIO((out / "relay" / "round.pgn").read_text()))
+    got = [m.uci() for m in game.mainline_moves()]
+    told = [a["text"] for a in happened["alerts"] if a["kind"] == "pair-differs"]
+    wrong = happened.get("wrong")
+    log(f"board 1 (the public's game): {len(got)} plies, {game.headers['Result']} ({happened['termination']}); "
+        f"the misheard repetition ({wrong[0] if wrong else '?'}) told to the arbiter "
+        f"{'in %.2f s' % wrong[1] if wrong and wrong[1] is not None else 'NOT'}: {told[0] if told else '-'}")
+    log(f"round PGN: {out / 'relay' / 'round.pgn'}")
+    ok = got == [m.uci() for m in moves] and game.headers["Result"] == "1-0" and wrong and wrong[1] is not None
+    return 0 if ok else 1
+
+
+def pair_game(moves, out: Path, control: str, port: int = 0, blind_color: chess.Color = chess.BLACK,
+              faults: dict | None = None, white: str = "Sighted", black: str = "Blind", fen: str | None = None,
+              until_result: bool = True, log=print) -> dict:
+    """Two simulated boards paired in a round file (board 1 the sighted player's, 1001 the
+    blind player's) and a relay on them (its files in out/relay, its page on port, 0: any);
+    moves played on them as the players do (host_tools/pairgame.py, with faults: lag_ply,
+    wrong_ply, missing_ply), then - until_result - until the game has a result. What
+    happened, with the relay's alerts and the public game's termination; "error" if the
+    game could not be played."""
     import threading
 
     from host_tools import pairgame
+    from host_tools.protocol import encode
 
-    control = "30" if quick else "60"
     shutil.rmtree(out, ignore_errors=True)
     (out / "lines").mkdir(parents=True)
     round_file = out / "round.json"
-    round_file.write_text(json.dumps({"event": "Appendix D demo", "site": "simulated boards", "round": "1",
-                                      "boards": {"1": {"white": PAIR_GAME["white"], "black": PAIR_GAME["black"],
-                                                       "serial": "demo-sighted", "blind_serial": "demo-tactile",
-                                                       "blind": "black", "touches": True}}}))
-    sighted = SimulatedBoard(hands=True, wait_host=True, board_id="demo-sighted", link=str(out / "lines" / "sighted"),
-                             flash=out / "flash-sighted", commands=[f"new tc={control}"],
-                             outputs=str(out / "sighted.outputs"))
-    blind = SimulatedBoard(hands=True, wait_host=True, board_id="demo-tactile", link=str(out / "lines" / "tactile"),
-                           flash=out / "flash-tactile", commands=[f"new tc={control}", "access blind=b speech=fide"],
-                           outputs=str(out / "tactile.outputs"))
-    moves = italian_to_moves(PAIR_GAME["moves"])
+    blind = "white" if blind_color == chess.WHITE else "black"
+    round_file.write_text(json.dumps({"event": "Appendix D", "site": "simulated boards", "round": "1",
+                                      "boards": {"1": {"white": white, "black": black,
+                                                       "serial": "sim-sighted", "blind_serial": "sim-tactile",
+                                                       "blind": blind, "touches": True}}}))
+    new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
+    sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
+                             flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
+    tactile = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(out / "lines" / "tactile"),
+                             flash=out / "flash-tactile", outputs=str(out / "tactile.outputs"),
+                             commands=[new, f"access blind={blind[0]} speech=fide"])
+    start = chess.Board(fen) if fen else chess.Board()
+    if fen:
+        sighted.hands.set_up(start)
+        tactile.hands.set_up(start)
     args = cli.parse([str(out / "lines" / "*"), "--out", str(out / "relay"), "--round-file", str(round_file),
                       "--no-discover", "--port", str(port), "--livechess-port", str(port + 1 if port else 0)])
     happened = {}
@@ -158,33 +190,21 @@ def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
 
         def hands():
             try:
-                happened.update(pairgame.play(moves, sighted.hands, blind.hands, chess.BLACK, s,
-                                              lag_ply=PAIR_GAME["lag_ply"], wrong_ply=PAIR_GAME["wrong_ply"],
-                                              alerts=relay.alerts_json, log=log))
-            except Exception as e:  # told, and the demo ends
+                happened.update(pairgame.play(moves, sighted.hands, tactile.hands, blind_color, s, board=start,
+                                              alerts=relay.alerts_json, log=log, **(faults or {})))
+            except Exception as e:  # told, and the game ends
                 happened["error"] = e
         t = threading.Thread(target=hands, daemon=True)
         t.start()
-        while t.is_alive() or (s[1].record.result == "*" and "error" not in happened):
+        while t.is_alive() or (until_result and s[1].record.result == "*" and "error" not in happened):
             await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
         happened["alerts"] = relay.alerts_json()
+        happened["termination"] = s[1].record.termination
 
     try:
-        relay = asyncio.run(cli.run(args, until=until_done))
+        asyncio.run(cli.run(args, until=until_done))
     finally:
         sighted.stop()
-        blind.stop()
-    if "error" in happened:
-        log(f"the game stopped: {happened['error']}")
-        return 1
-    game = chess.pgn.read_game(io.StringIO((out / "relay" / "round.pgn").read_text()))
-    got = [m.uci() for m in game.mainline_moves()]
-    rec = relay.sessions[1].record
-    told = [a["text"] for a in happened["alerts"] if a["kind"] == "pair-differs"]
-    wrong = happened.get("wrong")
-    log(f"board 1 (the public's game): {len(got)} plies, {game.headers['Result']} ({rec.termination}); "
-        f"the misheard repetition ({wrong[0] if wrong else '?'}) told to the arbiter "
-        f"{'in %.2f s' % wrong[1] if wrong and wrong[1] is not None else 'NOT'}: {told[0] if told else '-'}")
-    log(f"round PGN: {out / 'relay' / 'round.pgn'}")
-    ok = got == [m.uci() for m in moves] and game.headers["Result"] == "1-0" and wrong and wrong[1] is not None
-    return 0 if ok else 1
+        tactile.stop()
+    return happened

@@ -5,11 +5,14 @@ D.2.5; the blind player after his, D.2.4). The hands are host_tools/hands.py's, 
 time, on two SimulatedBoards (real firmware) attached to a relay, whose pairing
 (host_tools/relay/pairing.py) asks each board for the move to repeat.
 
-Two things go wrong once each, as they do at a real board, for the arbiter to see:
-  lag_ply:   the move of that ply is repeated late (the board lags a move for a while);
-  wrong_ply: the sighted player repeats the blind player's move of that ply wrongly (he
-             misheard it): his board refuses it and the relay tells the arbiter at once
-             (D.2.9); the piece is put right and the move repeated.
+Things go wrong once each, as they do at a real board, for the arbiter to see:
+  lag_ply:     the move of that ply is repeated late (the board lags a move for a while);
+  wrong_ply:   the sighted player repeats the blind player's move of that ply wrongly (he
+               misheard it): his board refuses it and the relay tells the arbiter at once
+               (D.2.9); the piece is put right and the move repeated;
+  missing_ply: the blind player does not repeat the sighted player's move of that ply: he
+               makes his own next move and presses; the relay tells the arbiter at once,
+               he takes his move back, repeats the sighted player's, and plays on.
 Used by `python -m host_tools demo --appendix-d` and tests/test_appendix_d.py."""
 from __future__ import annotations
 
@@ -41,12 +44,14 @@ def misheard(board: chess.Board, move: chess.Move) -> chess.Move:
 
 
 def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number: int = 1,
-         lag_ply: int | None = None, wrong_ply: int | None = None, alerts=None, log=print) -> dict:
-    """Play moves (chess.Move from the start) with sighted's and blind's hands (Hands of the
+         lag_ply: int | None = None, wrong_ply: int | None = None, missing_ply: int | None = None,
+         alerts=None, log=print, board: chess.Board | None = None) -> dict:
+    """Play moves (chess.Move from board, the start if None) with sighted's and blind's hands (Hands of the
     two simulated boards); sessions: the relay's (to see each move arrive there); alerts():
     the relay's alerts (to wait for the one the wrong repetition gives). Returns what
-    happened: {"wrong": (tried, alert seconds), "lag": ply}."""
-    board = chess.Board()
+    happened: {"wrong": (tried, alert seconds), "missing": alert seconds, "lag": ply}
+    (seconds None: no alert came)."""
+    board = (board or chess.Board()).copy()
     a_n, b_n = number, number + PAIRED
     done = {}
 
@@ -67,6 +72,22 @@ def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number
             log(f"  board {other_n} lags: {board.san(move)} is repeated {LAG_S:g} s late")
             time.sleep(LAG_S)
         time.sleep(REPEAT_S)
+        if ply == missing_ply:
+            if by_blind or ply + 1 >= len(moves):
+                raise ValueError("missing_ply: a move of the sighted player's, with the blind player's after it")
+            mine = moves[ply + 1]
+            board.push(move)
+            log(f"  the blind player forgets to repeat {board.peek().uci()} and plays {board.san(mine)} on his board")
+            board.pop()
+            before = len(alerts()) if alerts else 0
+            t0 = time.monotonic()
+            other.shift(mine.from_square, mine.to_square)
+            other.press(not board.turn)
+            told = wait_for(lambda: alerts is not None and any(
+                x["kind"] == "pair-differs" for x in alerts()[before:]), 10)
+            done["missing"] = time.monotonic() - t0 if told else None
+            other.shift(mine.to_square, mine.from_square)  # his move back; the repetition follows
+            time.sleep(0.5)
         if ply == wrong_ply and not by_blind:
             raise ValueError("wrong_ply: a move of the blind player's (the sighted player repeats it wrongly)")
         if ply == wrong_ply:

@@ -10,6 +10,7 @@ player's moves as it asked for it (D.2.1), the captures and the promotion's piec
 import io
 import re
 
+import chess
 import chess.pgn
 
 from firmware.access.phrases import NUMBERS, WORDS
@@ -45,3 +46,20 @@ def test_a_blind_versus_sighted_game_on_two_paired_boards(tmp_path, capsys):
     assert "board 1001: relay sent 'expect d5c6'" in relay_log  # the lagging board asked for the move
     voice = _said((out / "tactile.outputs").read_text())
     assert "white P e takes d 5" in voice and "white P b 7 takes a 8 Q" in voice
+
+
+def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(tmp_path):
+    # White's 1.e4 is not repeated on the blind player's board: he plays 1...e5 there and
+    # presses. The arbiter is told within a second; he takes e5 back, repeats e4, plays e5
+    # again and presses, and the game goes on: one game, the same on both boards.
+    moves = [chess.Move.from_uci(u) for u in ("e2e4", "e7e5", "g1f3")]
+    out = tmp_path / "pair"
+    happened = demo.pair_game(moves, out, "300+2", faults={"missing_ply": 0}, until_result=False, log=lambda t: None)
+    assert "error" not in happened
+    told = [a["text"] for a in happened["alerts"] if a["kind"] == "pair-differs"]
+    assert told[0] == ("D.2.9: the blind player pressed on his board (board 1001) before e4 was repeated there: "
+                       "his move was made without it")
+    assert happened["missing"] is not None and happened["missing"] < 1.0 + 1.0  # his press came ~0.5 s after the move
+    for n in (1, 1001):
+        game = chess.pgn.read_game(io.StringIO((out / "relay" / f"board-{n}.pgn").read_text()))
+        assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]

@@ -15,17 +15,18 @@ def turn(raw, out):
     return out
 
 
-def facing(raw, expected, index):
+def facing(raw, expected, index, want=0):
     """None (not known yet), False (White's side as rank 1) or True (turned 180
     degrees), for the scan raw of a board whose position has occupancy expected and the
-    legal moves' keys index (firmware/board/movekeys.py)."""
+    legal moves' keys index (firmware/board/movekeys.py); want: the key of the only move
+    that may decide it (the host's expect: another is no move here), or 0."""
     turned = turn(raw, _TURNED)
     if expected == START:
         k = delta(raw, expected)
-        if k > 0 and k in index:
+        if k > 0 and k in index and (not want or k == want):
             return False
         k = delta(turned, expected)
-        if k > 0 and k in index:
+        if k > 0 and k in index and (not want or k == want):
             return True
         return None
     if raw == expected:

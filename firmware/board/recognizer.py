@@ -39,7 +39,7 @@ from firmware.board.attempts import illegal_attempt
 from firmware.board.debounce import Debouncer, NEW, SAME
 from firmware.board.history import PositionHistory
 from firmware.board.lifts import Lifts
-from firmware.board.movekeys import MoveTable, delta
+from firmware.board.movekeys import MoveTable, delta, move_key
 from firmware.board.occupancy import START
 from firmware.board.orientation import facing, turn
 from firmware.board.sink import GameSink
@@ -178,7 +178,9 @@ class MoveRecognizer:
         b = self._board
         self._before[:] = b
         if self.orientation is None:
-            self.orientation = facing(raw, self._cur.occ, self._cur.index)
+            e = self.expected
+            want = move_key(e, self.game.position.board) if e > 0 else 0
+            self.orientation = facing(raw, self._cur.occ, self._cur.index, want)
             if self.orientation and self._cur.occ == START:
                 self._lifts.clear()  # they were read the other way round
         if self.orientation:

@@ -15,7 +15,8 @@ A move made on one board must be repeated on the other (D.2.3): the relay asks t
 that lags to show it (`expect <uci>`: its squares light, its face shows it, its voice says
 it, the player there feels that the opponent moved), and takes nothing else there. When the
 two boards' games part beyond that - a second move before the first was repeated, another
-move made in its place, or another move tried where one was to be repeated - the arbiter is
+move made in its place, another move tried where one was to be repeated, or the blind
+player's press before the sighted player's move was repeated on his board - the arbiter is
 alerted at once (D.2.9), with the move where they part, what each board has and the squares
 that differ, and both boards are told (`message DIFFER`); once they are one game again, that
 is said too, and written into the game's PGN as a comment (the arbiter's correction).
@@ -97,10 +98,17 @@ class Pairing:
         the blind player if he wants it (D.2.10)."""
         kind = getattr(m, "kind", None)
         e = self.entry(s.number)
-        if e is None or kind not in ("attempt", "touched") or not getattr(m, "args", None):
+        if e is None or kind not in ("attempt", "touched", "illegal-press") or not getattr(m, "args", None):
             return
         main, entry = e
-        if kind == "attempt" and s.number in self._asked:
+        if kind == "illegal-press" and s.number in self._asked and s.number > PAIRED:
+            # The blind player pressed with the sighted player's move not yet repeated on
+            # his board: he made his own move on a position the game does not have.
+            san = self._san(s, self._asked[s.number])
+            self.alert(self.sessions.get(main, s), "pair-differs",
+                       f"D.2.9: the blind player pressed on his board (board {s.number}) before {san} was "
+                       f"repeated there: his move was made without it", True)
+        elif kind == "attempt" and s.number in self._asked:
             asked = self._asked[s.number]
             whose = "the blind player's board (board %d)" % s.number if s.number > PAIRED \
                 else "the sighted player's board"

@@ -38,6 +38,9 @@ def _game():
     s.wait(500).lift("f3").place("f5")  # no knight move goes there: an illegal move shown
     s.wait(1000).lift("f5").place("f3")  # taken back
     s.move("d2", "d4").press("white")
+    # Paired for a moment with a sighted player's board, whose player touches his knight
+    # there (D.2.10): Black feels it.
+    commands += [(s.t + 3000, "pair w here"), (s.t + 3100, "touched g1"), (s.t + 3200, "pair -")]
     s.wait(70000)  # Black thinks until his flag falls
     return s.lines, commands, s.t
 
