@@ -31,7 +31,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from host_tools import tracegen
+from host_tools import pairgame, tracegen
 from host_tools.relay import cli
 from host_tools.sim import SimulatedBoard
 
@@ -128,7 +128,7 @@ def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
     in the round PGN is that game, won on Black's flag on the blind player's clock, with
     the misheard repetition told to the arbiter and no move lost."""
     moves = italian_to_moves(PAIR_GAME["moves"])
-    happened = pair_game(moves, out, "30" if quick else "60", port, chess.BLACK, log=log,
+    happened = pairgame.run_pair(moves, out, "30" if quick else "60", port, chess.BLACK, log=log,
                          faults={"lag_ply": PAIR_GAME["lag_ply"], "wrong_ply": PAIR_GAME["wrong_ply"]},
                          white=PAIR_GAME["white"], black=PAIR_GAME["black"])
     if "error" in happened:
@@ -144,67 +144,3 @@ def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
     log(f"round PGN: {out / 'relay' / 'round.pgn'}")
     ok = got == [m.uci() for m in moves] and game.headers["Result"] == "1-0" and wrong and wrong[1] is not None
     return 0 if ok else 1
-
-
-def pair_game(moves, out: Path, control: str, port: int = 0, blind_color: chess.Color = chess.BLACK,
-              faults: dict | None = None, white: str = "Sighted", black: str = "Blind", fen: str | None = None,
-              until_result: bool = True, log=print) -> dict:
-    """Two simulated boards paired in a round file (board 1 the sighted player's, 1001 the
-    blind player's) and a relay on them (its files in out/relay, its page on port, 0: any);
-    moves played on them as the players do (host_tools/pairgame.py, with faults: lag_ply,
-    wrong_ply, missing_ply), then - until_result - until the game has a result. What
-    happened, with the relay's alerts and the public game's termination; "error" if the
-    game could not be played."""
-    import threading
-
-    from host_tools import pairgame
-    from host_tools.protocol import encode
-
-    shutil.rmtree(out, ignore_errors=True)
-    (out / "lines").mkdir(parents=True)
-    round_file = out / "round.json"
-    blind = "white" if blind_color == chess.WHITE else "black"
-    round_file.write_text(json.dumps({"event": "Appendix D", "site": "simulated boards", "round": "1",
-                                      "boards": {"1": {"white": white, "black": black,
-                                                       "serial": "sim-sighted", "blind_serial": "sim-tactile",
-                                                       "blind": blind, "touches": True}}}))
-    new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
-    sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
-                             flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
-    tactile = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(out / "lines" / "tactile"),
-                             flash=out / "flash-tactile", outputs=str(out / "tactile.outputs"),
-                             commands=[new, f"access blind={blind[0]} speech=fide"])
-    start = chess.Board(fen) if fen else chess.Board()
-    if fen:
-        sighted.hands.set_up(start)
-        tactile.hands.set_up(start)
-    args = cli.parse([str(out / "lines" / "*"), "--out", str(out / "relay"), "--round-file", str(round_file),
-                      "--no-discover", "--port", str(port), "--livechess-port", str(port + 1 if port else 0)])
-    happened = {}
-
-    async def until_done(relay):
-        s = relay.sessions
-        while not all(n in s and s[n].record is not None for n in (1, 1001)):
-            await asyncio.sleep(0.1)
-        log("both boards are there: the game begins (the arbiter's page shows them side by side)")
-
-        def hands():
-            try:
-                happened.update(pairgame.play(moves, sighted.hands, tactile.hands, blind_color, s, board=start,
-                                              alerts=relay.alerts_json, log=log, **(faults or {})))
-            except Exception as e:  # told, and the game ends
-                happened["error"] = e
-        t = threading.Thread(target=hands, daemon=True)
-        t.start()
-        while t.is_alive() or (until_result and s[1].record.result == "*" and "error" not in happened):
-            await asyncio.sleep(0.2)
-        await asyncio.sleep(0.3)
-        happened["alerts"] = relay.alerts_json()
-        happened["termination"] = s[1].record.termination
-
-    try:
-        asyncio.run(cli.run(args, until=until_done))
-    finally:
-        sighted.stop()
-        tactile.stop()
-    return happened

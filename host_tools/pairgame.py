@@ -13,10 +13,13 @@ Things go wrong once each, as they do at a real board, for the arbiter to see:
   missing_ply: the blind player does not repeat the sighted player's move of that ply: he
                makes his own next move and presses; the relay tells the arbiter at once,
                he takes his move back, repeats the sighted player's, and plays on.
-Used by `python -m host_tools demo --appendix-d` and tests/test_appendix_d.py."""
+run_pair() sets it all up: the two boards, a round file pairing them, the relay. Used by
+`python -m host_tools demo --appendix-d`, `python -m host_tools sim --pair` and
+tests/test_appendix_d.py."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import chess
 
@@ -107,3 +110,75 @@ def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number
         board.push(move)
     done["lag"] = lag_ply
     return done
+
+
+def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.Color = chess.BLACK,
+              faults: dict | None = None, white: str = "Sighted", black: str = "Blind", fen: str | None = None,
+              until_result: bool = True, linger: bool = False, log=print) -> dict:
+    """Two simulated boards paired in a round file (board 1 the sighted player's, 1001 the
+    blind player's) and a relay on them (its files in out/relay, its page on port, 0: any);
+    moves played on them as the players do (host_tools/pairgame.py, with faults: lag_ply,
+    wrong_ply, missing_ply), then - until_result - until the game has a result, and with
+    linger until the relay is stopped (Ctrl-C), its page still there. What
+    happened, with the relay's alerts and the public game's termination; "error" if the
+    game could not be played."""
+    import asyncio
+    import json
+    import shutil
+    import threading
+
+    from host_tools.protocol import encode
+    from host_tools.relay import cli
+    from host_tools.sim import SimulatedBoard
+
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "lines").mkdir(parents=True)
+    round_file = out / "round.json"
+    blind = "white" if blind_color == chess.WHITE else "black"
+    round_file.write_text(json.dumps({"event": "Appendix D", "site": "simulated boards", "round": "1",
+                                      "boards": {"1": {"white": white, "black": black,
+                                                       "serial": "sim-sighted", "blind_serial": "sim-tactile",
+                                                       "blind": blind, "touches": True}}}))
+    new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
+    sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
+                             flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
+    tactile = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(out / "lines" / "tactile"),
+                             flash=out / "flash-tactile", outputs=str(out / "tactile.outputs"),
+                             commands=[new, f"access blind={blind[0]} speech=fide"])
+    start = chess.Board(fen) if fen else chess.Board()
+    if fen:
+        sighted.hands.set_up(start)
+        tactile.hands.set_up(start)
+    args = cli.parse([str(out / "lines" / "*"), "--out", str(out / "relay"), "--round-file", str(round_file),
+                      "--no-discover", "--port", str(port), "--livechess-port", str(port + 1 if port else 0)])
+    happened = {}
+
+    async def until_done(relay):
+        s = relay.sessions
+        while not all(n in s and s[n].record is not None for n in (1, 1001)):
+            await asyncio.sleep(0.1)
+        log("both boards are there: the game begins (the arbiter's page shows them side by side)")
+
+        def hands():
+            try:
+                happened.update(play(moves, sighted.hands, tactile.hands, blind_color, s, board=start,
+                                              alerts=relay.alerts_json, log=log, **(faults or {})))
+            except Exception as e:  # told, and the game ends
+                happened["error"] = e
+        t = threading.Thread(target=hands, daemon=True)
+        t.start()
+        while t.is_alive() or (until_result and s[1].record.result == "*" and "error" not in happened):
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
+        happened["alerts"] = relay.alerts_json()
+        happened["termination"] = s[1].record.termination
+        if linger:
+            log("the game is played: the relay stays until Ctrl-C")
+            await asyncio.Event().wait()
+
+    try:
+        asyncio.run(cli.run(args, until=until_done))
+    finally:
+        sighted.stop()
+        tactile.stop()
+    return happened

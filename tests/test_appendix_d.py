@@ -14,7 +14,7 @@ import chess
 import chess.pgn
 
 from firmware.access.phrases import NUMBERS, WORDS
-from host_tools import demo
+from host_tools import demo, pairgame
 
 
 def _said(outputs: str) -> str:
@@ -54,7 +54,7 @@ def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(
     # again and presses, and the game goes on: one game, the same on both boards.
     moves = [chess.Move.from_uci(u) for u in ("e2e4", "e7e5", "g1f3")]
     out = tmp_path / "pair"
-    happened = demo.pair_game(moves, out, "300+2", faults={"missing_ply": 0}, until_result=False, log=lambda t: None)
+    happened = pairgame.run_pair(moves, out, "300+2", faults={"missing_ply": 0}, until_result=False, log=lambda t: None)
     assert "error" not in happened
     told = [a["text"] for a in happened["alerts"] if a["kind"] == "pair-differs"]
     assert told[0] == ("D.2.9: the blind player pressed on his board (board 1001) before e4 was repeated there: "
@@ -63,3 +63,33 @@ def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(
     for n in (1, 1001):
         game = chess.pgn.read_game(io.StringIO((out / "relay" / f"board-{n}.pgn").read_text()))
         assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path):
+    # `python -m host_tools sim --pair --pgn`: the two boards and the relay, the game played
+    # on both, the relay's round PGN with it; Ctrl-C (SIGINT) ends it all.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[White "Sam"]\n[Black "Bea"]\n[TimeControl "600+5"]\n\n1. d4 d5 2. c4 dxc4 *\n')
+    out = tmp_path / "pair"
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", "--pair", "--pgn", str(pgn), "--blind", "white",
+                          "--port", "0", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        round_pgn = out / "relay" / "round.pgn"
+        while time.monotonic() < deadline:
+            if round_pgn.exists() and "dxc4" in round_pgn.read_text():
+                break
+            time.sleep(0.5)
+        time.sleep(1.0)
+        text = round_pgn.read_text()
+    finally:
+        p.send_signal(signal.SIGINT)
+        said = p.communicate(timeout=30)[0]
+    assert "1. d4 " in text and "2. c4 " in text and "dxc4" in text and text.count("[Event ") == 1, said
+    assert '[White "Sam"]' in text and "relay sent 'pair w there'" in said and "relay sent 'pair b here'" in said
+    assert p.returncode == 0
