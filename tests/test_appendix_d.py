@@ -93,3 +93,49 @@ def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path):
     assert "1. d4 " in text and "2. c4 " in text and "dxc4" in text and text.count("[Event ") == 1, said
     assert '[White "Sam"]' in text and "relay sent 'pair w there'" in said and "relay sent 'pair b here'" in said
     assert p.returncode == 0
+
+
+def test_play_pair_at_home_two_boards_one_game(tmp_path):
+    # `python -m host_tools play pair SIGHTED BLIND`: no round file to write - the boards say
+    # who they are, both get the game (control, names), the blind player's board his
+    # colour; the relay keeps them as one game while the two players play it.
+    import argparse
+    import asyncio
+    import threading
+
+    from host_tools import play
+    from host_tools.sim import SimulatedBoard
+
+    links = tmp_path / "lines"
+    links.mkdir()
+    sighted = SimulatedBoard(hands=True, link=str(links / "sighted"), board_id="home-sighted")
+    blind = SimulatedBoard(hands=True, link=str(links / "blind"), board_id="home-tactile")
+    moves = [chess.Move.from_uci(u) for u in ("d2d4", "g8f6", "c2c4", "e7e6")]
+    got = {}
+
+    async def until(relay):
+        s = relay.sessions
+        while not all(n in s and s[n].record is not None for n in (1, 1001)):
+            await asyncio.sleep(0.1)
+        t = threading.Thread(target=lambda: got.update(pairgame.play(moves, sighted.hands, blind.hands, chess.WHITE, s,
+                                                                     alerts=relay.alerts_json, log=lambda x: None)))
+        t.start()
+        while t.is_alive():
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)
+        got["alerts"] = [a["kind"] for a in relay.alerts_json()]
+        got["blind_clock"] = s[1001].clock.running
+        got["public_clock"] = s[1].clock.running
+
+    a = argparse.Namespace(sighted=str(links / "sighted"), blind_board=str(links / "blind"), blind="white",
+                           tc="600+5", white="Gran", black="Dad", touches=False, out=str(tmp_path / "pair"), http_port=0)
+    try:
+        assert play._pair(a, "play", until=until) == 0
+    finally:
+        sighted.stop()
+        blind.stop()
+    game = chess.pgn.read_game(io.StringIO((tmp_path / "pair" / "relay" / "round.pgn").read_text()))
+    assert game.headers["White"] == "Gran" and game.headers["TimeControl"] == "600+5"
+    assert [m.uci() for m in game.mainline_moves()] == [m.uci() for m in moves]
+    assert "pair-differs" not in got["alerts"] and "illegal-press" not in got["alerts"]
+    assert got["blind_clock"] == got["public_clock"] == "w"  # the one clock: White (blind) to move

@@ -199,3 +199,57 @@ def test_two_simulated_boards_on_the_real_firmware_play_one_game(tmp_path):
     assert "pair-differs" not in kinds
     assert pgn.count("[Event ") == 1 and '[White "Sighted, Sam"]' in pgn
     assert any("relay sent 'expect " in line for line in logged)  # the lagging board was asked
+
+
+def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
+    # The arbiter's page in chromium: board 1001 beside board 1, each with its position and
+    # its recorded game; the squares where the two differ outlined.
+    import pytest
+
+    from tests.test_web_page import ARGS, CHROMIUM, SHOTS
+
+    if not CHROMIUM:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    sighted, blind = _pair(tmp_path)
+    got = {}
+
+    async def body():
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            sighted.add("@1:3 move 1 e2e4 e4")
+            blind.add("@1:3 move 1 e2e4 e4")
+            sighted.add("@1:4 move 2 e7e5 e5")  # Black's move made on the sighted board...
+            blind.add("@1:4 move 2 e7e6 e6")  # ...and another on the blind player's: they differ
+            assert await _until(lambda: len(s[1001].record.plies) == 2 and len(s[1].record.plies) == 2)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                await page.goto(relay.urls()["page"] + "arbiter")
+                await page.fill("#login [name=token]", "t0ken")
+                await page.click("#login button")
+                await page.wait_for_selector("#board-1001 [data-part=diagram] td")
+                await page.wait_for_function("document.querySelectorAll('#board-1 td.differs').length == 2")
+                got["pair"] = await page.evaluate(
+                    "() => { const a = document.getElementById('board-1'), b = document.getElementById('board-1001');"
+                    " return [a.parentElement === b.parentElement && a.parentElement.classList.contains('pair'),"
+                    " a.getBoundingClientRect().top === b.getBoundingClientRect().top,"
+                    " a.getBoundingClientRect().right <= b.getBoundingClientRect().left]; }")
+                got["differs"] = await page.eval_on_selector_all("#board-1 td.differs", "tds => tds.map(t => t.title)")
+                got["sheets"] = [await page.inner_text(f"#board-{n} [data-part=scoresheet]") for n in (1, 1001)]
+                pair = await page.query_selector("#board-1 >> xpath=..")
+                await pair.screenshot(path=SHOTS + "/pair.png")  # the docs' picture
+                await browser.close()
+        finally:
+            await relay.stop()
+            sighted.close()
+            blind.close()
+
+    run(body())
+    assert got["pair"] == [True, True, True]  # one beside the other
+    assert sorted(got["differs"]) == ["e5", "e6"]
+    assert got["sheets"] == ["The sighted player's board: 1. e4 e5", "The blind player's board: 1. e4 e6"]

@@ -1,6 +1,7 @@
-"""python -m host_tools play engine|lichess [options]: play on the board against a UCI
+"""python -m host_tools play engine|lichess|pair [options]: play on the board against a UCI
 engine (host_tools/play/engine.py) or on lichess through its Board API with the token in
-LICHESS_TOKEN (host_tools/play/online.py). With --sim the board is the simulated one, and
+LICHESS_TOKEN (host_tools/play/online.py); or, with `pair`, a sighted and a blind player on
+two boards kept as one game (FIDE appendix D: host_tools/play/pair.py). With --sim the board is the simulated one, and
 the moves you type (e2e4 or Nf3) are made on it by a person's hands (host_tools/hands.py)."""
 from __future__ import annotations
 
@@ -45,8 +46,21 @@ def main(argv=None) -> int:
     li.add_argument("--speak", action="store_true", help="speak the opponent's moves (espeak-ng)")
     li.add_argument("--lang", default="en", help="the spoken language: en or it")
     li.add_argument("--server", default="https://lichess.org", help=argparse.SUPPRESS)
+    pa = sub.add_parser("pair", help="a sighted and a blind player, each on his own board: one game (appendix D)")
+    pa.add_argument("sighted", help="the sighted player's board's serial port")
+    pa.add_argument("blind_board", metavar="blind", help="the blind player's board's serial port (its clock is the game's)")
+    pa.add_argument("--blind", choices=("white", "black"), default="black", help="the blind player's colour")
+    pa.add_argument("--tc", default="5400+30", help="the time control (docs/protocol.md), default 5400+30")
+    pa.add_argument("--white", default="White", help="White's name")
+    pa.add_argument("--black", default="Black", help="Black's name")
+    pa.add_argument("--touches", action="store_true",
+                    help="the blind player feels it when the sighted player touches a piece (D.2.10)")
+    pa.add_argument("--out", default="out/pair", help="the game's files (default out/pair)")
+    pa.add_argument("--http-port", type=int, default=8080, help="the page's port (default 8080)")
     a = ap.parse_args(argv)
     try:
+        if a.mode == "pair":
+            return _pair(a, prog)
         if a.mode == "lichess":
             return _lichess(a, prog)
         return _engine(a, prog)
@@ -186,6 +200,28 @@ def _lichess(a, prog) -> int:
             game.wait()
         game.run(commands=keyboard.start(game, sim))
     return _until_done(prog, play, (BoardError, LichessError), link.close, api.close, *_stopper(sim))
+
+
+def _pair(a, prog, until=None) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from firmware.clock import timecontrol
+    from host_tools.play import pair
+    from host_tools.relay import cli
+
+    try:
+        timecontrol.parse(a.tc)
+    except ValueError as err:
+        raise CommandError(f"--tc: {err} (seconds: 300+2, 5400+30, 40/5400+30:1800+30)") from None
+    blind = chess.WHITE if a.blind == "white" else chess.BLACK
+    names = pair.set_up(a.sighted, a.blind_board, blind, a.tc, a.white, a.black)
+    out = Path(a.out)
+    path = pair.round_file(out, *names, blind, a.white, a.black, a.touches)
+    print(f"the sighted player's board {names[0]} is board 1, the blind player's {names[1]} board 1001 "
+          f"(its clock is the game's)", flush=True)
+    asyncio.run(cli.run(cli.parse(pair.relay_args(a.sighted, a.blind_board, path, out, a.http_port)), until=until))
+    return 0
 
 
 def _stopper(sim) -> tuple:

@@ -29,6 +29,8 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     time was added - increments, a new period, a penalty)."""
     rec = s.record
     entry = round_info.boards.get(s.number, {})
+    if not entry and s.number > PAIRED:  # a blind player's board: its pairing's players (relay/pairing.py)
+        entry = round_info.boards.get(s.number - PAIRED, {})
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
            "status": s.board_status, "flipped": s.flipped, "command": s.last_command,
            "players": entry.get("info", {}), "analysis": s.analysis,

@@ -1,0 +1,66 @@
+"""A game between a sighted and a blind player at home or at a club, on two boards (FIDE
+appendix D): the sighted player's board and the blind player's own, both plugged into this
+computer, kept as one game by the relay (host_tools/relay/pairing.py), as at a tournament
+but with no round file to write: this makes it from the two boards' names.
+
+Each board is asked who it is; both get the new game (the control, the names), and the
+blind player's board is told which colour is blind (`access blind=`, his other settings as
+he left them). Then the relay runs on the two lines until Ctrl-C: the live page, the
+arbiter's page (both boards side by side), the game's PGN in --out."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import chess
+
+from host_tools.commandline import CommandError
+from host_tools.play.boardlink import BoardError, BoardLink, quoted
+
+
+def board_name(link: BoardLink, timeout_s: float = 10.0) -> str:
+    """The name the board on link gives in its hello (its chip's serial)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if link.connected.is_set() and link.session.serial != "?":
+            return link.session.serial
+        time.sleep(0.05)
+    raise CommandError(f"the board on {link.path} does not say who it is")
+
+
+def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, white: str, black: str) -> tuple[str, str]:
+    """The two boards (ports) asked who they are and given the game; (sighted's name, blind's)."""
+    names = []
+    for port, extra in ((sighted, None), (blind, "access blind=" + ("w" if blind_color == chess.WHITE else "b"))):
+        link = BoardLink(port)
+        try:
+            if not link.connected.wait(10):
+                raise CommandError(f"the board on {port} does not answer")
+            names.append(board_name(link))
+            link.command(f"new tc={control} white={quoted(white)} black={quoted(black)}")
+            if extra:
+                link.command(extra)
+        except BoardError as e:
+            raise CommandError(f"the board on {port}: {e}") from None
+        finally:
+            link.close()
+    if names[0] == names[1]:
+        raise CommandError(f"{sighted} and {blind} are the same board ({names[0]})")
+    return names[0], names[1]
+
+
+def round_file(out: Path, sighted_name: str, blind_name: str, blind_color: chess.Color, white: str, black: str,
+               touches: bool) -> Path:
+    """The round file of the one pairing (board 1; the blind player's board is 1001)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "round.json"
+    path.write_text(json.dumps({"event": "Casual game", "site": "?", "round": "1", "boards": {"1": {
+        "white": white, "black": black, "serial": sighted_name, "blind_serial": blind_name,
+        "blind": "white" if blind_color == chess.WHITE else "black", "touches": touches}}}))
+    return path
+
+
+def relay_args(sighted: str, blind: str, round_path: Path, out: Path, http_port: int) -> list[str]:
+    return [sighted, blind, "--out", str(out / "relay"), "--round-file", str(round_path), "--no-discover",
+            "--port", str(http_port), "--livechess-port", str(http_port + 1 if http_port else 0)]
