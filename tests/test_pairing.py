@@ -23,6 +23,13 @@ def _pair(tmp_path):
     return sighted, blind
 
 
+async def _both(relay) -> dict:
+    """The relay's sessions once both boards of the pair are there with their games."""
+    s = relay.sessions
+    assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+    return s
+
+
 def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(tmp_path):
     sighted, blind = _pair(tmp_path)
 
@@ -31,8 +38,7 @@ def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(t
         await relay.start()
         got = {}
         try:
-            s = relay.sessions
-            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            s = await _both(relay)
             sighted.add("@1:3 move 1 e2e4 e4")  # White (sighted) moves on his board...
             assert await _until(lambda: "expect e2e4" in blind.received, 2)  # ...the blind board is asked
             blind.add("@1:3 move 1 e2e4 e4")  # repeated there
@@ -98,8 +104,7 @@ def test_one_clock_the_blind_players_and_what_the_arbiter_and_the_blind_player_a
         relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
         await relay.start()
         try:
-            s = relay.sessions
-            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            s = await _both(relay)
             assert await _until(lambda: "pair b there" in sighted.received and "pair w here" in blind.received, 2)
             sighted.add("@1:2 move 1 e2e4 e4")
             assert await _until(lambda: "expect e2e4" in blind.received, 2)
@@ -219,8 +224,7 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
         relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
         await relay.start()
         try:
-            s = relay.sessions
-            assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+            s = await _both(relay)
             sighted.add("@1:3 move 1 e2e4 e4")
             blind.add("@1:3 move 1 e2e4 e4")
             sighted.add("@1:4 move 2 e7e5 e5")  # Black's move made on the sighted board...

@@ -118,6 +118,20 @@ def say(dev, hal, text, ms=0):
     run(dev, hal, ms)
 
 
+def hand_move(dev, hal, frm, to, lift_ms=300, place_ms=600):
+    """A hand lifts the piece on frm, (lifts what stands on to,) and puts it down on to."""
+    set_square(hal.occ, frm, False)
+    run(dev, hal, lift_ms)
+    set_square(hal.occ, to, True)
+    run(dev, hal, place_ms)
+
+
+def lever(dev, hal, side):
+    """side's clock lever pressed now (its interrupt's tick), then 100 ms."""
+    hal.queue.append(("press", side, None, hal.t))
+    run(dev, hal, 100)
+
+
 def speak_first(dev, hal):
     """The host's first line, as our relay and tools send it: the board never speaks
     before it is spoken to, and answers hello (then the start's warnings and recovery)."""

@@ -5,22 +5,11 @@
 # both interpreters.
 from firmware.app.faces import EXPECT_FROM, EXPECT_TO, LAST_FROM, LAST_TO
 from firmware.rules.squares import WHITE, BLACK, parse_square
-from tests.firmware.fakehal import fresh_device, run, set_square
+from tests.firmware.fakehal import fresh_device, hand_move, lever, run, set_square
 
-MICROPYTHON_HEAP = "320K"  # the whole application
-
-
-def _move(dev, hal, frm, to, lift_ms=300, place_ms=600):
-    """A hand lifts the piece on frm, (lifts what stands on to,) and puts it down on to."""
-    set_square(hal.occ, frm, False)
-    run(dev, hal, lift_ms)
-    set_square(hal.occ, to, True)
-    run(dev, hal, place_ms)
+MICROPYTHON_HEAP = "352K"  # the whole application (64-bit objects) and the test's hands
 
 
-def _press(dev, hal, side):
-    hal.queue.append(("press", side, None, hal.t))
-    run(dev, hal, 100)
 
 
 def _lit(hal, kind):
@@ -45,7 +34,7 @@ def test_the_expected_move_is_shown_taken_and_completed_when_it_stands_on_the_bo
     assert _lit(hal, EXPECT_FROM) == [parse_square("e2")] and _lit(hal, EXPECT_TO) == [parse_square("e4")]
     assert [m for m in hal.motors if m[1] == BLACK]  # felt under his hand
     assert not [m for m in hal.motors if m[1] == WHITE]
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "e2", "e4")
     lines = hal.lines()
     moves = [l for l in lines if " move " in l]
     clks = [l for l in lines if " clk " in l]
@@ -64,13 +53,13 @@ def test_another_move_than_the_expected_one_is_an_attempt_and_is_not_taken():
     hal.send("expect e2e4\n")
     run(dev, hal, 50)
     hal.lines()
-    _move(dev, hal, "d2", "d4")
+    hand_move(dev, hal, "d2", "d4")
     lines = hal.lines()
     assert "attempt d2d4" in lines
     assert not [l for l in lines if " move " in l] and dev.game.ply == 0
     # Put right, and the expected move made: taken.
-    _move(dev, hal, "d4", "d2", place_ms=2000)
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "d4", "d2", place_ms=2000)
+    hand_move(dev, hal, "e2", "e4")
     lines = hal.lines()
     assert [l for l in lines if " move " in l][0].endswith(" move 1 e2e4 e4")
     assert dev.game.ply == 1
@@ -81,12 +70,12 @@ def test_the_player_at_the_board_moves_and_presses_as_always_and_the_host_answer
     dev, hal = fresh_device("expect")
     hal.send("new tc=300+2 white=Me black=Engine\n")
     run(dev, hal, 50)
-    _move(dev, hal, "e2", "e4")
-    _press(dev, hal, WHITE)
+    hand_move(dev, hal, "e2", "e4")
+    lever(dev, hal, WHITE)
     hal.lines()
     hal.send("expect c7c5\n")
     run(dev, hal, 2000)  # the player looks at the LEDs
-    _move(dev, hal, "c7", "c5")
+    hand_move(dev, hal, "c7", "c5")
     lines = hal.lines()
     assert [l for l in lines if " move " in l][0].endswith(" move 2 c7c5 c5")
     clk = [l for l in lines if " clk " in l][0].split()
@@ -107,7 +96,7 @@ def test_an_expected_promotion_takes_its_own_piece():
     hal.send("expect a2a1n\n")
     run(dev, hal, 50)
     assert "ok expect a2a1n" in hal.lines()
-    _move(dev, hal, "a2", "a1")
+    hand_move(dev, hal, "a2", "a1")
     lines = hal.lines()
     assert [l for l in lines if " move " in l][0].endswith(" move 1 a2a1n a1=N")
     assert [l for l in lines if " clk " in l]  # completed without a press or a choice
@@ -123,7 +112,7 @@ def test_bad_expectations_change_nothing():
         got = hal.lines()
         assert got and got[0].startswith(code), (text, got)
     assert dev.recognizer.expected == 0
-    _move(dev, hal, "d2", "d4")  # any move is taken
+    hand_move(dev, hal, "d2", "d4")  # any move is taken
     assert dev.game.ply == 1
     # After the result, nothing is expected.
     hal.send("resign b\n")
@@ -141,7 +130,7 @@ def test_expect_dash_takes_any_move_again():
     hal.send("expect -\n")
     run(dev, hal, 20)
     assert "ok expect -" in hal.lines() and _lit(hal, EXPECT_FROM) == []
-    _move(dev, hal, "d2", "d4")
+    hand_move(dev, hal, "d2", "d4")
     assert dev.game.ply == 1
     assert dev.clock.running != 1  # an ordinary move: it waits for its mover's press
 
@@ -151,7 +140,7 @@ def test_the_expected_move_shows_on_its_players_face_until_it_is_made():
     hal.send("expect g1f3\n")
     run(dev, hal, 200)
     assert hal.faces[-1][0] == "g1-f3" and hal.faces[-1][1] != "g1-f3"  # White's face: the move
-    _move(dev, hal, "g1", "f3")
+    hand_move(dev, hal, "g1", "f3")
     run(dev, hal, 200)
     assert "g1-f3" not in hal.faces[-1]  # both show their times again
 
@@ -179,7 +168,7 @@ def test_after_the_result_a_move_on_the_board_is_one_attempt_told_once():
     hal.send("resign w\n")
     run(dev, hal, 50)
     hal.lines()
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "e2", "e4")
     run(dev, hal, 3000)
     lines = hal.lines()
     assert lines.count("attempt e2e4") == 1, lines
@@ -229,8 +218,8 @@ def test_a_hint_lights_its_squares_until_the_player_moves_and_takes_any_move():
         assert hal.lines()[-1].startswith("err bad-argument")
         assert _lit(hal, HINT_FROM) == [parse_square("g1")]
     # He plays another move: it is taken (a hint restricts nothing), and the hint goes.
-    _move(dev, hal, "e2", "e4")
-    _press(dev, hal, WHITE)
+    hand_move(dev, hal, "e2", "e4")
+    lever(dev, hal, WHITE)
     assert any(l.endswith(" move 1 e2e4 e4") for l in hal.lines())
     assert _lit(hal, HINT_FROM) == [] and _lit(hal, HINT_TO) == []
     assert _lit(hal, LAST_TO) == [parse_square("e4")]

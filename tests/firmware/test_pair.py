@@ -4,21 +4,11 @@
 # repeated here (D.2.5: the ordinary rules for him), and the blind player's clock starts only
 # when his own move is made and completed by his press (D.2.4). Runs in both interpreters.
 from firmware.rules.squares import WHITE, BLACK
-from tests.firmware.fakehal import fresh_device, run, set_square
+from tests.firmware.fakehal import fresh_device, hand_move, lever, run, set_square
 
-MICROPYTHON_HEAP = "320K"  # the whole application
-
-
-def _move(dev, hal, frm, to, lift_ms=300, place_ms=600):
-    set_square(hal.occ, frm, False)
-    run(dev, hal, lift_ms)
-    set_square(hal.occ, to, True)
-    run(dev, hal, place_ms)
+MICROPYTHON_HEAP = "352K"  # the whole application (64-bit objects) and the test's hands
 
 
-def _press(dev, hal, side):
-    hal.queue.append(("press", side, None, hal.t))
-    run(dev, hal, 100)
 
 
 def _blind_board(here="here"):
@@ -43,14 +33,14 @@ def test_the_sighted_players_press_completes_his_move_before_it_is_repeated_here
     assert [l for l in hal.lines() if l.startswith("hello ")][0].endswith(" pair=w,here")
     # White made e4 on his own board and presses the game's clock - here - before the relay's
     # expect has arrived: his move is completed, Black's time runs from now.
-    _press(dev, hal, WHITE)
+    lever(dev, hal, WHITE)
     lines = hal.lines()
     assert not [l for l in lines if l.startswith("illegal-press")]
     assert dev.clock.running == 1 and dev.clock.moves[0] == 1 and dev.game.ply == 0
     at_press = dev.clock.left[0]
     hal.send("expect e2e4\n")
     run(dev, hal, 2000)  # the blind player takes his time to repeat it, on his own clock
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "e2", "e4")
     lines = hal.lines()
     moves = [l for l in lines if " move " in l]
     clks = [l for l in lines if " clk " in l]
@@ -61,10 +51,10 @@ def test_the_sighted_players_press_completes_his_move_before_it_is_repeated_here
 
 def test_the_blind_players_clock_starts_only_with_his_move_made_and_pressed():
     dev, hal = _blind_board()
-    _press(dev, hal, WHITE)
+    lever(dev, hal, WHITE)
     hal.send("expect e2e4\n")
     run(dev, hal, 50)
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "e2", "e4")
     hal.lines()
     # Black lifts and feels pieces, makes e5 and lets it stand: his clock still runs (D.2.3,
     # D.2.4: his move is made when he presses).
@@ -73,7 +63,7 @@ def test_the_blind_players_clock_starts_only_with_his_move_made_and_pressed():
     set_square(hal.occ, "e5", True)
     run(dev, hal, 5000)
     assert dev.game.ply == 1 and dev.clock.running == 1
-    _press(dev, hal, BLACK)
+    lever(dev, hal, BLACK)
     assert [l for l in hal.lines() if " move " in l][0].endswith(" move 2 e7e5 e5")
     assert dev.game.ply == 2 and dev.clock.running == 0  # now White's clock runs
 
@@ -82,9 +72,9 @@ def test_the_sighted_players_move_repeated_before_his_press_waits_for_it():
     dev, hal = _blind_board()
     hal.send("expect e2e4\n")
     run(dev, hal, 50)
-    _move(dev, hal, "e2", "e4")
+    hand_move(dev, hal, "e2", "e4")
     assert dev.game.ply == 1 and not dev.clock.started  # his move, his press
-    _press(dev, hal, WHITE)
+    lever(dev, hal, WHITE)
     assert dev.clock.running == 1
     assert not [l for l in hal.lines() if l.startswith("illegal-press")]
 
@@ -94,16 +84,16 @@ def test_on_the_board_whose_clock_is_the_others_the_levers_do_nothing():
     hal.send("new tc=300+2 white=Sighted black=Blind\n")
     hal.send("pair b there\n")
     run(dev, hal, 50)
-    _move(dev, hal, "e2", "e4")
-    _press(dev, hal, WHITE)
+    hand_move(dev, hal, "e2", "e4")
+    lever(dev, hal, WHITE)
     hal.send("expect e7e5\n")
     run(dev, hal, 50)
-    _move(dev, hal, "e7", "e5")
+    hand_move(dev, hal, "e7", "e5")
     assert dev.game.ply == 2 and not dev.clock.started  # the game's clock is the blind player's board's
     hal.send("pair -\n")
     run(dev, hal, 50)
     assert "ok pair -" in hal.lines()
-    _press(dev, hal, WHITE)  # an ordinary board again
+    lever(dev, hal, WHITE)  # an ordinary board again
     assert dev.clock.started
 
 
