@@ -93,7 +93,8 @@ def _parts():
             (13, "Y2", T.OUTPUT), (14, "Y1", T.OUTPUT), (15, "Y0", T.OUTPUT), (16, "VCC", T.PWRIN)],
             "Package_DIP:DIP-16_W7.62mm", "SN74HC138N", "3-to-8 line decoder: drives one rank low"),
         "reed": _template("Reed", "SW", two, "Button_Switch_THT:SW_Reed_CT10-XXXX-G1",
-                          "MKA-14103", "reed switch, normally open, 14 mm glass (one per square)"),
+                          "MACD-14 15-20", "reed switch, normally open, close-differential, 14 mm glass, pull-in 15-20 AT "
+                          "(one per square, along its diagonal: hardware/magnets.py)"),
         "schottky": _template("D_Schottky", "D", diode,
                               "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                               "Schottky diode, 200 mA, DO-35"),

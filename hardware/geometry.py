@@ -5,10 +5,11 @@ pitch from 48 to 65 mm generates.
 
 The sensor is eight identical strips, one per rank, laid side by side under the playing
 surface (a 464 mm board is too large to order cheaply; a 462 x 54.5 mm strip is not). Under
-every square lies a reed switch along its file, its glass centred REED_OFFSET below the
-square's centre (towards White), so that a piece's magnet stands over one end of the glass,
-where an upright magnet's field runs along the switch (hardware/README.md, "The matrix");
-its diode beside its lower lead. A strip's left end, beyond file a, carries its two 16-pin
+every square lies a reed switch along the square's diagonal (towards file h and White), its
+glass's centre REED_OFFSET from the square's centre and its near end towards the centre: a
+switch closes on the difference of magnetic potential between its ends, which is nil for a
+magnet on the plane that bisects the glass, so that plane must lie beyond where a piece
+stands (hardware/magnets.py); its diode beside its lower lead. A strip's left end, beyond file a, carries its two 16-pin
 headers and the lines between them.
 
 Coordinates: on a strip, x right from its left end and y down from its top edge (towards
@@ -17,7 +18,8 @@ Black); on the board, x right from the a-file's edge and y down from the 8th ran
 """
 PITCH = 55.0  # a square's side
 PITCH_RANGE = (48.0, 65.0)
-REED_OFFSET = 5.0  # the glass's centre below the square's centre
+REED_OFFSET = 11.0  # the glass's centre from the square's centre, along REED_AXIS
+REED_AXIS = (0.5 ** 0.5, 0.5 ** 0.5)  # the glass's direction: the diagonal towards file h and White
 REED_PADS = 20.32  # between the reed switch's pads: 14 mm glass, leads bent 3 mm from it
 REED_GLASS = (14.0, 2.3)  # the glass's length and diameter
 DIODE_PADS = 7.62  # a DO-35 diode lying flat
@@ -31,7 +33,9 @@ HEADER_PITCH = 2.54
 HEADER_PINS = 16
 HEADER_INSET = 2.4  # a header's pins from the strip's edge (and from its left end)
 PAD = 1.8  # THT pad diameter
-DRILL = 0.9
+DRILL = 0.9  # the reeds' and diodes' round leads (0.5-0.6 mm)
+HEADER_PAD = 1.7
+HEADER_DRILL = 1.0  # a 0.64 mm square pin is 0.91 mm across its diagonal (KiCad's own footprint: 1.0)
 EDGE_CLEARANCE = 0.5  # copper to the board's edge (what board houses ask)
 STRIP_GAP = 0.5  # between neighbouring strips
 PCB_THICKNESS = 1.6
@@ -79,7 +83,14 @@ def square_centre(f, r, pitch=PITCH):
 def reed_centre(f, r, pitch=PITCH):
     """Where square (f, r)'s reed glass has its centre, on the board."""
     x, y = square_centre(f, r, pitch)
-    return x, y + REED_OFFSET
+    return x + REED_OFFSET * REED_AXIS[0], y + REED_OFFSET * REED_AXIS[1]
+
+
+def reed_pads(cx, cy):
+    """A reed switch's two pads (x, y) for the square centred at (cx, cy) (any frame with
+    y towards White): its file line's pad nearer the centre, then its diode's."""
+    ux, uy = REED_AXIS
+    return [(cx + (REED_OFFSET + s * REED_PADS / 2) * ux, cy + (REED_OFFSET + s * REED_PADS / 2) * uy) for s in (-1, 1)]
 
 
 def sensor_extent(pitch=PITCH):

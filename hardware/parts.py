@@ -35,7 +35,7 @@ ELECTRONIC = {
     ("HT16K33", "HT16K33 0x70"): 1.50, ("HT16K33", "HT16K33 0x71"): 1.50, ("LED", "red 10 mm"): 0.25,
     ("LED_3mm", "red 3 mm"): 0.05, ("Motor", "3 V"): 1.00, ("Q_NMOS_GSD", "BSS138"): 0.10,
     ("Q_NPN_EBC", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
-    ("Reed", "reed NO"): 0.45, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
+    ("Reed", "reed NO"): 0.60, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
     ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
     ("AudioJack3", "3.5 mm"): 0.40,
 }
@@ -88,7 +88,7 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "into two 1x16 housings, along the board's front border)", "the board to the clock", 1.50),
         (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
          "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read within %.0f mm of its "
-         "square's centre" % (d, t, grade, tol), "the pieces", 0.12),
+         "square's centre" % (d, t, grade, tol), "the pieces", 0.22),
         (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base at most "
          "%.0f mm (FIDE's standards: a square twice a pawn's base), felted; a %.1f x %.1f mm hole drilled "
          "in each base for its magnet, the same pole down on every piece" % (G.PITCH / 2, d + 0.2, t + 0.2),

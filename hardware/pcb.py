@@ -75,33 +75,58 @@ class SensorStrip:
         self.tracks = []  # (x1, y1, x2, y2, layer "F"/"B", net)
         self.vias = []  # (x, y, net)
         self.texts = []  # (x, y, text)
+        self.silk = []  # (x1, y1, x2, y2): the parts' outlines on the silkscreen
+        self.labels = []  # (x, y, text): the parts' names on the silkscreen
         self.holes = G.strip_mount_holes(pitch)  # (x, y): unplated, for the tray's pins
         self._squares()
         self._headers()
 
     def _squares(self):
+        """Each square's switch along its diagonal (hardware/geometry.py: the glass's near
+        end towards the square's centre), its file line's pad first; its diode lying flat
+        to the left of the second pad, the cathode (banded) towards file a; the rank line
+        below the diodes on the bottom copper."""
         p = self.pitch
         y_rank = self.rank_y()
         for f in range(8):
             cx, cy = G.strip_square_centre(f, p)
-            y1 = cy + G.REED_OFFSET - G.REED_PADS / 2
-            y2 = cy + G.REED_OFFSET + G.REED_PADS / 2
-            ax = cx + G.DIODE_GAP
-            kx = ax + G.DIODE_PADS
+            (ax_, ay_), (bx_, by_) = G.reed_pads(cx, cy)
+            anode = bx_ - G.DIODE_GAP
+            cathode = anode - G.DIODE_PADS
             col, mid = "COL_" + FILES[f], "SQ_" + FILES[f]
-            self.parts.append(("reed_" + FILES[f], "reed NO", [("1", cx, y1, col), ("2", cx, y2, mid)]))
-            self.parts.append(("diode_" + FILES[f], "BAT85", [("A", ax, y2, mid), ("K", kx, y2, "RANK+0")]))
-            self.tracks.append((cx, y2, ax, y2, "F", mid))  # switch to diode
-            self.tracks.append((cx, y1, cx - G.FILE_TRACK, y1, "F", col))  # switch to its file line
-            self.tracks.append((kx, y2, kx, y_rank, "B", "RANK+0"))  # diode to the rank line
+            self.parts.append(("reed_" + FILES[f], "reed NO", [("1", ax_, ay_, col), ("2", bx_, by_, mid)]))
+            self.parts.append(("diode_" + FILES[f], "BAT85", [("A", anode, by_, mid), ("K", cathode, by_, "RANK+0")]))
+            self.tracks.append((bx_, by_, anode, by_, "F", mid))  # switch to diode
+            self.tracks.append((ax_, ay_, cx - G.FILE_TRACK, ay_, "F", col))  # switch to its file line
+            self.tracks.append((cathode, by_, cathode, y_rank, "B", "RANK+0"))  # diode to the rank line
+            self._outline_reed(cx, cy, f)
+            self._outline_diode(cathode, anode, by_, f)
         # The rank line, on the bottom, from J1's first pin to the last diode.
-        last = G.strip_square_centre(7, p)[0] + G.DIODE_GAP + G.DIODE_PADS
+        last = G.reed_pads(*G.strip_square_centre(7, p))[1][0] - G.DIODE_GAP - G.DIODE_PADS
         self.tracks.append((G.header_x(0), y_rank, last, y_rank, "B", "RANK+0"))
+
+    def _outline_reed(self, cx, cy, f):
+        """The glass on the silkscreen (its two sides, along the diagonal) and its name."""
+        ux, uy = G.REED_AXIS
+        half, r = G.REED_GLASS[0] / 2, G.REED_GLASS[1] / 2 + 0.15
+        for side in (-1, 1):
+            ox, oy = -uy * r * side, ux * r * side
+            a = G.REED_OFFSET - half
+            b = G.REED_OFFSET + half
+            self.silk.append((cx + a * ux + ox, cy + a * uy + oy, cx + b * ux + ox, cy + b * uy + oy))
+        self.labels.append((cx + G.REED_OFFSET * ux + 2.5, cy + G.REED_OFFSET * uy - 2.5, "S%s" % FILES[f]))
+
+    def _outline_diode(self, cathode, anode, y, f):
+        """The diode's body between its pads, its band at the cathode's end, and its name."""
+        x0, x1, h = cathode + G.PAD / 2 + 0.4, anode - G.PAD / 2 - 0.4, 1.0
+        self.silk += [(x0, y - h, x1, y - h), (x1, y - h, x1, y + h), (x1, y + h, x0, y + h), (x0, y + h, x0, y - h)]
+        self.silk += [(x0 + 0.5, y - h, x0 + 0.5, y + h), (x0 + 0.8, y - h, x0 + 0.8, y + h)]  # the band: cathode
+        self.labels.append(((x0 + x1) / 2, y + h + 1.4, "D%s" % FILES[f]))
 
     def rank_y(self):
         """Where the rank line runs: below the diodes."""
-        _, cy = G.strip_square_centre(0, self.pitch)
-        return cy + G.REED_OFFSET + G.REED_PADS / 2 + G.RANK_BELOW
+        cx, cy = G.strip_square_centre(0, self.pitch)
+        return G.reed_pads(cx, cy)[1][1] + G.RANK_BELOW
 
     def file_level(self, f):
         """Where file f's line runs along the strip to the headers' bus: above the switches."""
@@ -126,7 +151,7 @@ class SensorStrip:
             level = self.file_level(f)
             cx, cy = G.strip_square_centre(f, self.pitch)
             fx = cx - G.FILE_TRACK
-            reed_top = cy + G.REED_OFFSET - G.REED_PADS / 2
+            reed_top = G.reed_pads(cx, cy)[0][1]  # the switch's file pad
             self.vias.append((x, level, col))
             self.tracks.append((x, level, fx, level, "B", col))
             self.vias.append((fx, level, col))
@@ -181,8 +206,10 @@ class SensorStrip:
                 pad.SetNumber(number)
                 pad.SetShape(pcbnew.PAD_SHAPE_RECT if number in ("1", "K") else pcbnew.PAD_SHAPE_CIRCLE)
                 pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
-                pad.SetSize(pcbnew.wxSize(mm(G.PAD), mm(G.PAD)))
-                pad.SetDrillSize(pcbnew.wxSize(mm(G.DRILL), mm(G.DRILL)))
+                header = ref in ("J1", "J2")  # 0.64 mm square pins: 0.91 mm across, a 1.0 mm hole
+                size, drill = (G.HEADER_PAD, G.HEADER_DRILL) if header else (G.PAD, G.DRILL)
+                pad.SetSize(pcbnew.wxSize(mm(size), mm(size)))
+                pad.SetDrillSize(pcbnew.wxSize(mm(drill), mm(drill)))
                 pad.SetLayerSet(pad.PTHMask())
                 pad.SetPos0(pt(x - ox, y - oy))
                 pad.SetPosition(pt(x, y))
@@ -223,6 +250,22 @@ class SensorStrip:
             v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
             v.SetNet(net(n))
             b.Add(v)
+        for x1, y1, x2, y2 in self.silk:
+            e = pcbnew.PCB_SHAPE(b)
+            e.SetShape(pcbnew.SHAPE_T_SEGMENT)
+            e.SetStart(pt(x1, y1))
+            e.SetEnd(pt(x2, y2))
+            e.SetLayer(pcbnew.F_SilkS)
+            e.SetWidth(mm(0.15))
+            b.Add(e)
+        for x, y, words in self.labels:
+            t = pcbnew.PCB_TEXT(b)
+            t.SetText(words)
+            t.SetPosition(pt(x, y))
+            t.SetLayer(pcbnew.F_SilkS)
+            t.SetTextSize(pcbnew.wxSize(mm(1.0), mm(1.0)))
+            t.SetTextThickness(mm(0.15))
+            b.Add(t)
         for x, y, words in self.texts:
             t = pcbnew.PCB_TEXT(b)
             t.SetText(words)
@@ -304,6 +347,8 @@ def picture(strip: SensorStrip, path: Path) -> None:
             ax.plot([left + i * p] * 2, [0, width], color="#777", lw=0.6, ls="--")
         for x1, y1, x2, y2, layer, _ in strip.tracks:
             ax.plot([x1, x2], [y1, y2], color="#c62828" if layer == "F" else "#1565c0", lw=0.9, alpha=0.85)
+        for x1, y1, x2, y2 in strip.silk:
+            ax.plot([x1, x2], [y1, y2], color="#333", lw=0.5)
         for x, y, _ in strip.vias:
             ax.add_patch(plt.Circle((x, y), G.VIA[0] / 2, color="#555"))
         for x, y in strip.holes:
@@ -338,7 +383,8 @@ def picture(strip: SensorStrip, path: Path) -> None:
         board.text(8 * p + 4, oy + width / 2, str(r + 1), va="center", fontsize=9)
         for f in range(8):
             x, y = G.reed_centre(f, r, p)
-            board.plot([x, x], [y - G.REED_GLASS[0] / 2, y + G.REED_GLASS[0] / 2], color="#444", lw=2)
+            hx, hy = G.REED_GLASS[0] / 2 * G.REED_AXIS[0], G.REED_GLASS[0] / 2 * G.REED_AXIS[1]
+            board.plot([x - hx, x + hx], [y - hy, y + hy], color="#444", lw=2)
         x0, x1 = ox + G.header_x(0), ox + G.header_x(15)
         y_j1 = oy + width - G.HEADER_INSET
         board.plot([x0, x1], [y_j1] * 2, color="#b8860b", lw=3)

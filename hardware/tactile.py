@@ -16,11 +16,12 @@ What it makes (sizes from hardware/geometry.py, as the ordinary surface):
   that goes into the hole and holds the piece's magnet at its tip (32 of them);
 - `black-marker.stl`: a dome glued on top of each black piece (16): black by touch.
 
-A piece stands in its hole, so it is at its square's centre (within the peg's clearance):
-the checks (tests/test_tactile.py) hold the magnet against the reed switches with
-hardware/magnets.py - read under its own square standing on a dark square (the furthest,
-as far as on the ordinary board), its neighbours unread standing in a light square's hole
-(the nearest, 3 mm closer than on the ordinary board).
+A piece stands in its hole, so it is at its square's centre (within the peg's clearance),
+and an 8 x 3 mm magnet is enough (an ordinary piece, which may stand 10 mm off, needs the
+12 x 3 mm one): the checks (tests/test_tactile.py) hold the magnet against the reed
+switches with hardware/magnets.py - read under its own square standing on a dark square
+(the furthest, as far as on the ordinary board), the other squares' switches unread from a
+light square's hole (the nearest, 3 mm closer than on the ordinary board).
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from hardware import magnets as M
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "tactile"
 
-MAGNET = (8.0, 3.0)  # the pieces' magnet (hardware/magnets.py's choice), in its peg
+MAGNET = (8.0, 3.0)  # the pegged pieces' magnet: held at the centre, it needs less than a free piece's
 PEG = (10.0, 2.6)  # the peg's diameter and length: in the 3 mm surface with 0.4 mm to spare
 HOLE = 10.6  # the peg's hole: 0.3 mm clearance round it
 PEG_WALL = 0.6  # under the magnet, at the peg's tip
@@ -60,14 +61,16 @@ def check_magnets(grade: str = "N35") -> dict:
     d, t = MAGNET
     off = (HOLE - PEG[0]) / 2
     lo, hi = M.needed()
-    return {"own": M.own_field(d, t, br, depth=magnet_depth(True), off=off),
-            "neighbour": M.neighbour_field(d, t, br, depth=magnet_depth(False), off=off),
+    return {"own": M.own_least(d, t, br, radius=off, depth=magnet_depth(True)),
+            "neighbour": max(M.neighbour_most(d, t, br, p, radius=off, depth=magnet_depth(False))[0]
+                             for p in (G.PITCH_RANGE[0], G.PITCH)),
             "at least": lo, "at most": hi}
 
 
 def holes(pitch: float = G.PITCH):
     """Every peg hole's centre (x, y) in the surface's own coordinates, a1's corner at 0:
-    the square's centre, over one end of its reed's glass (as an ordinary piece's magnet)."""
+    the square's centre, where an ordinary piece stands (its reed's glass begins 4 mm off it,
+    along the diagonal: hardware/magnets.py)."""
     return [((f + 0.5) * pitch, (r + 0.5) * pitch) for r in range(8) for f in range(8)]
 
 
@@ -113,6 +116,13 @@ def write_all(pitch: float = G.PITCH, out: Path = OUT) -> list[Path]:
     return written
 
 
+def build123d_module():
+    """build123d, as the enclosure wants it (ImportError saying how to get it)."""
+    from hardware.enclosure import build123d_module as enclosure_build123d
+
+    return enclosure_build123d()
+
+
 def main(argv=None):
     import argparse
 
@@ -121,14 +131,11 @@ def main(argv=None):
     ap.add_argument("--out", default=str(OUT), help="the folder (default: hardware/tactile)")
     a = ap.parse_args(argv)
     try:
-        from hardware.enclosure import build123d_module
-
         build123d_module()
         found = check_magnets()
         if found["own"] < found["at least"] or found["neighbour"] > found["at most"]:
-            raise ValueError("the magnet in its peg is read %.2f mT under its square (at least %.2f) and %.2f "
-                             "under a neighbour (at most %.2f)" % tuple(1000 * found[k] for k in
-                                                                         ("own", "at least", "neighbour", "at most")))
+            raise ValueError("the magnet in its peg gives its switch %.1f AT (at least %.1f) and another square's "
+                             "%.2f AT (at most %.2f)" % tuple(found[k] for k in ("own", "at least", "neighbour", "at most")))
         for path in write_all(out=Path(a.out)):
             print(path)
     except (ImportError, ValueError) as e:

@@ -97,9 +97,8 @@ def _saved_strip_holes():
         pads = list(fp.Pads())
         if ref.startswith("H"):
             holes.append((mm(pads[0].GetPosition().x), mm(pads[0].GetPosition().y), mm(pads[0].GetDrillSize().x)))
-        if ref.startswith("reed_"):
-            ys = [mm(p.GetPosition().y) for p in pads]
-            reeds[ref[5:]] = (mm(pads[0].GetPosition().x), sum(ys) / 2)
+        if ref.startswith("reed_"):  # the glass's centre, between its pads
+            reeds[ref[5:]] = (sum(mm(p.GetPosition().x) for p in pads) / 2, sum(mm(p.GetPosition().y) for p in pads) / 2)
     return holes, reeds
 
 
@@ -135,8 +134,8 @@ def test_the_trays_pins_go_through_the_strips_holes():
 
 def test_every_reed_switch_lies_under_its_square():
     """From the KiCad strip and the playing surface's DXF: each reed's glass centred
-    REED_OFFSET below its square's centre, on the file's line, well inside the square; the
-    magnet as far above it as the layers say."""
+    REED_OFFSET from its square's centre along the diagonal towards file h and White, the
+    whole glass inside the square; the magnet as far above it as the layers say."""
     import ezdxf
 
     board = E.BoardEnclosure()
@@ -158,9 +157,12 @@ def test_every_reed_switch_lies_under_its_square():
             col, row = int(x // p), int(y // p)
             assert (col, row) == (f, r), name + str(r + 1)
             cx, cy = (f + 0.5) * p, (r + 0.5) * p
-            assert abs(x - cx) < 1e-3 and abs((cy - y) - G.REED_OFFSET) < 1e-3
-            half = G.REED_GLASS[0] / 2
-            assert row * p < y - half and y + half < (row + 1) * p  # the whole glass under its square
+            # (the drawing's y grows towards Black: White is down)
+            ux, uy = G.REED_AXIS
+            assert abs(x - cx - G.REED_OFFSET * ux) < 1e-3 and abs((cy - y) - G.REED_OFFSET * uy) < 1e-3
+            h = G.REED_GLASS[0] / 2
+            for gx, gy in ((x - h * ux, y + h * uy), (x + h * ux, y - h * uy)):  # the whole glass under its square
+                assert col * p < gx < (col + 1) * p and row * p < gy < (row + 1) * p
     outline = [e for e in doc.modelspace() if e.dxftype() == "LWPOLYLINE" and e.dxf.layer == "CUT"][0]
     xs = [v[0] for v in outline.get_points()]
     assert abs(max(xs) - min(xs) - board.side) < 1e-6

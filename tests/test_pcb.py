@@ -5,6 +5,8 @@ geometry says; the committed board, Gerber and drill files what the generator gi
 ./run test installs); skipped with the reason where it is missing."""
 from pathlib import Path
 
+import math
+
 import pytest
 
 from hardware import geometry as G
@@ -48,7 +50,9 @@ def test_the_check_catches_a_fault(tmp_path):
     # Not clean by luck: a file line moved onto its neighbour's pads is caught.
     strip = pcb.SensorStrip()
     x1, y1, x2, y2, layer, net = strip.tracks[1]  # file a's switch to the file line
-    strip.tracks[1] = (x1, y1, x1 + G.DIODE_GAP + G.DIODE_PADS, y2 + G.REED_PADS, layer, net)  # onto the diode
+    _, _, pads = next(p for p in strip.parts if p[0] == "diode_a")
+    _, kx, ky, _ = next(p for p in pads if p[0] == "K")
+    strip.tracks[1] = (x1, y1, kx, ky, layer, net)  # onto the diode's cathode: the rank line
     path = tmp_path / "bad.kicad_pcb"
     PCBNEW.SaveBoard(str(path), strip.kicad(PCBNEW))
     violations, _ = pcb.drc(PCBNEW, path, tmp_path / "bad.rpt")
@@ -144,14 +148,18 @@ def test_the_switches_lie_on_the_square_grid():
         if not ref.startswith("reed_"):
             continue
         f = pcb.FILES.index(ref[5:])
-        xs = {round(mm(p.GetPosition().x), 3) for p in fp.Pads()}
-        ys = sorted(mm(p.GetPosition().y) for p in fp.Pads())
-        assert len(xs) == 1  # along its file
-        assert abs(ys[1] - ys[0] - G.REED_PADS) < 1e-3
+        (x1, y1), (x2, y2) = sorted((mm(p.GetPosition().x), mm(p.GetPosition().y)) for p in fp.Pads())
+        assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(G.REED_PADS, abs=1e-3)
+        # along the square's diagonal (towards file h and White)
+        assert ((x2 - x1) / G.REED_PADS, (y2 - y1) / G.REED_PADS) == pytest.approx(G.REED_AXIS, abs=1e-4)
         for r in range(8):
             ox, oy = G.strip_origin(r)
-            assert abs(ox + next(iter(xs)) - G.reed_centre(f, r)[0]) < 1e-3
-            assert abs(oy + (ys[0] + ys[1]) / 2 - G.reed_centre(f, r)[1]) < 1e-3
+            assert (ox + (x1 + x2) / 2, oy + (y1 + y2) / 2) == pytest.approx(G.reed_centre(f, r), abs=1e-3)
+            cx, cy = G.square_centre(f, r)  # the whole glass inside its own square
+            for end in (-1, 1):
+                gx = G.reed_centre(f, r)[0] + end * G.REED_GLASS[0] / 2 * G.REED_AXIS[0]
+                gy = G.reed_centre(f, r)[1] + end * G.REED_GLASS[0] / 2 * G.REED_AXIS[1]
+                assert abs(gx - cx) < G.PITCH / 2 and abs(gy - cy) < G.PITCH / 2
         seen += 1
     assert seen == 8
     outline = saved.GetBoardEdgesBoundingBox()
@@ -176,3 +184,31 @@ def test_the_generated_files_are_up_to_date(tmp_path):
     assert _normal(tmp_path / pcb.DRC_FILE.name)[1:] == _normal(pcb.DRC_FILE)[1:]
     for new in sorted((tmp_path / "gerber").iterdir()):
         assert _normal(new) == _normal(pcb.GERBERS / new.name), new.name
+
+
+def test_the_strip_takes_its_parts_and_says_where_each_goes():
+    # The headers' holes take a 0.64 mm square pin (0.91 mm across its corners), the leads'
+    # holes the reeds' and diodes' round leads; the silkscreen names every switch and diode
+    # and draws the glass and the diode's body with its band at the cathode's end.
+    saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
+    mm = PCBNEW.ToMM
+    for fp in saved.GetFootprints():
+        for pad in fp.Pads():
+            drill = mm(pad.GetDrillSize().x)
+            if fp.GetReference() in ("J1", "J2"):
+                assert drill >= 0.64 * math.sqrt(2) + 0.05
+            elif fp.GetReference().startswith(("reed_", "diode_")):
+                assert 0.6 + 0.2 <= drill <= 1.0
+    texts = {d.GetText() for d in saved.GetDrawings() if d.GetLayer() == PCBNEW.F_SilkS and hasattr(d, "GetText")}
+    assert {"S" + f for f in pcb.FILES} <= texts and {"D" + f for f in pcb.FILES} <= texts
+    strip = pcb.SensorStrip()
+    for f in pcb.FILES:
+        _, _, pads = next(p for p in strip.parts if p[0] == "diode_" + f)
+        k = next(p for p in pads if p[0] == "K")
+        a = next(p for p in pads if p[0] == "A")
+        # the band: a short line across the body, nearer the cathode than the anode
+        band = [s for s in strip.silk if s[0] == s[2] and min(s[1], s[3]) < k[2] < max(s[1], s[3])
+                and k[1] < s[0] < (k[1] + a[1]) / 2]
+        assert band, f
+    silk = [d for d in saved.GetDrawings() if d.GetLayer() == PCBNEW.F_SilkS and not hasattr(d, "GetText")]
+    assert len(silk) >= 8 * (2 + 6)

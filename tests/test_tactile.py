@@ -3,6 +3,7 @@ the middle of every square over its reed switch, the dark squares raised, pegged
 whose magnet closes their own square's switch and spares the neighbours', the black
 pieces marked by touch, every printed part a closed solid that fits the bed, and the
 committed files what the code makes."""
+import math
 from pathlib import Path
 
 import pytest
@@ -16,19 +17,21 @@ from hardware import tactile as T  # noqa: E402
 from tests.test_enclosure import _drawing, _triangles, closed  # noqa: E402
 
 
-def test_every_hole_is_over_one_end_of_its_squares_reed_as_an_ordinary_piece_stands():
-    # The peg holds the magnet at the square's centre, where an ordinary piece's magnet
-    # stands: over one end of the glass (the glass lies along its file, off the centre).
+def test_every_hole_is_at_its_squares_centre_off_the_null_of_its_reed():
+    # The peg holds the magnet at the square's centre, where an ordinary piece stands: by
+    # the glass's near end, far from the plane that bisects the glass (where a magnet gives
+    # both ends the same potential and the switch nothing).
     board = E.BoardEnclosure()
-    half = G.REED_GLASS[0] / 2
     assert len(T.holes()) == 64
+    d, t = T.MAGNET
+    br = M.GRADES["N35"]
     for k, (x, y) in enumerate(T.holes()):
         f, r = k % 8, k // 8
         assert (x, y) == pytest.approx(board.to_cad(*G.square_centre(f, r)))  # the square's centre
         gx, gy = board.to_cad(*G.reed_centre(f, r))
-        # Over its own square's glass, along the file, within the magnet's circle of the
-        # glass's near end (the far end is under the square's other half).
-        assert gx == pytest.approx(x) and abs(abs(gy - y) - half) < T.MAGNET[0] / 2 and abs(gy - y) < half
+        assert math.hypot(gx - x, gy - y) == pytest.approx(G.REED_OFFSET)
+    # Not a blind check: a hole over the middle of the glass would read nothing at all.
+    assert M.mmf([(G.REED_OFFSET * G.REED_AXIS[0], G.REED_OFFSET * G.REED_AXIS[1])], d, t, br)[0] < 0.01
     assert 8 * G.PITCH >= 200  # D.1: at least 20 cm
 
 
@@ -40,8 +43,9 @@ def test_the_pegged_magnet_closes_its_own_switch_and_spares_the_neighbours():
     # ...and in a light square's hole (the nearest, 3 mm closer), no neighbour read.
     assert T.magnet_depth(False) == pytest.approx(G.magnet_to_reed() - T.TILE)
     assert got["neighbour"] <= got["at most"]
-    # Not a blind check: the 12 x 3 magnet a maker might reach for reads the neighbours there.
-    assert M.neighbour_field(12, 3, M.GRADES["N42"], depth=T.magnet_depth(False), off=0.3) > got["at most"]
+    # Not a blind check: the same magnet 10 mm off the centre, away from its reed, as a free
+    # piece may stand, would not be read on a dark square.
+    assert M.own_least(*T.MAGNET, M.GRADES["N35"], radius=10.0, depth=T.magnet_depth(True)) < got["at least"]
 
 
 @pytest.mark.parametrize("name", ["dark-square", "peg-base", "black-marker"])

@@ -170,7 +170,8 @@ def _preset(dev, pos, kw, now):
 
 def _selftest(dev, pos, kw, now):
     """For a maker: `selftest start` on an empty board, move a piece over every square
-    and press every button, `selftest report`, `selftest stop`."""
+    (slid steadily along the ranks or files: the map) and press every button, `selftest
+    report`, `selftest map`, `selftest stop`."""
     t = dev.selftest
     if t is None:
         t = dev.selftest = SelfTest(dev.hal)
@@ -178,11 +179,14 @@ def _selftest(dev, pos, kw, now):
         t.start(now)
     elif pos[0] == "report":
         dev.write(t.report())
+    elif pos[0] == "map":
+        for line in t.map_lines():
+            dev.write(line)
     elif pos[0] == "stop":
         t.stop()
         dev.recognizer.restart(now)
     else:
-        raise ValueError("selftest start|report|stop")
+        raise ValueError("selftest start|report|map|stop")
     return ("selftest", pos[0])
 
 

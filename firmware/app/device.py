@@ -203,7 +203,7 @@ class Device:
 
     def _board(self, occ, t):
         if self.selftest is not None and self.selftest.running:
-            self.selftest.scan(occ)
+            self.selftest.scan(occ, t)
         else:
             self.recognizer.scan(occ, t)
             self.events.settle(t)  # a move made: its line out, then the game's end

@@ -1,8 +1,11 @@
 # The self-test for a maker who has just wired a board (`selftest start` on an empty
 # board, move a piece over every square and press every button, `selftest report`,
 # `selftest stop`): switches that are always closed, squares never seen, the buttons that
-# worked. While it runs, the board's scans and buttons come here instead of the game.
+# worked, and - slid steadily along the ranks or files - how far across its square each
+# switch reads (firmware/app/sensormap.py: `selftest map`, and the weak ones in the
+# report). While it runs, the board's scans and buttons come here instead of the game.
 from firmware.app.protocol import NotNow
+from firmware.app.sensormap import SensorMap
 from firmware.ticks import ticks_add
 from firmware.rules.squares import WHITE, BLACK, square_name
 
@@ -26,13 +29,15 @@ class SelfTest:
         self._seen = bytearray(8)
         self._always = bytearray(b"\xff" * 8)
         self._buttons = []
+        self.map = SensorMap()
         self.running = True
         self.hal.motor(WHITE, 100)
         self.hal.motor(BLACK, 100)
         self.hal.buzzer(2000)
         self._pulse_until = ticks_add(now, PULSE_MS)
 
-    def scan(self, occ):
+    def scan(self, occ, t):
+        self.map.scan(occ, t)
         for r in range(8):
             self._seen[r] |= occ[r]
             self._always[r] &= occ[r]
@@ -42,14 +47,27 @@ class SelfTest:
                 self._buttons.append(name)
 
     def report(self):
-        """The report line: stuck switches, squares never seen, the buttons pressed."""
+        """The report line: stuck switches, squares never seen, the buttons pressed, how
+        many squares were measured sliding a piece across them and which read weakly."""
         if not self.running:
             raise NotNow("no self-test is running: selftest start")
         stuck = _squares(self._stuck, self._always)
         dead = [sq for sq in range(64) if not (self._seen[sq >> 3] >> (sq & 7)) & 1]
-        return "selftest stuck=%s dead=%s buttons=%s" % (
+        return "selftest stuck=%s dead=%s buttons=%s measured=%d weak=%s" % (
             ",".join(square_name(q) for q in stuck) or "-",
-            ",".join(square_name(q) for q in dead) or "-", ",".join(self._buttons) or "-")
+            ",".join(square_name(q) for q in dead) or "-", ",".join(self._buttons) or "-",
+            self.map.measured(), ",".join(square_name(q) for q in self.map.weak()) or "-")
+
+    def map_lines(self):
+        """A line per rank: how far across each square (%) its switch read, - unmeasured."""
+        if not self.running:
+            raise NotNow("no self-test is running: selftest start")
+        for r in range(8):
+            words = []
+            for f in range(8):
+                p = self.map.percent(r * 8 + f)
+                words.append("%s=%s" % ("abcdefgh"[f], p if p >= 0 else "-"))
+            yield "selftest map rank=%d %s" % (r + 1, " ".join(words))
 
     def stop(self):
         self.running = False
