@@ -23,6 +23,10 @@ def main(argv=None):
         from host_tools import replay
 
         return replay.main(rest)
+    if a.command == "sim" and "--pair" in rest:  # two boards for one game, with a relay
+        from host_tools import pairgame
+
+        return pairgame.main([w for w in rest if w != "--pair"])
     if a.command == "sim":
         from host_tools import sim
 

@@ -182,3 +182,48 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
         sighted.stop()
         tactile.stop()
     return happened
+
+
+def main(argv=None) -> int:
+    """python -m host_tools sim --pair --pgn FILE [--blind white|black] [--port N] [--out DIR]:
+    two simulated boards for one game, the sighted player's and the blind player's (his
+    colour: --blind, Black unless told), paired in a round file, with a relay on them whose
+    page and arbiter's page it prints; the PGN's game is played on them as the two players
+    do. The relay stays until Ctrl-C; its files are in --out (out/sim-pair)."""
+    import argparse
+
+    import chess.pgn
+
+    from host_tools.commandline import CommandError, readable_file, writable_folder
+
+    prog = "python -m host_tools sim --pair"
+    ap = argparse.ArgumentParser(prog=prog, description=main.__doc__)
+    ap.add_argument("--pgn", required=True, help="the game to play on the two boards")
+    ap.add_argument("--blind", choices=("white", "black"), default="black", help="the blind player's colour")
+    ap.add_argument("--port", type=int, default=8080, help="the relay's page")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "out" / "sim-pair"),
+                    help="the folder for the boards' lines and flash and the relay's files")
+    a = ap.parse_args(argv)
+    try:
+        readable_file(a.pgn, "the PGN file")
+        writable_folder(a.out, "--out")
+        with open(a.pgn) as f:
+            game = chess.pgn.read_game(f)
+    except (CommandError, OSError, ValueError) as e:
+        raise SystemExit(f"{prog}: error: {e}") from None
+    if game is None or game.errors or game.board().chess960:
+        raise SystemExit(f"{prog}: error: {a.pgn}: no game that reads (or a Chess960 one)")
+    start = game.board()
+    fen = None if start.fen() == chess.STARTING_FEN else start.fen()
+    tc = game.headers.get("TimeControl", "?")
+    try:
+        happened = run_pair(list(game.mainline_moves()), Path(a.out), "5400+30" if tc in ("?", "-") else tc, a.port,
+                            chess.WHITE if a.blind == "white" else chess.BLACK, fen=fen,
+                            white=game.headers.get("White", "Sighted"), black=game.headers.get("Black", "Blind"),
+                            until_result=False, linger=True)
+    except KeyboardInterrupt:
+        return 0
+    if "error" in happened:
+        print(f"the game stopped: {happened['error']}")
+        return 1
+    return 0

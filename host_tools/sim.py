@@ -12,12 +12,8 @@ Like a USB cable, the line can be unplugged and plugged in again (`SimulatedBoar
 record, and the host asks for a resend - and a replug gives a new path, as a new
 /dev/ttyACMn would be.
 
-With --pair, two simulated boards for one game (FIDE appendix D): the sighted player's and
-the blind player's (his colour: --blind, Black unless told), paired in a round file, with a
-relay on them whose page and arbiter's page it prints; the PGN's game is played on them as
-the two players do (host_tools/pairgame.py: each move made on one board and repeated on the
-other, both pressing the one clock, the blind player's board's). The relay stays until
-Ctrl-C; its files are in --out (out/sim-pair).
+With --pair, two simulated boards for one game (FIDE appendix D) and a relay on them:
+host_tools/pairgame.py (`python -m host_tools sim --pair --help`).
 """
 from __future__ import annotations
 
@@ -35,8 +31,7 @@ import tty
 from pathlib import Path
 
 from host_tools import build, micropython
-from host_tools.commandline import (CommandError, check_fault, flash_folder, readable_file, trace_file,
-                                    writable_folder)
+from host_tools.commandline import CommandError, check_fault, flash_folder, readable_file, trace_file
 from host_tools.replay import APP_HEAP
 
 
@@ -305,15 +300,7 @@ def main(argv=None):
                                     "same folder and the board comes back with its game, as after a power cut")
     ap.add_argument("--fault", help="for trying the watchdog: hang:N or raise:N, the scan task hangs or "
                                     "raises after N scans (with --flash the watchdog resets the board)")
-    ap.add_argument("--pair", action="store_true", help="two boards for one game, a blind player's and a sighted "
-                                                        "player's (appendix D), with a relay: needs --pgn")
-    ap.add_argument("--blind", choices=("white", "black"), default="black", help="--pair: the blind player's colour")
-    ap.add_argument("--port", type=int, default=8080, help="--pair: the relay's page")
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "out" / "sim-pair"),
-                    help="--pair: the folder for the boards' lines and flash and the relay's files")
     a = ap.parse_args(argv)
-    if a.pair:
-        return _pair(a, prog)
     try:
         board = _board_from_args(a)
     except CommandError as e:
@@ -326,40 +313,6 @@ def main(argv=None):
         pass
     finally:
         board.stop()
-    return 0
-
-
-def _pair(a, prog: str) -> int:
-    import chess
-    import chess.pgn
-
-    from host_tools import pairgame
-
-    if not a.pgn or a.trace or a.fault or a.flash:
-        raise SystemExit(f"{prog}: error: --pair plays a game from --pgn (no --trace, --fault or --flash)")
-    try:
-        readable_file(a.pgn, "the PGN file")
-        writable_folder(a.out, "--out")
-        with open(a.pgn) as f:
-            game = chess.pgn.read_game(f)
-    except (CommandError, OSError, ValueError) as e:
-        raise SystemExit(f"{prog}: error: {e}") from None
-    if game is None or game.errors or game.board().chess960:
-        raise SystemExit(f"{prog}: error: {a.pgn}: no game that reads (or a Chess960 one)")
-    start = game.board()
-    fen = None if start.fen() == chess.STARTING_FEN else start.fen()
-    _stop_on_signals()
-    try:
-        tc = game.headers.get("TimeControl", "?")
-        happened = pairgame.run_pair(list(game.mainline_moves()), Path(a.out), "5400+30" if tc in ("?", "-") else tc,
-                                     a.port, chess.WHITE if a.blind == "white" else chess.BLACK, fen=fen,
-                                     white=game.headers.get("White", "Sighted"), black=game.headers.get("Black", "Blind"),
-                                     until_result=False, linger=True)
-    except KeyboardInterrupt:
-        return 0
-    if "error" in happened:
-        print(f"the game stopped: {happened['error']}")
-        return 1
     return 0
 
 

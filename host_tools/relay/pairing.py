@@ -56,6 +56,7 @@ class Pairing:
         self._asked: dict[int, str] = {}  # board -> the move it was asked to repeat
         self._parted: dict[int, tuple] = {}  # pairing -> where the games parted, last told
         self._first: dict[int, str] = {}  # pairing -> how they first parted (for the PGN's comment)
+        self._known: dict[int, str] = {}  # board -> the pair line it has (its hello's, or the last sent)
 
     # ----- which board is whose
 
@@ -77,18 +78,24 @@ class Pairing:
         return f"pair {sighted} here" if number > PAIRED else f"pair {blind} there"
 
     def attached(self, s, said: str | None) -> None:
-        """Board s said hello on a new line; said: its hello's pair= (None: not paired)."""
-        line = self.pair_line(s.number)
-        if line != "pair -" or said:
-            self.send(s, line)
+        """Board s said hello on a new line; said: its hello's pair= ("w,here"; None: not
+        paired). A board is told only what it does not have already."""
+        self._known[s.number] = "pair " + said.replace(",", " ") if said else "pair -"
+        self._tell(s)
         self._asked.pop(s.number, None)  # a board that restarted has forgotten what it was asked
         self.changed(s)
 
     def round_changed(self) -> None:
-        """The round changed (the arbiter's form): every board told what it is now."""
+        """The round changed (the arbiter's form): the boards whose part changed are told."""
         for s in list(self.sessions.values()):
             if s.send is not None:
-                self.send(s, self.pair_line(s.number))
+                self._tell(s)
+
+    def _tell(self, s) -> None:
+        line = self.pair_line(s.number)
+        if self._known.get(s.number, "pair -") != line:
+            self.send(s, line)
+            self._known[s.number] = line
 
     # ----- what the boards did
 
