@@ -146,7 +146,8 @@ def _parts():
                                                      (6, "OUT-", T.PASSIVE)],
                              "Connector_PinHeader_2.54mm:PinHeader_1x06_P2.54mm_Vertical", "TP4056 + DW01A module",
                              "1-cell Li-ion charger module with protection (TP4056 + DW01A + FS8205A); "
-                             "its R_PROG changed to 2.4 kohm for 500 mA, what a USB port gives"),
+                             "its R_PROG changed to 1.2 kohm for 1 A (a night's charge of the three cells: "
+                             "hardware/power.py), from a USB charger of at least 1.5 A"),
         "boost": _template("Boost_5V", "U", [(1, "EN", T.INPUT), (2, "VIN", T.PWRIN), (3, "GND", T.PWRIN),
                                              (4, "VOUT", T.PWROUT)],
                            "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical", "Pololu S7V8F5",
@@ -181,9 +182,20 @@ def _parts():
                           "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
+        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R110",
+                         "resettable fuse (PTC), 1.1 A hold, 2.2 A trip, 30 V, radial: the cells' short-circuit guard"),
+        "ideal_diode": _template("LM66100", "U", [(1, "VIN", T.PWRIN), (2, "GND", T.PWRIN), (3, "CE", T.INPUT),
+                                                  (4, "ST", T.OPENCOLL), (5, "N.C.", T.NOCONNECT),
+                                                  (6, "VOUT", T.PASSIVE)],
+                                 "Package_TO_SOT_SMD:SOT-363_SC-70-6", "LM66100DCKR",
+                                 "ideal diode, 1.5-5.5 V, 1.5 A, 79 mohm (SC-70-6, on an SC-70-6 to DIP-6 adapter "
+                                 "on the perfboard): OR-ing the 5 V sources into VSYS without a Schottky's drop"),
+        "supply_diode": _template("D_Supply", "D", [(1, "K", T.PWROUT), (2, "A", T.PWRIN)],
+                                  "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5819",
+                                  "Schottky diode, 1 A, DO-41: a module's supply kept under its maximum"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
-                            "slide switch: battery on/off"),
+                            "slide switch: the regulator's enable (microamps), on/off"),
     }
 
 
@@ -217,10 +229,13 @@ class Board:
 
     def _build(self):
         t = _parts()
+        # The rails are driven by the pins that supply them (the Pico's 3V3 and VBUS, the
+        # charger's and the regulator's outputs); only the ground and VSYS, the OR of the
+        # two 5 V sources through the ideal diodes, carry a power flag.
         gnd = self._net("GND", power=True)
-        v33 = self._net("+3V3", power=True)
+        v33 = self._net("+3V3")
         vsys = self._net("VSYS", power=True)
-        vbus = self._net("VBUS", power=True)
+        vbus = self._net("VBUS")
         pico = self._part("pico", t["pico"])
         self.pico = pico
         for n, name in PICO_PINS.items():
@@ -367,7 +382,13 @@ class Board:
         bridge["IRQ"] += self.circuit.NC
         self._part("c_audio_bridge", t["c"], value="100n")["1", "2"] += v33, gnd
         mp3 = self._part("audio_player", t["mp3"], value="DFPlayer Mini", role="the board's voice (optional)")
-        mp3["VCC"] += vsys
+        # Its supply is 3.2-5.0 V: a Schottky from VSYS (up to 5.25 V on a strong USB port)
+        # keeps it under 5.0 and over 4.2 (hardware/power.py checks every part's range).
+        audio_v = self._net("AUDIO_V")
+        d_audio = self._part("d_audio", t["supply_diode"], value="1N5819", role="the voice's supply")
+        d_audio["A"] += vsys
+        d_audio["K"] += audio_v
+        mp3["VCC"] += audio_v
         mp3["GND"] += gnd
         mp3["GND2"] += gnd
         rx = self._net("AUDIO_RX")
@@ -376,7 +397,7 @@ class Board:
         mp3["TX"] += bridge["RX"]
         spk = self._part("speaker", t["speaker"], value="8 ohm 2 W", role="the board's voice")
         spk["1", "2"] += mp3["SPK1"], mp3["SPK2"]
-        self._part("cp_audio", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
+        self._part("cp_audio", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += audio_v, gnd
         # A headphone socket per player (access ears=on: his answers into his ears alone):
         # the module's left channel to White's, the right to Black's, each into both
         # earpieces (tip and ring), in the outer end wall of the player's half.
@@ -439,35 +460,38 @@ class Board:
         j["1", "2", "3"] += vbus, dout, gnd
         self._part("c_led_chain", t["cpol"], value="1000u")["+", "-"] += vbus, gnd
 
-        # ----- power (hardware/power.py sizes it): three 18650 cells in parallel behind a
-        # charger with protection, charged from USB; a 5 V regulator from them, through the
-        # switch, into VSYS by a Schottky diode. USB's VBUS (through the Pico's own diode)
-        # feeds VSYS when plugged in, and then holds the regulator off through an NPN, so
-        # that the cells only charge. The cells' voltage reaches GP28 (ADC2) halved.
+        # ----- power (hardware/power.py sizes it and checks every part's supply): three 18650
+        # cells in parallel, through a resettable fuse, behind a charger with protection,
+        # charged from USB; a 5 V regulator from them, switched by its enable input (the
+        # slide switch carries microamps, not the cells' current), into VSYS through an
+        # ideal diode. USB's VBUS feeds VSYS through the other ideal diode (and the Pico's
+        # own Schottky, beside it) and then holds the regulator off through an NPN, so that
+        # the cells only charge. The cells' voltage reaches GP28 (ADC2) halved.
         bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
         chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
         bplus = self._net("CELL+")
+        fused = self._net("CELL_FUSED")
         bminus = self._net("CELL-")
         bat["1", "2"] += bplus, bminus
-        chg["B+"] += bplus
+        self._part("fuse_battery", t["ptc"], value="1.1 A", role="the cells' fuse")["1", "2"] += bplus, fused
+        chg["B+"] += fused
         chg["B-"] += bminus
         chg["IN+"] += vbus
         chg["IN-"] += gnd
         chg["OUT-"] += gnd
         bout = self._net("BAT_OUT")
         chg["OUT+"] += bout
-        sw = self._part("power_switch", t["switch"], value="SPDT", role="battery on/off")
-        bsw = self._net("BAT_SW", power=True)  # the cells through the switch
-        sw["A"] += bout
-        sw["B"] += bsw
-        sw["C"] += self.circuit.NC
         reg = self._part("regulator", t["boost"], value="5 V", role="5 V from the cells")
-        reg["VIN"] += bsw
+        reg["VIN"] += bout
         reg["GND"] += gnd
         v5 = self._net("BOOST_5V")
         reg["VOUT"] += v5
-        en = self._net("BOOST_EN")
+        en = self._net("BOOST_EN")  # pulled up inside the module: on unless held low
         reg["EN"] += en
+        sw = self._part("power_switch", t["switch"], value="SPDT", role="on/off: the regulator's enable")
+        sw["A"] += gnd  # off: enable held low
+        sw["B"] += en
+        sw["C"] += self.circuit.NC  # on: enable left to its pull-up
         q = self._part("q_usb", t["npn"], value="BC337", role="USB present: regulator off")
         base = self._net("BASE_USB")
         self._part("r_base_usb", t["r"], value="10k")["1", "2"] += vbus, base
@@ -475,9 +499,14 @@ class Board:
         q["B"] += base
         q["E"] += gnd
         q["C"] += en
-        d = self._part("diode_battery", t["flyback"], value="1N5819")
-        d["A"] += v5
-        d["K"] += vsys
+        for key, source, role in (("ideal_battery", v5, "VSYS from the regulator"), ("ideal_usb", vbus, "VSYS from USB")):
+            u = self._part(key, t["ideal_diode"], value="LM66100", role=role)
+            u["VIN"] += source
+            u["GND"] += gnd
+            u["CE"] += gnd  # enabled (active low)
+            u["VOUT"] += vsys
+            u["ST"] += self.circuit.NC
+            u["N.C."] += self.circuit.NC
         self._part("c_vsys", t["cpol"], value="100u", mpn="UVR1A101MDD")["+", "-"] += vsys, gnd
         adc = gpio("BATTERY_ADC", P.BATTERY_ADC)
         self._part("r_bat_top", t["r"], value="100k")["1", "2"] += bout, adc

@@ -37,9 +37,10 @@ ELECTRONIC = {
     ("Q_NPN_EBC", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
     ("Reed", "reed NO"): 0.60, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
     ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
-    ("AudioJack3", "3.5 mm"): 0.40,
+    ("AudioJack3", "3.5 mm"): 0.40, ("D_Supply", "1N5819"): 0.10, ("Polyfuse", "1.1 A"): 0.30,
+    ("LM66100", "LM66100"): 0.80,  # (with its SC-70-6 to DIP-6 adapter for the perfboard)
 }
-VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3"}  # the optional voice's own parts
+VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3", "D_Supply"}  # the optional voice's own parts
 
 
 def stl_volume(path: Path) -> float:

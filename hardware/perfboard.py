@@ -41,6 +41,8 @@ FOOTPRINTS = {
     "CP": ([("1", 0, 0), ("2", 2, 0)], (-1.0, -2.0, 3.0, 2.0)),  # 10 mm radial
     "TO92": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),
     "SOT23": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),  # on an adapter
+    # an SC-70-6 on its adapter to DIP-6 (pins 1-3 below, 4-6 above, counted round)
+    "DIP6": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
     "DIP16": ([(str(i + 1), i, 3) for i in range(8)] + [(str(16 - i), i, 0) for i in range(8)],
               (-0.5, 0.4, 7.5, 2.6)),
     "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)],
@@ -78,7 +80,7 @@ CONTROLLER_PLACES = {
     "r_bat_top": ("R", 7, 13, 90), "r_bat_bottom": ("R", 8, 13, 90), "c_bat_adc": ("C", 9, 13, 90),
     "regulator": ("H4", 3, 20, 90), "q_usb": ("TO92", 6, 17, 0),
     "r_base_usb": ("R", 6, 19, 90), "r_pull_usb": ("R", 7, 19, 90),
-    "diode_battery": ("D41", 5, 22, 0),
+    "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("R", 1, 16, 90),
     "c_vsys": ("CP", 10, 23, 0), "c_led_chain": ("CP", 11, 17, 90),
     # pull-ups for the files, the levers and the buttons
     **{"r_col_" + f: ("R", 14 + i, 12, 90) for i, f in enumerate("abcdefgh")},
@@ -115,7 +117,7 @@ CONTROLLER_ELSEWHERE = {
                                                   "cp_face_black", "r_addr_black", "d_addr_black",
                                                   "d_ask_black", "ask_black", "d_draw_black", "draw_black")),
     "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
-                                        "r_audio_rx", "speaker", "ear_white", "ear_black"),
+                                        "r_audio_rx", "speaker", "ear_white", "ear_black", "d_audio"),
     "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
                                           "button_reset"),
     "J_LED_W": lambda ref, key: key == "led_white",
@@ -130,7 +132,7 @@ CONTROLLER_ORDER = {
     "J_VOICE": ["VSYS", "+3V3", "GND", "I2C_SDA", "I2C_SCL"],
     "J_BUTTONS": ["BUTTON_PLUS", "BUTTON_MINUS", "BUTTON_OK", "BUTTON_MENU", "RUN", "GND"],
     "J_LED_W": ["LED_A_WHITE", "LED_K_WHITE"], "J_LED_B": ["LED_A_BLACK", "LED_K_BLACK"],
-    "J_SWITCH": ["BAT_OUT", "BAT_SW"],
+    "J_SWITCH": ["BOOST_EN", "GND"],
     "J_SENSOR": ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in "abcdefgh"],
 }
 
@@ -195,13 +197,15 @@ def _buttons_layout():
 
 def _voice_layout():
     """The optional voice on a 70 x 40 mm perfboard by the speaker: the DFPlayer in its
-    sockets, the I2C-UART bridge module, their capacitors and the 1 kohm, the speaker's
+    sockets, the I2C-UART bridge module, their capacitors, the 1 kohm, the player's supply
+    diode, the speaker's
     connector and the lead to the controller's J_VOICE."""
-    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker")
+    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "d_audio")
     ears = ("ear_white", "ear_black")
     places = {"audio_player": ("DFPLAYER", 3, 3, 0), "audio_bridge": ("SC16IS750", 14, 12, 0),
               "r_audio_rx": ("R", 13, 2, 90), "c_audio_bridge": ("C", 14, 2, 0), "cp_audio": ("CP", 18, 2, 0),
-              "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0), "J_EARS": ("H3", 5, 13, 0)}
+              "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0), "J_EARS": ("H3", 5, 13, 0),
+              "d_audio": ("D41", 8, 13, 0)}
     return Layout("voice", "The voice on a 70 x 40 mm perfboard", 27, 15, places,
                   {"J_EARS": lambda ref, key: key in ears,
                    "J_CONTROLLER": lambda ref, key: key not in keys and key not in ears},

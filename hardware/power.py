@@ -1,5 +1,8 @@
 """The power budget: what the board draws on its battery, and how long it runs after the
-low-battery sign (FIDE Handbook C.02 asks for at least 10 hours of flawless running).
+low-battery sign (FIDE Handbook C.02 asks for at least 10 hours of flawless running); every
+part inside its supply range on the cells and on a weak or strong USB port, the motors at
+their rated voltage by the firmware's duty limit (firmware/hal/motorduty.py), and the time
+a charge takes.
 
     python -m hardware.power      # prints the budget, as hardware/README.md shows it
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firmware.hal import motorduty
 from firmware.hal.battery import CURVE, LOW_BATTERY_MV, percent
 from firmware.hal.ht16k33 import BRIGHTNESS
 
@@ -22,7 +26,7 @@ CELL_MAH = 3000  # rated capacity of one cell
 CELL_V = 3.6  # nominal voltage
 DERATE = 0.80  # what an aged cell in a cold room still gives of its rating
 GAUGE_ERROR = 10  # per cent points the voltage-read charge may be too high (curve, load, cell)
-VSYS_V = 5.0  # the boost module's output, before the OR-ing Schottky diode
+VSYS_V = 5.0  # the boost module's output, before the OR-ing ideal diode
 BOOST_EFFICIENCY = 0.85  # a synchronous step-up at 100-300 mA from 3.0-4.2 V
 
 PICO_MA = 25  # RP2040 at 125 MHz running MicroPython, USB idle (Pico datasheet: ~20-25 mA)
@@ -78,6 +82,88 @@ def budget(brightness: int = BRIGHTNESS, threshold_mv: int = LOW_BATTERY_MV, cel
     return Budget(face, vsys_ma, battery_w, usable_wh, sign, after, usable_wh / battery_w)
 
 
+# ----- every part inside its supply range (hardware/circuit.py's rails)
+
+USB_V = (4.75, 5.25)  # a USB port: 5 V +-5 %, the weak one at its lowest
+BOOST_V = (4.80, 5.20)  # the 5 V regulator module: +-4 %
+CELL_RANGE_V = (3.0, 4.2)  # the cells, empty to full
+V3V3 = (3.20, 3.40)  # the Pico's 3.3 V regulator
+IDEAL_DIODE_OHM = 0.079  # LM66100's on-resistance (its datasheet)
+SCHOTTKY_V = (0.25, 0.45)  # a 1N5819 from 10 mA to 0.5 A
+VSYS_MA_MAX = 600  # VSYS at its heaviest: the voice speaking, both motors, the faces full, an LED
+
+
+def rails(or_drop_v=None) -> dict:
+    """{(rail, on): (lowest, highest) volts}, on "battery" or "usb". or_drop_v: the drop of
+    the diode that ORs each source into VSYS (None: the ideal diodes, at VSYS_MA_MAX)."""
+    drop = (0.0, IDEAL_DIODE_OHM * VSYS_MA_MAX / 1000) if or_drop_v is None else (or_drop_v, or_drop_v)
+    out = {}
+    for on, source in (("battery", BOOST_V), ("usb", USB_V)):
+        vsys = (source[0] - drop[1], source[1] - drop[0])
+        out[("VSYS", on)] = vsys
+        out[("AUDIO_V", on)] = (vsys[0] - SCHOTTKY_V[1], vsys[1] - SCHOTTKY_V[0])
+        out[("+3V3", on)] = V3V3
+        out[("BAT_OUT", on)] = CELL_RANGE_V
+    out[("VBUS", "usb")] = USB_V
+    out[("BOOST_5V", "battery")] = BOOST_V
+    return out
+
+
+# (part, its rail, its least and most supply in volts: from its datasheet)
+SUPPLIES = (
+    ("HT16K33 (the faces)", "VSYS", 4.5, 5.5),
+    ("Raspberry Pi Pico (VSYS)", "VSYS", 1.8, 5.5),
+    ("DFPlayer Mini (the voice)", "AUDIO_V", 3.2, 5.0),
+    ("SC16IS750 (the voice's bridge)", "+3V3", 2.3, 3.6),
+    ("74HC138", "+3V3", 2.0, 6.0),
+    ("5 V regulator (S7V8F5), input", "BAT_OUT", 2.7, 11.8),
+    ("TP4056 charger, input", "VBUS", 4.0, 8.0),
+    ("LM66100 ideal diodes, input", "BOOST_5V", 1.5, 5.5),
+    ("LM66100 ideal diodes, input", "VBUS", 1.5, 5.5),
+    ("WS2812 square LEDs", "VBUS", 3.5, 5.3),
+)
+MOTOR_START_V = 2.3  # what a 3 V coin motor needs to start turning
+INTENSITY_DEFAULT = (80, 100)  # firmware/access/settings.py's normal and strong pulses
+
+
+def supply_faults(or_drop_v=None) -> list[str]:
+    """Every part outside its supply range on a rail, on the cells or on USB; and the
+    motors outside their rated voltage or under their start at the firmware's duty."""
+    r = rails(or_drop_v)
+    out = []
+    for part, rail, lo, hi in SUPPLIES:
+        for on in ("battery", "usb"):
+            if (rail, on) not in r:
+                continue
+            vlo, vhi = r[(rail, on)]
+            if vlo < lo or vhi > hi:
+                out.append("%s on %s (%s): %.2f-%.2f V, its range %.1f-%.1f V" % (part, rail, on, vlo, vhi, lo, hi))
+    for on in ("battery", "usb"):
+        vlo, vhi = r[("VSYS", on)]
+        for rail in (vlo, vhi):
+            for level in INTENSITY_DEFAULT:
+                avg = rail * motorduty.duty_u16(level, int(rail * 1000)) / 65535
+                if avg > motorduty.RATED_MV / 1000 + 0.01:
+                    out.append("a motor at %d %% on %.2f V: %.2f V, over its rated %.1f V" % (level, rail, avg,
+                                                                                                motorduty.RATED_MV / 1000))
+                if avg < MOTOR_START_V:
+                    out.append("a motor at %d %% on %.2f V: %.2f V, under its start %.1f V" % (level, rail, avg,
+                                                                                                 MOTOR_START_V))
+    if motorduty.RAIL_MAX_MV < r[("VSYS", "usb")][1] * 1000 - 1:
+        out.append("the firmware takes VSYS at most %.2f V before it has measured it, but it reaches %.2f V"
+                   % (motorduty.RAIL_MAX_MV / 1000, r[("VSYS", "usb")][1]))
+    return out
+
+
+CHARGE_A = 1.0  # the TP4056 with R_PROG 1.2 kohm
+CV_TAIL = 1.15  # the constant-voltage end of a Li-ion charge adds about this much
+
+
+def charge_hours(cells: int = CELLS) -> float:
+    """From empty to full at CHARGE_A (the board off; on, it draws its own from USB)."""
+    return cells * CELL_MAH / 1000 / CHARGE_A * CV_TAIL
+
+
 def report(b: Budget | None = None) -> str:
     b = b or budget()
     v = budget(voice=True, cells=VOICE_CELLS)
@@ -95,6 +181,11 @@ def report(b: Budget | None = None) -> str:
         "%.1f h after the sign (3 cells: %.1f h), %.1f h from full |" % (
             voice_ma(), VOICE_IDLE_MA, VOICE_SPEAKING_MA, VOICE_SHARE * 100, VOICE_CELLS, v.hours_after_sign,
             budget(voice=True).hours_after_sign, v.hours_total),
+        "| charging from empty at %.1f A (a USB charger of 1.5 A or more) | %.1f h (with 4 cells %.1f h) |" % (
+            CHARGE_A, charge_hours(), charge_hours(VOICE_CELLS)),
+        "| VSYS on the cells / on a USB port of 4.75-5.25 V (ideal diodes) | %.2f-%.2f V / %.2f-%.2f V: every part "
+        "inside its range (%s) |" % (*rails()[("VSYS", "battery")], *rails()[("VSYS", "usb")],
+                                     "none outside" if not supply_faults() else "; ".join(supply_faults())),
     ])
 
 

@@ -19,13 +19,80 @@ def _pins(net):
     return {(p.part.fields.get("Role") or p.part.name, p.part.ref, p.name) for p in net.pins}
 
 
-def test_erc_is_clean_and_would_catch_a_fault(board):
-    assert board.erc() == (0, 0)
+def _miswired(change):
     broken = C.Board()
     with broken.circuit:
-        broken.parts["decoder"]["Y0"] += broken.nets["RANK_2"]  # two decoder outputs joined
-    errors, warnings = broken.erc()
-    assert errors >= 1
+        change(broken)
+    return broken.erc()
+
+
+def test_erc_is_clean_and_refuses_a_miswired_net(board):
+    # The pins are typed (inputs, outputs, open drains, power in and out), and the rails are
+    # driven by the pins that supply them, a power flag only on GND and the OR-ed VSYS: so
+    # a miswiring is an error or a warning, and anything but (0, 0) is refused.
+    from skidl import Net
+
+    assert board.erc() == (0, 0)
+    # two decoder outputs joined
+    assert _miswired(lambda b: b.parts["decoder"]["Y0"].__iadd__(b.nets["RANK_2"]))[0] >= 1
+    # a decoder output onto a face's row driver
+    assert _miswired(lambda b: b.parts["decoder"]["Y0"].__iadd__(b.nets["FACE_W_ROW0"]))[0] >= 1
+    # the Pico's 3.3 V output joined to USB's 5 V
+    assert _miswired(lambda b: b.pico["3V3"].__iadd__(b.nets["VBUS"]))[0] >= 1
+
+    def unpowered(b):  # a face's supply pin on a wire from nowhere
+        pin = b.parts["face_white"]["VDD"]
+        pin.disconnect()
+        pin += Net("FACE_W_SUPPLY")
+    assert _miswired(unpowered) != (0, 0)
+
+    def regulator_unfed(b):  # the regulator's input cut off from the cells
+        pin = b.parts["regulator"]["VIN"]
+        pin.disconnect()
+        pin += Net("CELLS_CUT")
+    assert _miswired(regulator_unfed) != (0, 0)
+
+
+def test_the_power_path_switches_microamps_fuses_the_cells_and_ors_without_a_drop(board):
+    nets, parts = board.nets, board.parts
+    sw = parts["power_switch"]
+    # the switch holds the regulator's enable low (off) or leaves it to its pull-up (on)
+    assert sw["B"].net is nets["BOOST_EN"] and sw["A"].net is nets["GND"]
+    assert parts["regulator"]["EN"].net is nets["BOOST_EN"] and parts["regulator"]["VIN"].net is nets["BAT_OUT"]
+    # the fuse between the cells and their charger's protection
+    fuse = parts["fuse_battery"]
+    assert {fuse["1"].net, fuse["2"].net} == {nets["CELL+"], parts["charger"]["B+"].net}
+    # both 5 V sources into VSYS through an ideal diode each, nothing else feeding it
+    for key, source in (("ideal_battery", "BOOST_5V"), ("ideal_usb", "VBUS")):
+        assert parts[key]["VIN"].net is nets[source] and parts[key]["VOUT"].net is nets["VSYS"]
+    assert "diode_battery" not in parts
+    # the voice behind its own Schottky from VSYS
+    d = parts["d_audio"]
+    assert d["A"].net is nets["VSYS"] and parts["audio_player"]["VCC"].net is d["K"].net
+
+
+def test_every_part_is_inside_its_supply_range_and_the_motors_at_their_rating():
+    from hardware import power
+    from firmware.hal import motorduty
+
+    assert power.supply_faults() == []
+    # Not a blind check: VSYS through a Schottky, as before, leaves the faces under 4.5 V on a
+    # weak USB port (and on the cells).
+    faults = power.supply_faults(or_drop_v=0.45)
+    assert any("HT16K33" in f and "usb" in f for f in faults)
+    # The firmware's duty: never more than the motor's rated voltage on any rail, whatever
+    # the intensity asked; the normal pulse still starts the motor on the lowest rail.
+    for rail_mv in range(4700, 5251, 50):
+        for level in range(0, 101, 5):
+            avg = rail_mv * motorduty.duty_u16(level, rail_mv) / 65535
+            assert avg <= motorduty.RATED_MV + 5
+        assert rail_mv * motorduty.duty_u16(80, rail_mv) / 65535 >= power.MOTOR_START_V * 1000
+    assert motorduty.duty_u16(100) * motorduty.RAIL_MAX_MV / 65535 <= motorduty.RATED_MV + 5  # before a reading
+    assert motorduty.duty_u16(100, 0) == motorduty.duty_u16(100)  # no reading: taken at its highest
+    from firmware.access.settings import DEFAULTS
+    assert tuple(DEFAULTS["intensity"]) == power.INTENSITY_DEFAULT
+    # A night's charge.
+    assert power.charge_hours() <= 12
 
 
 def test_the_circuit_uses_the_firmware_pin_map_pin_by_pin(board):

@@ -3,7 +3,8 @@
 #   visual    sides whose LED flashes them (deaf players)
 #   buzzer    the buzzer sounds them too: off by default (C.02: an alarm must have an off switch)
 #   code      the number code: "tactileclock" or "taptic"
-#   intensity motor duty (%) for normal and strong pulses
+#   intensity normal and strong pulses, in % of the motor's rated voltage (firmware/hal/motorduty.py:
+#             never more; 80 % is 2.4 V, over the 2.3 V a coin motor needs to start)
 #   thresholds seconds left at which the time-threshold signals come (up to four)
 #   speech    the board's own voice (the optional audio module): "en", "it", "fide" (the
 #             appendix D.2.1 style: Anna, Bella, ..., eins, zwei, ...), or "" (off):
@@ -16,7 +17,7 @@ from firmware import jsonfile
 from firmware.access.numbercode import CODES
 
 DEFAULTS = {"blind": "", "visual": "", "buzzer": False, "code": "tactileclock",
-            "intensity": [60, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": [20, 20], "ears": False}
+            "intensity": [80, 100], "thresholds": [600, 300, 60, 10], "speech": "", "volume": [20, 20], "ears": False}
 SPEECH = ("en", "it", "fide")  # firmware/access/phrases.py: LANGUAGES
 
 

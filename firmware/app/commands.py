@@ -192,7 +192,7 @@ def _selftest(dev, pos, kw, now):
 
 def _access(dev, pos, kw, now):
     """Signals for blind and deaf players: access blind=w visual=b code=taptic
-    buzzer=on intensity=60,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
+    buzzer=on intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
     device)."""
     if kw:
         dev.access.update(kw)

@@ -5,6 +5,7 @@
 # Figures for a 125 MHz RP2040 (bench/scan.py): a full scan is 8 rows x (3 pin writes, a
 # 5 us settle, one register read), at most ~0.6 ms in MicroPython, so 100 scans a second
 # take at most ~6% of the CPU.
+from firmware.hal import motorduty
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.dfplayer import DFPlayer
@@ -26,7 +27,7 @@ class Rp2Hal:
 
     def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
                  i2c=None, motors=(None, None), buzzer=None, leds=(None, None), battery=None,
-                 vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None, squares=None):
+                 vbus=None, wdt=None, board_id="pico", stdin=None, stdout=None, squares=None, vsys=None):
         self.now = ticks_ms
         self.diff = ticks_diff
         self.matrix = MatrixScanner(address_pins, read_columns, settle)
@@ -47,6 +48,8 @@ class Rp2Hal:
         self.leds = leds
         self.battery = battery
         self.vbus = vbus
+        self.vsys = vsys  # ADC 3: a third of VSYS, for the motors' duty (firmware/hal/motorduty.py)
+        self.rail_mv = motorduty.RAIL_MAX_MV
         self.wdt = wdt
         self.square_leds = SquareLeds(squares) if squares is not None else None
         self.board_id = board_id
@@ -114,7 +117,7 @@ class Rp2Hal:
     def motor(self, side, duty_percent):
         pwm = self.motors[0 if side == WHITE else 1]
         if pwm is not None:
-            pwm.duty_u16(655 * duty_percent if duty_percent < 100 else 65535)
+            pwm.duty_u16(motorduty.duty_u16(duty_percent, self.rail_mv))  # at most its rated voltage
 
     def buzzer(self, freq):
         if self.buzzer_pwm is not None:
@@ -132,6 +135,8 @@ class Rp2Hal:
     def power(self):
         """(the cells' mV or None, on USB power, low, per cent left or None) - the low-
         battery sign and the level C.02 asks for (firmware/hal/battery.py)."""
+        if self.vsys is not None:
+            self.rail_mv = motorduty.vsys_mv(self.vsys.read_u16())
         if self.battery is None:
             return None, True, False, None
         mv = cell_mv(self.battery.read_u16())
@@ -220,6 +225,7 @@ def create():
                  leds=(machine.Pin(P.LED_WHITE, machine.Pin.OUT, value=0),
                        machine.Pin(P.LED_BLACK, machine.Pin.OUT, value=0)),
                  battery=machine.ADC(P.BATTERY_ADC), vbus=machine.Pin(P.VBUS_SENSE, machine.Pin.IN),
+                 vsys=machine.ADC(29),
                  wdt=machine.WDT(timeout=8000), squares=_square_chain(machine),
                  board_id="".join("%02x" % b for b in machine.unique_id()))
     # The matrix every 10 ms from a timer (firmware/hal/scanner.py), not from the loop.

@@ -252,7 +252,7 @@ def test_signals_for_a_blind_player():
     dev, hal = _device()
     hal.lines()
     got = _ask(dev, hal, "access blind=w thresholds=290\n")
-    assert got == ["access blind=w visual=- buzzer=off code=tactileclock intensity=60,100 thresholds=290 "
+    assert got == ["access blind=w visual=- buzzer=off code=tactileclock intensity=80,100 thresholds=290 "
                    "speech=off volume=20 ears=off",
                    "ok access"]
     assert _ask(dev, hal, "access blind=x\n")[0].startswith("err bad-argument")
@@ -261,7 +261,7 @@ def test_signals_for_a_blind_player():
     started = hal.t
     hal.motors.clear()
     run(dev, hal, 11000)  # White's time passes 4:50: the first threshold's pattern, one long pulse
-    assert [(s, d) for _, s, d in hal.motors] == [(WHITE, 60), (WHITE, 0)]
+    assert [(s, d) for _, s, d in hal.motors] == [(WHITE, 80), (WHITE, 0)]
     on, off = hal.motors[0][0], hal.motors[1][0]
     assert 740 <= off - on <= 760  # the long pulse
     assert before + 10000 <= on <= started + 10020  # when 10 s of his time were gone

@@ -173,7 +173,8 @@ def test_rp2_hal_with_fake_parts():
     motors = (FakePwm(), FakePwm())
     vbus = FakePin(0)
     hal = Rp2Hal(model.pins, model.read, None, lambda i: down[i], lambda: t[0], lambda a, b: a - b,
-                 i2c=bus, motors=motors, buzzer=FakePwm(), leds=leds, battery=FakeAdc(35000), vbus=vbus)
+                 i2c=bus, motors=motors, buzzer=FakePwm(), leds=leds, battery=FakeAdc(35000), vbus=vbus,
+                 vsys=FakeAdc(31110))  # a third of 4.70 V: VSYS on a weak USB port
     out = hal.scan(bytearray(8))
     assert out[0] == 1 << 4 and out[7] == 1 << 3
     down[1] = True
@@ -200,9 +201,15 @@ def test_rp2_hal_with_fake_parts():
     assert bus.writes[-1] == (0x71, bytes((15, 0x80)))  # Black's SIGNAL light
     hal.led("black", True)
     assert leds[1].v == 1 and leds[0].v == 0
-    hal.motor(WHITE, 50)
-    assert motors[0].duty == 32750 and motors[1].duty == 0
+    # A motor's duty is a share of its rated 3 V, never more: before VSYS is measured, on the
+    # highest rail (5.25 V); once it is, on the rail it has.
+    hal.motor(WHITE, 100)
+    assert motors[0].duty == 100 * 3000 * 655 // 5250 and motors[1].duty == 0  # 57 %: 3.0 V on 5.25 V
     mv, usb, low, level = hal.power()
+    hal.motor(WHITE, 100)
+    assert abs(motors[0].duty * 4700 // 65535 - 3000) < 10  # 3.0 V on the measured 4.70 V
+    hal.motor(WHITE, 0)
+    assert motors[0].duty == 0
     assert 3520 <= mv <= 3530 and not usb and low  # 35000/65535 x 3.3 V x 2: the cells low
     assert level == 9  # on the curve: under a tenth of the charge left
     vbus.v = 1
