@@ -250,40 +250,35 @@ class SensorStrip:
             v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
             v.SetNet(net(n))
             b.Add(v)
-        for x1, y1, x2, y2 in self.silk:
+        def segment(x1, y1, x2, y2, layer, width):
             e = pcbnew.PCB_SHAPE(b)
             e.SetShape(pcbnew.SHAPE_T_SEGMENT)
             e.SetStart(pt(x1, y1))
             e.SetEnd(pt(x2, y2))
-            e.SetLayer(pcbnew.F_SilkS)
-            e.SetWidth(mm(0.15))
+            e.SetLayer(layer)
+            e.SetWidth(mm(width))
             b.Add(e)
+
+        def text(x, y, words, size, thickness, left=False):
+            t = pcbnew.PCB_TEXT(b)
+            t.SetText(words)
+            t.SetPosition(pt(x, y))
+            t.SetLayer(pcbnew.F_SilkS)
+            t.SetTextSize(pcbnew.wxSize(mm(size), mm(size)))
+            t.SetTextThickness(mm(thickness))
+            if left:
+                t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_LEFT)
+            b.Add(t)
+
+        for x1, y1, x2, y2 in self.silk:
+            segment(x1, y1, x2, y2, pcbnew.F_SilkS, 0.15)
         for x, y, words in self.labels:
-            t = pcbnew.PCB_TEXT(b)
-            t.SetText(words)
-            t.SetPosition(pt(x, y))
-            t.SetLayer(pcbnew.F_SilkS)
-            t.SetTextSize(pcbnew.wxSize(mm(1.0), mm(1.0)))
-            t.SetTextThickness(mm(0.15))
-            b.Add(t)
+            text(x, y, words, 1.0, 0.15)
         for x, y, words in self.texts:
-            t = pcbnew.PCB_TEXT(b)
-            t.SetText(words)
-            t.SetPosition(pt(x, y))
-            t.SetLayer(pcbnew.F_SilkS)
-            t.SetTextSize(pcbnew.wxSize(mm(1.5), mm(1.5)))
-            t.SetTextThickness(mm(0.2))
-            t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_LEFT)
-            b.Add(t)
+            text(x, y, words, 1.5, 0.2, left=True)
         w, h = self.size
         for x1, y1, x2, y2 in ((0, 0, w, 0), (w, 0, w, h), (w, h, 0, h), (0, h, 0, 0)):
-            e = pcbnew.PCB_SHAPE(b)
-            e.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            e.SetStart(pt(x1, y1))
-            e.SetEnd(pt(x2, y2))
-            e.SetLayer(pcbnew.Edge_Cuts)
-            e.SetWidth(mm(0.1))
-            b.Add(e)
+            segment(x1, y1, x2, y2, pcbnew.Edge_Cuts, 0.1)
         return b
 
 
