@@ -112,8 +112,10 @@ def _parts():
                             "push button, 12 mm"),
         "clock_button": _template("SW_Lever", "SW", two, "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
                                   "D2F-5L", "clock lever: microswitch with lever, on a 2-pin JST XH lead"),
-        "npn": _template("Q_NPN_EBC", "Q", [(1, "E", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
-                         "Package_TO_SOT_THT:TO-92_Inline", "BC337-40", "NPN transistor, 800 mA"),
+        "npn": _template("Q_NPN_CBE", "Q", [(1, "C", T.PASSIVE), (2, "B", T.PASSIVE), (3, "E", T.PASSIVE)],
+                         "Package_TO_SOT_THT:TO-92_Inline", "BC337-40",
+                         "NPN transistor, 800 mA; its TO-92 legs C, B, E (flat face towards you, legs down: the "
+                         "collector on the left)"),
         "motor": _template("Motor", "M", polar,
                            "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical", "Seeed 316040001",
                            "coin vibration motor, 3 V, 10 mm, on a JST XH lead (in the player's clock side)"),

@@ -34,7 +34,7 @@ ELECTRONIC = {
     ("DFPlayer_Mini", "DFPlayer Mini"): 3.00, ("D_Schottky", "BAT85"): 0.06, ("D_Small", "1N4148"): 0.03,
     ("HT16K33", "HT16K33 0x70"): 1.50, ("HT16K33", "HT16K33 0x71"): 1.50, ("LED", "red 10 mm"): 0.25,
     ("LED_3mm", "red 3 mm"): 0.05, ("Motor", "3 V"): 1.00, ("Q_NMOS_GSD", "BSS138"): 0.10,
-    ("Q_NPN_EBC", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
+    ("Q_NPN_CBE", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
     ("Reed", "reed NO"): 0.60, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
     ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
     ("AudioJack3", "3.5 mm"): 0.40, ("D_Supply", "1N5819"): 0.10, ("Polyfuse", "1.1 A"): 0.30,
