@@ -6,7 +6,7 @@ from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import FakeHal, fresh_device, run, set_square, speak_first
 from tests.firmware.support import tmp
 
-MICROPYTHON_HEAP = "352K"  # the whole application, all of its code on this 64-bit heap (the chip keeps it frozen in flash)
+MICROPYTHON_HEAP = "384K"  # the whole application, all of its code on this 64-bit heap (the chip keeps it frozen in flash)
 PRESETS = tmp("test-device-presets.json")
 CONFIG = tmp("test-device-config.json")
 
