@@ -255,8 +255,7 @@ class Match:
             if self.auto_penalties:
                 self.illegal_move(side, now)
             return False
-        if not clock.press(side, now):
-            self.check(now)  # the flag fell before the press
+        if not self._switch(side, now):
             return False
         after = clock.left[i]
         # Every move of this side since his last press is completed now (6.2.1.2: the
@@ -266,8 +265,16 @@ class Match:
             self._set_clock_after(ply, after)
             ply -= 2
         self._awaiting[i] = 0
+        return True
+
+    def _switch(self, side, now):
+        """side's press switches the clock (False: his flag fell first, and is told); an
+        opponent's draw offer standing is declined by it (9.1.2.3)."""
+        if not self.clock.press(side, now):
+            self.check(now)
+            return False
         offer = self.offer
-        if offer is not None and offer != side:  # he moved on: the offer is declined (9.1.2.3)
+        if offer is not None and offer != side:
             self.offer = None
             self.sink.draw_declined(offer)
         return True
@@ -287,14 +294,9 @@ class Match:
             clock.start(now, side)
         if clock.running != i or clock.paused:
             return False
-        if not clock.press(side, now):
-            self.check(now)  # the flag fell before the press
+        if not self._switch(side, now):
             return False
         self._ahead[i] = clock.left[i]
-        offer = self.offer
-        if offer is not None and offer != side:  # he moved on: the offer is declined (9.1.2.3)
-            self.offer = None
-            self.sink.draw_declined(offer)
         return True
 
     def offer_draw(self, side, now):

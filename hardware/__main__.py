@@ -12,12 +12,13 @@ write_all()
 for p in (NETLIST, BOM, WIRING):
     print(p)
 status = perfboard.main([])
-# (module, the function that says whether its tool is here, what it makes)
-for name, tool, what in (("pcb", "pcbnew_module", "the sensor strip"), ("enclosure", "build123d_module", "the enclosure"),
-                         ("tactile", "build123d_module", "the blind player's board")):
+# (module, the module and function that say whether its tool is here, what it makes)
+for name, (home, tool), what in (("pcb", ("pcb", "pcbnew_module"), "the sensor strip"),
+                                 ("enclosure", ("enclosure", "build123d_module"), "the enclosure"),
+                                 ("tactile", ("enclosure", "build123d_module"), "the blind player's board")):
     module = importlib.import_module("hardware." + name)
     try:
-        getattr(module, tool)()
+        getattr(importlib.import_module("hardware." + home), tool)()
     except ImportError as e:
         print(f"{what} not made: {e}")
         continue

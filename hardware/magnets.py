@@ -148,20 +148,15 @@ def spots(radius, step=1.0, round_=48):
     """Where a piece may stand within `radius` of a square's centre: the centre, rings every
     `step` mm, the edge itself."""
     out = [(0.0, 0.0)]
-    k = 1
-    while k * step < radius + 1e-9 or (k - 1) * step < radius - 1e-9:
+    for k in range(1, math.ceil(radius / step - 1e-9) + 1):
         r = min(k * step, radius)
         out += [(r * math.cos(2 * math.pi * j / round_), r * math.sin(2 * math.pi * j / round_)) for j in range(round_)]
-        if r >= radius:
-            break
-        k += 1
     return out
 
 
 def own_least(diameter, thickness, br, radius=READ_RADIUS, depth=None, offset=None, axis=None):
     """The least a switch gets from a piece anywhere within `radius` of its square's centre (AT)."""
-    return float(mmf(spots(radius), diameter, thickness, br, depth, offset, axis).min()) if radius > 0 else \
-        float(mmf([(0.0, 0.0)], diameter, thickness, br, depth, offset, axis)[0])
+    return float(mmf(spots(radius), diameter, thickness, br, depth, offset, axis).min())
 
 
 def others(pitch=G.PITCH, reach=2):

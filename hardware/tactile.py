@@ -116,13 +116,6 @@ def write_all(pitch: float = G.PITCH, out: Path = OUT) -> list[Path]:
     return written
 
 
-def build123d_module():
-    """build123d, as the enclosure wants it (ImportError saying how to get it)."""
-    from hardware.enclosure import build123d_module as enclosure_build123d
-
-    return enclosure_build123d()
-
-
 def main(argv=None):
     import argparse
 
@@ -131,6 +124,8 @@ def main(argv=None):
     ap.add_argument("--out", default=str(OUT), help="the folder (default: hardware/tactile)")
     a = ap.parse_args(argv)
     try:
+        from hardware.enclosure import build123d_module
+
         build123d_module()
         found = check_magnets()
         if found["own"] < found["at least"] or found["neighbour"] > found["at most"]:

@@ -55,6 +55,11 @@ def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number
     happened: {"wrong": (tried, alert seconds), "missing": alert seconds, "lag": ply}
     (seconds None: no alert came)."""
     board = (board or chess.Board()).copy()
+    blind_plies = {k for k in range(len(moves)) if (board.turn if k % 2 == 0 else not board.turn) == blind_color}
+    if wrong_ply is not None and wrong_ply not in blind_plies:
+        raise ValueError("wrong_ply: a move of the blind player's (the sighted player repeats it wrongly)")
+    if missing_ply is not None and (missing_ply in blind_plies or missing_ply + 1 >= len(moves)):
+        raise ValueError("missing_ply: a move of the sighted player's, with the blind player's after it")
     a_n, b_n = number, number + PAIRED
     done = {}
 
@@ -76,8 +81,6 @@ def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number
             time.sleep(LAG_S)
         time.sleep(REPEAT_S)
         if ply == missing_ply:
-            if by_blind or ply + 1 >= len(moves):
-                raise ValueError("missing_ply: a move of the sighted player's, with the blind player's after it")
             mine = moves[ply + 1]
             board.push(move)
             log(f"  the blind player forgets to repeat {board.peek().uci()} and plays {board.san(mine)} on his board")
@@ -91,8 +94,6 @@ def play(moves, sighted, blind, blind_color: chess.Color, sessions: dict, number
             done["missing"] = time.monotonic() - t0 if told else None
             other.shift(mine.to_square, mine.from_square)  # his move back; the repetition follows
             time.sleep(0.5)
-        if ply == wrong_ply and not by_blind:
-            raise ValueError("wrong_ply: a move of the blind player's (the sighted player repeats it wrongly)")
         if ply == wrong_ply:
             wrong = misheard(board, move)
             before = len(alerts()) if alerts else 0

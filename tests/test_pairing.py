@@ -4,6 +4,7 @@ other (`expect`); a second move before the first was repeated, or another move i
 place, is an urgent alert at once (D.2.9) that names the move where the games part and
 what each board has, and both boards are told; spectators and the round PGN see one game."""
 import asyncio
+import contextlib
 import json
 
 import aiohttp
@@ -23,22 +24,28 @@ def _pair(tmp_path):
     return sighted, blind
 
 
-async def _both(relay) -> dict:
-    """The relay's sessions once both boards of the pair are there with their games."""
-    s = relay.sessions
-    assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
-    return s
+@contextlib.asynccontextmanager
+async def _paired(tmp_path, *boards):
+    """A relay on the pair's round, once both boards are there with their games: (relay,
+    its sessions); then the relay stopped and the boards unplugged."""
+    relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
+    await relay.start()
+    try:
+        s = relay.sessions
+        assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+        yield relay, s
+    finally:
+        await relay.stop()
+        for b in boards:
+            b.close()
 
 
 def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(tmp_path):
     sighted, blind = _pair(tmp_path)
 
     async def body():
-        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
-        await relay.start()
         got = {}
-        try:
-            s = await _both(relay)
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
             sighted.add("@1:3 move 1 e2e4 e4")  # White (sighted) moves on his board...
             assert await _until(lambda: "expect e2e4" in blind.received, 2)  # ...the blind board is asked
             blind.add("@1:3 move 1 e2e4 e4")  # repeated there
@@ -66,10 +73,6 @@ def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(t
                 got["pgn"] = await (await http.get(base + "round.pgn")).text()
             got["public"] = [b["number"] for b in public["boards"]]
             got["own"] = [b["number"] for b in own["boards"]]
-        finally:
-            await relay.stop()
-            sighted.close()
-            blind.close()
         return got
 
     got = run(body())
@@ -101,10 +104,7 @@ def test_one_clock_the_blind_players_and_what_the_arbiter_and_the_blind_player_a
     got = {}
 
     async def body():
-        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
-        await relay.start()
-        try:
-            s = await _both(relay)
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
             assert await _until(lambda: "pair b there" in sighted.received and "pair w here" in blind.received, 2)
             sighted.add("@1:2 move 1 e2e4 e4")
             assert await _until(lambda: "expect e2e4" in blind.received, 2)
@@ -132,10 +132,6 @@ def test_one_clock_the_blind_players_and_what_the_arbiter_and_the_blind_player_a
                 got["pause"] = (r.status, await r.json())
                 got["pgn"] = await (await http.get(base + "round.pgn")).text()
             got["paused_on"] = ("pause" in blind.received, "pause" in sighted.received)
-        finally:
-            await relay.stop()
-            sighted.close()
-            blind.close()
 
     run(body())
     assert got["clock"] == (299000, "b")  # board 1 shows the game's clock, not its own
@@ -221,10 +217,7 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
     got = {}
 
     async def body():
-        relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
-        await relay.start()
-        try:
-            s = await _both(relay)
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
             sighted.add("@1:3 move 1 e2e4 e4")
             blind.add("@1:3 move 1 e2e4 e4")
             sighted.add("@1:4 move 2 e7e5 e5")  # Black's move made on the sighted board...
@@ -248,10 +241,6 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
                 pair = await page.query_selector("#board-1 >> xpath=..")
                 await pair.screenshot(path=SHOTS + "/pair.png")  # the docs' picture
                 await browser.close()
-        finally:
-            await relay.stop()
-            sighted.close()
-            blind.close()
 
     run(body())
     assert got["pair"] == [True, True, True]  # one beside the other

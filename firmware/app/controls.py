@@ -70,7 +70,7 @@ class Controls:
 
     def _press(self, side, t):
         match = self.match
-        if side == self.elsewhere and not match.awaits_press(side) and match.press_elsewhere(side, t):
+        if side == self.elsewhere and match.press_elsewhere(side, t):  # (not if his move stands here)
             # His move, made on his own board of the pair (appendix D) and not yet
             # repeated here: completed by his press, on this board's clock, the game's.
             self.events.signals.event(side, "move_done", t)
