@@ -128,3 +128,35 @@ def test_the_answer_to_the_sessions_resend_is_not_taken_for_a_commands(monkeypat
         assert answer.kind == "ok" and answer.args == ["new", "2"]
     finally:
         link.close()
+
+
+class SlowWritingBoard(OrderlyBoard):
+    """The same board behind a USB line that takes its time to take a line: the session's
+    resend is still being written (pyserial's write blocks while the OS buffer drains) when
+    the player program sends its own command from another thread."""
+
+    def __init__(self):
+        super().__init__()
+        self.resend_begun = threading.Event()
+
+    def write(self, data: bytes) -> int:
+        if data.startswith(b"resend"):
+            self.resend_begun.set()
+            time.sleep(0.5)
+        return super().write(data)
+
+
+def test_a_command_sent_while_the_sessions_resend_is_written_gets_its_own_answer(monkeypatch):
+    # The line that was seen to break `play pair` at first contact: the resend took its
+    # ticket first but reached the board after new, so the board's answer to new went to
+    # the resend and the resend's refusal (game 1 is over) to new.
+    board = SlowWritingBoard()
+    monkeypatch.setattr(boardlink.serial, "Serial", lambda *a, **kw: board)
+    link = boardlink.BoardLink("/dev/fake", retry_s=0.01)
+    try:
+        assert board.resend_begun.wait(5)
+        answer = link.command("new tc=60")
+        assert answer.kind == "ok" and answer.args == ["new", "2"]
+        assert board.written.index(b"resend") < board.written.index(b"new")
+    finally:
+        link.close()

@@ -43,6 +43,9 @@ class BoardLink:
         self.connected = threading.Event()
         self._port = None
         self._lock = threading.Lock()
+        # One line written at a time, in the order of its ticket: a ticket taken by one
+        # thread and written after another thread's line would take that line's answer.
+        self._writing = threading.Lock()
         self._answers: queue.Queue = queue.Queue()  # (ticket of the line answered, its ok or err)
         # The board answers each command line with one ok or err, in order: each line sent
         # that gets one has a ticket here, so that an answer goes to its own line (the
@@ -126,22 +129,23 @@ class BoardLink:
         """A line to the board; the ticket its ok or err will carry (None: a line answered
         otherwise, or not at all: the empty line, hello, state)."""
         word = text.split()[0] if text.strip() else ""
-        with self._lock:
-            port = self._port
-            ticket = None
-            if port is not None and word not in UNANSWERED:
-                self._ticket += 1
-                ticket = self._ticket
-                self._sent.append(ticket)
-        if port is None:
-            raise BoardError("the board is not connected")
-        try:
-            port.write((text + "\n").encode("ascii"))
-        except (serial.SerialException, OSError) as e:
+        with self._writing:
             with self._lock:
-                if ticket in self._sent:
-                    self._sent.remove(ticket)
-            raise BoardError(f"the line to the board failed: {e}") from None
+                port = self._port
+                ticket = None
+                if port is not None and word not in UNANSWERED:
+                    self._ticket += 1
+                    ticket = self._ticket
+                    self._sent.append(ticket)
+            if port is None:
+                raise BoardError("the board is not connected")
+            try:
+                port.write((text + "\n").encode("ascii"))
+            except (serial.SerialException, OSError) as e:
+                with self._lock:
+                    if ticket in self._sent:
+                        self._sent.remove(ticket)
+                raise BoardError(f"the line to the board failed: {e}") from None
         return ticket
 
     def command(self, text: str, timeout: float = ANSWER_TIMEOUT_S) -> Status:
