@@ -13,14 +13,21 @@ the playing surface (a 3 mm sheet of plywood or acrylic cut from board-top.dxf, 
 squares engraved or painted), screwed down at eight points. A notch in each side wall, by
 White's corners, lets the ribbon out to the clock on either side of the board.
 
-**The clock**: two halves, one per player, each a shell printed standing on its joint end
-(no overhang) and a bottom plate: the face behind a window in the sloping front, the lever
-on top (a printed cap over a microswitch on a post of the bottom plate), the coin motor in
-a pocket under the top beside the lever, where the player's hand rests, and the 10 mm LED
-that shows whose clock runs. White's half holds the cells' holder, the power switch and
-the speaker; Black's half the controller board (Pico by the USB slot), the menu buttons and
-reset on the arbiter's side (the rear), and the board's ribbon. The halves bolt together
-through their joint walls, which leave an opening for the wires.
+**The clock**: two halves, one per player. Each half's shell prints as two pieces cut
+through the lever's hole, each standing on its end wall (no roof to bridge, and within a
+180 mm printer), glued at the cut on a lap; its bottom is a 3 mm plate cut with the playing
+surface (clock-bottoms.dxf). The face sits behind a window in the sloping front; the lever
+on top is a printed cap whose head lands on the top at the end of its travel (the stop),
+held up by a spring round the screw that keeps it on a printed bracket under it; the
+bracket carries the microswitch in two slots, set to click as the head lands. The coin
+motor sits in a pocket under the top beside the lever, where the player's hand rests, and
+the 10 mm LED shows whose clock runs. White's half holds the cells' holder, the power
+switch and the speaker; Black's half the controller board (Pico by the USB slot), the menu
+buttons and reset on the arbiter's side (the rear), and the board's ribbon. The halves bolt
+together through their joint walls, which leave an opening for the wires.
+
+Every STL lies as it prints; hardware/printability.py checks each has no overhang that
+needs support, and the generator refuses a lever whose switch would be its stop.
 """
 from __future__ import annotations
 
@@ -32,8 +39,10 @@ from hardware import geometry as G
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "enclosure"
-BED = 220.0  # the print bed's side (most printers: 220-256 mm)
-BED_HEIGHT = 210.0
+# The smallest printer the guide names (Prusa MINI+, Bambu Lab A1 mini: a 180 mm cube);
+# every printed part fits it, the tray in tiles.
+BED = 180.0
+BED_HEIGHT = 180.0
 
 # ----- the clock (mm)
 CHARS, CHAR_PITCH, CHAR_HEIGHT = 8, 20.32, 25.4  # a face: eight 0.8-inch characters
@@ -42,9 +51,16 @@ FACE_BOARD = (180.0, 50.0, 12.0)  # a face's board and what stands behind it (HT
 FACE_SCREWS = (88.0, 22.0)  # the face board's M2.5 screws, from the window's centre
 HALF = 200.0  # a half's length
 DEPTH, H_FRONT, H_REAR, TOP_DEPTH, T = 100.0, 25.0, 75.0, 45.0, 2.4
-LEVER = 35.0  # the lever cap's side (its hole 0.6 mm larger)
-LEVER_UP = 8.0  # how far the cap stands above the top
-LIP = (3.0, 1.6)  # the cap's lip under the top (keeps it in): how far it reaches, its thickness
+LEVER = 35.0  # the lever cap's stem, square (its hole 0.6 mm larger)
+LEVER_RIM = 2.0  # how far the cap's head reaches over the hole all round
+LEVER_TRAVEL = 4.0  # the head's underside above the top at rest: pressed this far, it lands on the top
+LEVER_UP = 8.0  # how far the cap stands above the top at rest (the head: LEVER_UP - LEVER_TRAVEL thick)
+STEM_BELOW = 1.0  # how far the stem reaches below the top at rest
+# The lever's return spring, round the M3 screw that holds the cap down on the bracket's
+# shelf: outside diameter, free length, solid length, rate (N/mm).
+SPRING = (6.0, 11.0, 3.0, 0.2)
+SHELF_TOP = 63.0  # the bracket's shelf (the spring's seat), above the bottom
+LEVER_SCREW = (3.4, 2.5, 9.0, 20.0)  # the cap's M3: clearance in the shelf, pilot in the stem, its depth, length
 LED_HOLE = 10.2
 # A blind player's ask key (appendix D: his time without his lever): a 12 mm push button
 # under the top, its cap through a round hole beside the lever on the outer side, where a
@@ -57,13 +73,29 @@ DRAW_KEY_FROM_LEVER = 84.0  # the draw key (9.1.2), the same button, further out
 JACK = (6.4, 14.0, 10.0)
 JACK_AT = (70.0, 45.0)  # y, z
 MOTOR = (10.6, 1.4)  # the coin motor's pocket: diameter, depth (under a 2.4 mm top)
-SWITCH = (12.8, 5.8, 6.5, 10.0)  # the lever's microswitch: length, width, body height, lever's free height
+SWITCH = (12.8, 5.8, 6.5, 10.0)  # the lever's microswitch (Omron D2F-L): length, thickness, body height, free position max
+# Its operating position (nominal, tolerance), free position and minimum overtravel, from the
+# centre line of its two M2 holes (6.5 mm apart, 2.9 mm above its base), as its datasheet
+# gives them. The switch hangs on the bracket's rib in two slots: it is set to click as the
+# cap lands on the top, then raised SWITCH_SET mm, so the overtravel at the stop stays under
+# the datasheet's minimum whatever its own operating position: the switch is never the stop.
+SWITCH_OP = (6.8, 1.5)
+SWITCH_OT = 0.55
+SWITCH_MD = 0.5  # movement differential: how far above the operating position it lets go
+SWITCH_HOLES = (6.5, 2.9)
+SWITCH_SET = 0.3
+SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
-STANDOFF = 6.0
+STANDOFF = 6.0  # M2.5 hex standoffs, female-female
+BOTTOM = 3.0  # the bottom plates: 3 mm plywood or acrylic, cut with the playing surface (no printer
+# takes a 200 mm plate on a 180 mm bed)
+TONGUE = (6.0, 1.6)  # the glued lap at a shell's cut: how far it reaches into the other piece, thickness
+SPEAKER_Z = 34.0  # the speaker's centre on White's rear wall, below the lever's bracket
 SPEAKER = 40.0
 BUTTON_PITCH = 9 * 2.54  # the arbiter's buttons, on a strip of perfboard behind the rear wall
+PLA_G_PER_CM3 = 1.24
 BOSS = (7.0, 2.5, 10.0)  # the shell's screw bosses: diameter, pilot hole, depth
 
 
@@ -305,6 +337,8 @@ class ClockHalf:
         return Pos(x, y, z) * Rot(math.degrees(angle), 0, 0) * shape
 
     def shell(self):
+        """The half's shell whole, as it stands on the table (the two printed pieces glued at
+        the cut, each with its tongue: pieces())."""
         from build123d import Align, Box, Cylinder, Pos, Rot, extrude
 
         lo = (Align.MIN, Align.MIN, Align.MIN)
@@ -316,6 +350,7 @@ class ClockHalf:
         for x, y in self.boss_at():
             part += Pos(x, y, 0) * (Cylinder(BOSS[0] / 2, 14.0, align=(Align.CENTER, Align.CENTER, Align.MIN))
                                    - Cylinder(BOSS[1] / 2, BOSS[2], align=(Align.CENTER, Align.CENTER, Align.MIN)))
+        part += self.tongues()
         # The face's window and its four screws.
         xm = HALF / 2
         part -= self.on_slope(xm, 0, 0, Box(FACE_WINDOW[0], FACE_WINDOW[1], 20, align=mid))
@@ -330,38 +365,72 @@ class ClockHalf:
             part -= Pos(ax, ay, H_REAR) * Cylinder(ASK_KEY[0] / 2, 10, align=mid)
         part -= Pos(self.toward_outer(-34), ly, H_REAR - T - 0.01) * Cylinder(
             MOTOR[0] / 2, MOTOR[1] + 0.01, align=(Align.CENTER, Align.CENTER, Align.MIN))
-        # The microswitch's block, out from the rear wall behind the switch, no higher than
-        # the switch's body (the cap's lip comes down past it), two M2 holes through it.
-        x0, y0, z0, x1, y1, z1 = self.switch_box()
-        part += Pos((x0 + x1) / 2, y1, z0) * Box(x1 - x0 + 3, DEPTH - T / 2 - y1, z1 - z0,
-                                                  align=(Align.CENTER, Align.MIN, Align.MIN))
-        for dx in (-3.25, 3.25):
-            part -= Pos((x0 + x1) / 2 + dx, y1 + 4, z0 + 3.0) * Rot(90, 0, 0) * Cylinder(0.9, 8, align=mid)
+        # The lever's bracket, screwed through the rear wall.
+        ry = DEPTH - T / 2
+        for x, z in self.bracket_screws():
+            part -= Pos(x, ry, z) * Rot(90, 0, 0) * Cylinder(1.7, 10, align=mid)
         # The joint wall: four M3 bolts and the wires' opening.
         jx = self.joint - T / 2
         for y, z in self.bolts():
             part -= Pos(jx, y, z) * Rot(0, 90, 0) * Cylinder(1.7, 10, align=mid)
         part -= Pos(jx, 50, 28) * Box(10, 40, 24, align=mid)
         ox = self.outer + (T / 2 if self.side == "white" else -T / 2)
-        ry = DEPTH - T / 2
         part -= Pos(ox, JACK_AT[0], JACK_AT[1]) * Rot(0, 90, 0) * Cylinder(JACK[0] / 2, 10, align=mid)  # headphones
         if self.side == "white":
             part -= Pos(ox, DEPTH / 2, 12) * Box(10, 10, 5, align=mid)  # the power switch
             # The speaker's grille on the rear wall, and its two screws.
-            zc = 38.0
             for i in range(-3, 4):
                 for j in range(-3, 4):
                     gx, gz = i * 4.6 + (2.3 if j % 2 else 0), j * 4.0
                     if gx * gx + gz * gz <= 14.0 ** 2:
-                        part -= Pos(xm + gx, ry, zc + gz) * Rot(90, 0, 0) * Cylinder(1.5, 10, align=mid)
+                        part -= Pos(xm + gx, ry, SPEAKER_Z + gz) * Rot(90, 0, 0) * Cylinder(1.5, 10, align=mid)
             for sx in (-17.0, 17.0):
-                part -= Pos(xm + sx, ry, zc + 17.0) * Rot(90, 0, 0) * Cylinder(1.35, 10, align=mid)
+                part -= Pos(xm + sx, ry, SPEAKER_Z + 17.0) * Rot(90, 0, 0) * Cylinder(1.35, 10, align=mid)
         else:
             part -= Pos(ox, DEPTH / 2, 18.5) * Box(10, 12, 9, align=mid)  # the Pico's USB
             for k, x in enumerate(self.buttons()):
                 part -= Pos(x, ry, 22.0) * Rot(90, 0, 0) * Cylinder(4.0 if k < 4 else 1.5, 10, align=mid)
-            part -= Pos(HALF - 50.0, ry, 0) * Box(24, 10, 12, align=mid)  # the board's ribbon
+            part -= Pos(HALF - 50.0, ry, 8.0) * Box(24, 10, 10, align=mid)  # the board's ribbon
         return part
+
+    def cut_at(self):
+        """Where the shell is cut into its two printed pieces: through the lever's hole, so
+        that neither piece has a roof over it (each prints standing on its end wall)."""
+        return self.lever_at()[0]
+
+    def tongues(self):
+        """The laps that join the two pieces: strips inside the front and the rear wall, on
+        the joint's piece, reaching TONGUE[0] past the cut (clear of the speaker, the
+        buttons' board and the lever's bracket)."""
+        from build123d import Align, Box, Pos
+
+        lo = (Align.MIN, Align.MIN, Align.MIN)
+        reach, t = TONGUE
+        into = 0.5  # into the wall (a rebate in the other piece), and 4 mm back into its own piece
+        c = self.cut_at()
+        x0 = c - reach if self.side == "white" else c - 4.0
+        length = reach + 4.0
+        out = Pos(x0, T - into, 3.0) * Box(length, t + into, 17.0, align=lo)  # the front wall, under the face
+        out += Pos(x0, DEPTH - T - t, 3.0) * Box(length, t + into, 7.0, align=lo)  # the rear wall, low
+        out += Pos(x0, DEPTH - T - t, 67.0) * Box(length, t + into, H_REAR - T + into - 67.0, align=lo)  # under the top
+        return out
+
+    def pieces(self):
+        """The shell's two printed pieces, each as it prints: standing on its end wall (the
+        outer end's, the joint's), the cut up. {"outer": part, "joint": part}"""
+        from build123d import Align, Box, Pos
+
+        whole = self.shell()
+        c = self.cut_at()
+        big = 3 * HALF
+        below = Pos(c, -HALF, -HALF) * Box(big, big, big, align=(Align.MAX, Align.MIN, Align.MIN))
+        above = Pos(c, -HALF, -HALF) * Box(big, big, big, align=(Align.MIN, Align.MIN, Align.MIN))
+        tongue = self.tongues()
+        if self.side == "white":  # outer end at x = 0, the joint at HALF; the tongue on the joint's piece
+            outer, joint = (whole & below) - tongue, (whole & above) + tongue
+            return {"outer": laid(outer, "-x"), "joint": laid(joint, "+x")}
+        joint, outer = (whole & below) + tongue, (whole & above) - tongue
+        return {"outer": laid(outer, "+x"), "joint": laid(joint, "-x")}
 
     def boss_at(self):
         d = T + BOSS[0] / 2 - 1.0  # into the walls
@@ -376,39 +445,162 @@ class ClockHalf:
         perfboard holes apart (their board: hardware/perfboard.py)."""
         return [self.joint + 30.0 + k * BUTTON_PITCH for k in range(5)]
 
-    def switch_box(self):
-        """Where the lever's microswitch stands: (x0, y0, z0, x1, y1, z1)."""
-        lx, ly = self.lever_at()
-        ln, wd, h, free = SWITCH
-        z0 = H_REAR - T - LIP[1] - free
-        return lx - ln / 2, ly - wd / 2, z0, lx + ln / 2, ly + wd / 2, z0 + h
+    # ----- the lever
 
-    def bottom(self):
-        """The bottom plate: countersunk screws into the bosses, and the holder's or the
-        controller's seat."""
-        from build123d import Align, Box, Cone, Cylinder, Pos
+    def lever_stop(self):
+        """The heights of the lever at rest and at its stop: (the head's underside, the stem's
+        bottom) at rest, and the same pressed; the stop is the head on the top."""
+        head, stem = H_REAR + LEVER_TRAVEL, H_REAR - T - STEM_BELOW
+        return (head, stem), (head - LEVER_TRAVEL, stem - LEVER_TRAVEL)
+
+    def switch_holes_z(self):
+        """The switch's holes' centre line: (lowest, middle, highest) the slots allow."""
+        (_, _), (_, stem_down) = self.lever_stop()
+        middle = stem_down + SWITCH_SET - SWITCH_OP[0]
+        return middle - SWITCH_SLOT, middle, middle + SWITCH_SLOT
+
+    def switch_box(self, holes_z=None):
+        """Where the lever's microswitch stands, its holes' line at holes_z (the middle of
+        its slots unless given): (x0, y0, z0, x1, y1, z1). It hangs on the bracket's rib,
+        under the cap's stem, beside the spring."""
+        lx, ly = self.lever_at()
+        ln, wd, h, _ = SWITCH
+        z = self.switch_holes_z()[1] if holes_z is None else holes_z
+        x0 = lx + BRACKET["rib"][0] + BRACKET["rib"][1]
+        yc = BRACKET["switch_y"]
+        z0 = z - SWITCH_HOLES[1]
+        return x0, yc - ln / 2, z0, x0 + wd, yc + ln / 2, z0 + h
+
+    def bracket_screws(self):
+        """The two M3 screws through the rear wall into the bracket's back plate: (x, z)."""
+        lx, _ = self.lever_at()
+        z = (BRACKET["back"][1] + BRACKET["back"][2]) / 2
+        return [(lx - 10.0, z), (lx + 4.0, z)]
+
+    def bracket(self):
+        """The lever's bracket, where it is screwed (CAD coordinates): a back plate against
+        the rear wall, the shelf under the cap (the spring's seat; the cap's screw through
+        it), and the rib the switch hangs on in two upright slots."""
+        from build123d import Align, Box, Cylinder, Pos, Rot
 
         lo = (Align.MIN, Align.MIN, Align.MIN)
-        c = (Align.CENTER, Align.CENTER, Align.MIN)
-        part = Pos(0, 0, -T) * Box(HALF, DEPTH, T, align=lo)
-        for x, y in self.boss_at():
-            part -= Pos(x, y, -T - 1) * Cylinder(1.7, T + 2, align=c)
-            part -= Pos(x, y, -T - 0.01) * Cone(3.4, 1.7, 1.71, align=c)
-        if self.side == "white":
-            hx, hy, _ = BATTERY_HOLDER
-            bx, by = self.battery_at()
-            # Two L-shaped corners, diagonally opposite, hold the holder.
-            for x, y, w, d in ((bx - 3, by - 3, 3, 23), (bx - 3, by - 3, 23, 3),
-                               (bx + hx, by + hy - 20, 3, 23), (bx + hx - 20, by + hy, 23, 3)):
-                part += Pos(x, y, 0) * Box(w, d, 5, align=lo)
-        else:
-            for x, y in self.standoffs():
-                part += Pos(x, y, 0) * (Cylinder(3.0, STANDOFF, align=c) - Cylinder(1.25, STANDOFF + 1, align=c))
+        mid = (Align.CENTER, Align.CENTER, Align.CENTER)
+        lx, ly = self.lever_at()
+        inner = DEPTH - T
+        thick, z0, z1 = BRACKET["back"]
+        half_w = BRACKET["width"] / 2
+        part = Pos(lx - half_w, inner - thick, z0) * Box(2 * half_w, thick, z1 - z0, align=lo)
+        sw = BRACKET["shelf"]
+        part += Pos(lx - sw, ly - sw, SHELF_TOP - 3.0) * Box(2 * sw, inner - thick - ly + sw, 3.0, align=lo)
+        part -= Pos(lx, ly, SHELF_TOP) * Cylinder(LEVER_SCREW[0] / 2, 10, align=mid)
+        rx, rt = BRACKET["rib"]
+        ry0 = BRACKET["switch_y"] - SWITCH[0] / 2 - 2.0
+        part += Pos(lx + rx, ry0, z0) * Box(rt, inner - thick - ry0, z1 - z0, align=lo)
+        lowest, _, highest = self.switch_holes_z()
+        for dy in (-SWITCH_HOLES[0] / 2, SWITCH_HOLES[0] / 2):
+            y = BRACKET["switch_y"] + dy
+            slot = Box(rt + 2, 2.2, highest - lowest, align=mid) + Pos(0, 0, (highest - lowest) / 2) * Rot(0, 90, 0) * \
+                Cylinder(1.1, rt + 2, align=mid) + Pos(0, 0, -(highest - lowest) / 2) * Rot(0, 90, 0) * \
+                Cylinder(1.1, rt + 2, align=mid)
+            part -= Pos(lx + rx + rt / 2, y, (lowest + highest) / 2) * slot
+        for x, z in self.bracket_screws():
+            part -= Pos(x, inner, z) * Rot(90, 0, 0) * Cylinder(LEVER_SCREW[1] / 2, 2 * thick - 1.0, align=mid)
         return part
+
+    def spring(self, pressed=False):
+        """The return spring between the shelf and the cap's stem, as a cylinder."""
+        from build123d import Align, Cylinder, Pos
+
+        (_, rest), (_, down) = self.lever_stop()
+        top = down if pressed else rest
+        lx, ly = self.lever_at()
+        return Pos(lx, ly, SHELF_TOP) * Cylinder(SPRING[0] / 2, top - SHELF_TOP, align=(Align.CENTER, Align.CENTER, Align.MIN))
+
+    def spring_force(self, pressed=False):
+        """The spring's push (N) at rest and pressed; ValueError if it would go solid."""
+        (_, rest), (_, down) = self.lever_stop()
+        length = (down if pressed else rest) - SHELF_TOP
+        if length < SPRING[2]:
+            raise ValueError("the lever's spring would be solid (%.1f mm, solid at %.1f)" % (length, SPRING[2]))
+        return (SPRING[1] - length) * SPRING[3]
+
+    def lever_faults(self) -> list[str]:
+        """What would make the lever's switch its stop, or leave a press unread: [] when
+        the head lands on the top first, at every setting of the switch's slots, for any
+        switch within its datasheet's tolerance; the spring returns the cap and never goes
+        solid."""
+        faults = []
+        (head_up, stem_up), (head_down, stem_down) = self.lever_stop()
+        if abs(head_down - H_REAR) > 1e-9:
+            faults.append("the head does not land on the top")
+        lowest, middle, highest = self.switch_holes_z()
+        body_top = highest - SWITCH_HOLES[1] + SWITCH[2]
+        if body_top >= stem_down:
+            faults.append("the switch's body (its top at %.1f mm with the slots at their highest) stands in the "
+                          "stem's way (down to %.1f mm)" % (body_top, stem_down))
+        if SHELF_TOP >= stem_down:
+            faults.append("the shelf stands in the stem's way")
+        for op in (SWITCH_OP[0] - SWITCH_OP[1], SWITCH_OP[0], SWITCH_OP[0] + SWITCH_OP[1]):
+            setting = stem_down + SWITCH_SET - op  # clicks at the stop, raised SWITCH_SET
+            if not lowest <= setting <= highest:
+                faults.append("a switch operating at %.1f mm cannot be set in the slots (%.1f..%.1f, needs %.1f)"
+                              % (op, lowest, highest, setting))
+            if SWITCH_SET > SWITCH_OT:
+                faults.append("the switch is pressed %.2f mm past its operating position at the stop, more than "
+                              "its minimum overtravel %.2f" % (SWITCH_SET, SWITCH_OT))
+            if stem_up < setting + op + SWITCH_MD:
+                faults.append("at rest the cap still holds a switch operating at %.1f mm" % op)
+        try:
+            rest, down = self.spring_force(), self.spring_force(pressed=True)
+        except ValueError as e:
+            faults.append(str(e))
+        else:
+            weight = lever_cap().volume / 1000 * PLA_G_PER_CM3 * 9.81 / 1000  # N
+            if rest < 2 * weight:
+                faults.append("the spring holds the cap up with %.2f N, under twice its weight (%.2f N)" % (rest, weight))
+            if down > 3.0:
+                faults.append("the lever needs %.1f N at its stop (a player's press: at most 3 N)" % down)
+        return faults
+
+    def cap(self, pressed=False):
+        """The lever cap where it is (CAD coordinates)."""
+        from build123d import Pos
+
+        (_, rest), (_, down) = self.lever_stop()
+        lx, ly = self.lever_at()
+        return Pos(lx, ly, down if pressed else rest) * lever_cap()
+
+    # ----- the bottom
+
+    def bottom(self):
+        """The bottom plate as a solid (for the STEP assembly and the fit check): cut from a
+        3 mm sheet with the playing surface (bottoms_dxf())."""
+        from build123d import Align, Box, Cylinder, Pos
+
+        c = (Align.CENTER, Align.CENTER, Align.MIN)
+        part = Pos(0, 0, -BOTTOM) * Box(HALF, DEPTH, BOTTOM, align=(Align.MIN, Align.MIN, Align.MIN))
+        for x, y, d in self.bottom_holes():
+            part -= Pos(x, y, -BOTTOM - 1) * Cylinder(d / 2, BOTTOM + 2, align=c)
+        return part
+
+    def bottom_holes(self):
+        """The plate's holes: (x, y, diameter): the bosses' countersunk M3, and on Black's the
+        controller's standoffs' M2.5."""
+        out = [(x, y, 3.4) for x, y in self.boss_at()]
+        if self.side == "black":
+            out += [(x, y, 2.9) for x, y in self.standoffs()]
+        return out
+
+    def holder_corners(self):
+        """The two printed corners that hold the cells' holder, diagonally opposite, where
+        they stand: [(x, y, turned)]: the corner of the L and whether it is turned half round."""
+        hx, hy, _ = BATTERY_HOLDER
+        bx, by = self.battery_at()
+        return [(bx, by, False), (bx + hx, by + hy, True)]
 
     def battery_at(self):
         """The cells' holder's corner (x, y), at White's outer end, clear of the bosses."""
-        return T + 2.0, 10.5
+        return T + 4.0, 12.0
 
     def controller_at(self):
         """The controller board's corner (x, y), at Black's outer end (the Pico's USB
@@ -421,14 +613,17 @@ class ClockHalf:
         return [(cx + 3.5, cy + 3.5), (cx + w - 3.5, cy + 3.5), (cx + 3.5, cy + d - 3.5), (cx + w - 3.5, cy + d - 3.5)]
 
     def contents(self):
-        """What goes inside, as boxes: {name: part}; the fit check keeps them clear of the
-        shell."""
-        from build123d import Align, Box, Pos
+        """What goes inside, as boxes and solids: {name: part}; the fit check keeps them clear
+        of the shell and of one another."""
+        from build123d import Align, Box, Cylinder, Pos, Rot
 
         lo = (Align.MIN, Align.MIN, Align.MIN)
         out = {}
         x0, y0, z0, x1, y1, z1 = self.switch_box()
         out["switch"] = Pos(x0, y0, z0) * Box(x1 - x0, y1 - y0, z1 - z0, align=lo)
+        out["lever bracket"] = self.bracket()
+        out["lever spring"] = self.spring(pressed=True)
+        out["lever cap, pressed"] = self.cap(pressed=True)
         inward = T if self.side == "white" else HALF - T - JACK[1]
         out["headphone jack"] = Pos(inward, JACK_AT[0] - JACK[2] / 2, JACK_AT[1] - JACK[2] / 2) * Box(
             JACK[1], JACK[2], JACK[2], align=lo)
@@ -440,40 +635,127 @@ class ClockHalf:
         if self.side == "white":
             bx, by = self.battery_at()
             out["cells"] = Pos(bx, by, 0.01) * Box(*BATTERY_HOLDER, align=lo)
+            out["speaker"] = Pos(HALF / 2, DEPTH - T - 3.0, SPEAKER_Z) * Rot(90, 0, 0) * Cylinder(SPEAKER / 2, 6.0)
+            for k, corner in enumerate(self.holder_corner_parts()):
+                out["holder corner %d" % (k + 1)] = corner
         else:
             cx, cy = self.controller_at()
             w, d, t = CONTROLLER_BOARD
             out["controller"] = Pos(cx, cy, STANDOFF) * Box(w, d, t + CONTROLLER_PARTS, align=lo)
         return out
 
+    def holder_corner_parts(self):
+        from build123d import Pos, Rot
+
+        out = []
+        for x, y, turned in self.holder_corners():
+            part = holder_corner()
+            out.append(Pos(x, y, 0) * (Rot(0, 0, 180) * part if turned else part))
+        return out
+
+
+# The lever's bracket (mm): its back plate (thickness, from z, to z), its width, the shelf's
+# half side round the cap's screw, the rib's x from the lever's centre and thickness, the
+# switch's middle along y.
+BRACKET = {"back": (4.0, 56.0, 66.0), "width": 28.0, "shelf": 7.0, "rib": (8.0, 2.5), "switch_y": 85.0}
+
 
 def lever_cap():
-    """The lever: a cap standing LEVER_UP above the top, its lip under the top."""
-    from build123d import Align, Box, Pos
+    """The lever: a square stem through the top's hole under a head LEVER_RIM wider all
+    round; its M3 pilot hole from below. Origin: the stem's bottom, centred."""
+    from build123d import Align, Box, Cylinder, Pos
 
     lo = (Align.CENTER, Align.CENTER, Align.MIN)
-    return Box(LEVER + 2 * LIP[0], LEVER + 2 * LIP[0], LIP[1], align=lo) + Pos(0, 0, LIP[1]) * Box(
-        LEVER, LEVER, T + LEVER_UP, align=lo)
+    stem = T + STEM_BELOW + LEVER_TRAVEL
+    head = LEVER_UP - LEVER_TRAVEL
+    part = Box(LEVER, LEVER, stem, align=lo) + Pos(0, 0, stem) * Box(LEVER + 2 * LEVER_RIM, LEVER + 2 * LEVER_RIM,
+                                                                      head, align=lo)
+    return part - Pos(0, 0, -0.01) * Cylinder(LEVER_SCREW[1] / 2, LEVER_SCREW[2] + 0.01, align=lo)
+
+
+def holder_corner():
+    """A corner that holds the cells' holder, glued on the bottom where its outline is
+    engraved: an L 23 mm each way, 3 mm walls, 5 mm high. Origin: the holder's corner."""
+    from build123d import Align, Box, Pos
+
+    lo = (Align.MIN, Align.MIN, Align.MIN)
+    return Pos(-3, -3, 0) * Box(3, 23, 5, align=lo) + Pos(-3, -3, 0) * Box(23, 3, 5, align=lo)
+
+
+def laid(part, down: str):
+    """The part turned so that its face looking `down` ("-x", "+x", "-y", "+y", "-z", "+z")
+    lies on the bed, its lowest corner at the origin: as it prints."""
+    from build123d import Pos, Rot
+
+    turn = {"-z": Rot(0, 0, 0), "+z": Rot(180, 0, 0), "-x": Rot(0, -90, 0), "+x": Rot(0, 90, 0),
+            "-y": Rot(90, 0, 0), "+y": Rot(-90, 0, 0)}[down]
+    turned = turn * part
+    box = turned.bounding_box()
+    return Pos(-box.min.X, -box.min.Y, -box.min.Z) * turned
+
 
 
 # ===================================================================== output
 
 def parts(pitch: float = G.PITCH, bed: float = BED):
-    """Every printed part: {name: (part, how many)}; and the enclosure objects."""
+    """Every printed part, lying as it prints: {name: (part, how many)}; and the
+    enclosure objects."""
     board = BoardEnclosure(pitch, bed)
     tray = board.tray()
     out = {name: (part, 1) for name, part in board.tiles(tray).items()}
-    out["board-joiner"] = (board.joiner(), board.joiners_needed())
+    out["board-joiner"] = (laid(board.joiner(), "-z"), board.joiners_needed())
     for side in ("white", "black"):
-        half = ClockHalf(side)
-        out["clock-%s-shell" % side] = (half.shell(), 1)
-        out["clock-%s-bottom" % side] = (half.bottom(), 1)
-    out["clock-lever-cap"] = (lever_cap(), 2)
+        for name, piece in ClockHalf(side).pieces().items():
+            out["clock-%s-shell-%s" % (side, name)] = (piece, 1)
+    out["clock-lever-cap"] = (laid(lever_cap(), "+z"), 2)  # on its head
+    out["clock-lever-bracket"] = (laid(ClockHalf("white").bracket(), "+y"), 2)  # on its back plate
+    out["clock-holder-corner"] = (holder_corner(), 2)
     return out, board, tray
 
 
+def clock_assembly():
+    """The clock as it stands: both halves, bottoms, brackets, caps."""
+    from build123d import Compound, Pos
+
+    children = []
+    for side, dx in (("white", 0.0), ("black", HALF)):
+        half = ClockHalf(side)
+        parts_ = [half.shell(), half.bottom(), half.bracket(), half.cap()] + \
+            (half.holder_corner_parts() if side == "white" else [])
+        children += [Pos(dx, 0, 0) * p for p in parts_]
+    return Compound(children=children)
+
+
+def bottoms_dxf(path: Path) -> None:
+    """The clock's two bottom plates for the laser (with the playing surface): layer CUT
+    (outlines, the bosses' holes to countersink, the controller's standoffs), layer ENGRAVE
+    (where the cells' holder's corners are glued). White's plate at the origin, Black's
+    beside it, 10 mm apart, both seen from inside the clock."""
+    import ezdxf
+
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    doc = ezdxf.new("R2010", setup=False)
+    doc.header["$INSUNITS"] = 4
+    doc.layers.add("CUT", color=1)
+    doc.layers.add("ENGRAVE", color=5)
+    msp = doc.modelspace()
+    for side, dx in (("white", 0.0), ("black", HALF + 10.0)):
+        half = ClockHalf(side)
+        msp.add_lwpolyline([(dx, 0), (dx + HALF, 0), (dx + HALF, DEPTH), (dx, DEPTH)], close=True,
+                           dxfattribs={"layer": "CUT"})
+        for x, y, d in half.bottom_holes():
+            msp.add_circle((dx + x, y), d / 2, dxfattribs={"layer": "CUT"})
+        if side == "white":
+            for x, y, turned in half.holder_corners():
+                k = -1 if turned else 1
+                pts = [(0, 0), (23, 0), (23, 3), (3, 3), (3, 23), (0, 23)]
+                msp.add_lwpolyline([(dx + x + k * (px - 3), y + k * (py - 3)) for px, py in pts], close=True,
+                                   dxfattribs={"layer": "ENGRAVE"})
+    doc.saveas(str(path))
+
+
 def write_all(pitch: float = G.PITCH, bed: float = BED, out: Path = OUT) -> list[Path]:
-    from build123d import Compound, Pos, export_step, export_stl
+    from build123d import Compound, export_step, export_stl
 
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.stl"):
@@ -487,15 +769,11 @@ def write_all(pitch: float = G.PITCH, bed: float = BED, out: Path = OUT) -> list
     assembly = Compound(children=[tray, board.plate()] + board.strips())
     export_step(assembly, str(out / "board.step"))
     _undated(out / "board.step")
-    white, black = ClockHalf("white"), ClockHalf("black")
-    lx, ly = white.lever_at()
-    caps = [Pos(x, ly, H_REAR - T - LIP[1]) * lever_cap() for x in (lx, HALF + lx)]
-    clock = Compound(children=[white.shell(), white.bottom(), Pos(HALF, 0, 0) * black.shell(),
-                               Pos(HALF, 0, 0) * black.bottom()] + caps)
-    export_step(clock, str(out / "clock.step"))
+    export_step(clock_assembly(), str(out / "clock.step"))
     _undated(out / "clock.step")
     board.dxf(out / "board-top.dxf")
-    written += [out / "board.step", out / "clock.step", out / "board-top.dxf"]
+    bottoms_dxf(out / "clock-bottoms.dxf")
+    written += [out / "board.step", out / "clock.step", out / "board-top.dxf", out / "clock-bottoms.dxf"]
     written.append(picture(made, board, out / "enclosure.png"))
     return written
 
@@ -531,18 +809,26 @@ def picture(made, board: BoardEnclosure, path: Path) -> Path:
 
     tiles = Compound(children=[part for name, (part, _) in made.items() if name.startswith("board-tray")])
     strips = Compound(children=board.strips())
-    clock = Compound(children=[made["clock-white-shell"][0], Pos(HALF, 0, 0) * made["clock-black-shell"][0]])
-    fig = plt.figure(figsize=(13, 5.4))
-    ax = fig.add_subplot(1, 3, 1)
+    clock = Compound(children=[ClockHalf("white").shell(), ClockHalf("white").cap(),
+                               Pos(HALF, 0, 0) * ClockHalf("black").shell(), Pos(HALF, 0, 0) * ClockHalf("black").cap()])
+    fig = plt.figure(figsize=(17, 5.4))
+    ax = fig.add_subplot(1, 4, 1)
     c = board.x0 + board.side / 2
     draw(ax, [(tiles, "#5d4037", 0.5), (strips, "#2e7d32", 0.5)], (c - 900, c - 1400, 1300),
          "The board's tray (%d printed tiles) with the\neight sensor strips on its 24 pins" % board.tiles_per_side ** 2)
-    ax = fig.add_subplot(1, 3, 2)
+    ax = fig.add_subplot(1, 4, 2)
     draw(ax, [(clock, "#263238", 0.6)], (HALF - 500, -700, 500),
          "The clock from the players' side: the faces'\nwindows, the levers' holes, the lights")
-    ax = fig.add_subplot(1, 3, 3)
+    ax = fig.add_subplot(1, 4, 3)
     draw(ax, [(clock, "#263238", 0.6)], (HALF + 500, DEPTH + 700, 400),
          "From the arbiter's side: the speaker (White's half),\nthe menu buttons and reset (Black's), the ribbon's slot")
+    ax = fig.add_subplot(1, 4, 4)
+    half = ClockHalf("white")
+    inside = half.contents()
+    lx, ly = half.lever_at()
+    lever = Compound(children=[half.cap(), inside["lever bracket"], inside["switch"], half.spring()])
+    draw(ax, [(lever, "#263238", 0.6)], (lx + 400, ly - 500, 150),
+         "The lever (under the top): the cap, its stop the head\non the top; the spring, the bracket, the switch in its slots")
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return path
@@ -561,8 +847,18 @@ def main(argv=None):
         build123d_module()
         if a.bed < 120:
             raise ValueError("a print bed under 120 mm is too small for the clock's parts")
+        for side in ("white", "black"):
+            faults = ClockHalf(side).lever_faults()
+            if faults:
+                raise ValueError("%s's lever: %s" % (side, "; ".join(faults)))
+        from hardware import printability
+
         for path in write_all(a.pitch, a.bed, Path(a.out)):
             print(path)
+            if path.suffix == ".stl":
+                bad = printability.overhangs(printability.read_stl(path))
+                if bad:
+                    raise ValueError("%s needs support: %s" % (path.name, bad[0]))
     except (ImportError, ValueError) as e:
         raise SystemExit(f"{ap.prog}: error: {e}") from None
     return 0

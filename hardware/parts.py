@@ -61,7 +61,8 @@ def printed(folder: Path = ENCLOSURE) -> dict:
     are thin enough to print nearly solid)."""
     from hardware.enclosure import BoardEnclosure
 
-    copies = {"board-joiner": BoardEnclosure().joiners_needed(), "clock-lever-cap": 2}
+    copies = {"board-joiner": BoardEnclosure().joiners_needed(), "clock-lever-cap": 2, "clock-lever-bracket": 2,
+              "clock-holder-corner": 2}
     return {p.stem: (copies.get(p.stem, 1), stl_volume(p) / 1000 * PLA) for p in sorted(folder.glob("*.stl"))}
 
 
@@ -96,18 +97,28 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "playing", 25.00),
         (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces", 2.00),
         (1, "playing surface", "3 mm plywood or acrylic, %.0f x %.0f mm, laser-cut and engraved from "
-         "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted)" % (side, side),
-         "the board", 12.00),
-        (round(grams), "filament (g)", "PLA or PETG, 1.75 mm: %d tray tiles, %d joiners, the clock's two shells, "
-         "two bottoms and two lever caps (hardware/enclosure/*.stl)" % (tiles, board.joiners_needed()),
-         "the enclosure", FILAMENT_EUR_PER_G),
+         "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted); the clock's two %.0f x %.0f mm "
+         "bottoms from the same sheet (clock-bottoms.dxf)" % (side, side, E.HALF, E.DEPTH), "the board", 12.00),
+        (round(grams), "filament (g)", "PLA or PETG, 1.75 mm: %d tray tiles, %d joiners, the clock's four shell "
+         "pieces, two lever caps, two lever brackets, two holder corners (hardware/enclosure/*.stl)"
+         % (tiles, board.joiners_needed()), "the enclosure", FILAMENT_EUR_PER_G),
         (8, "screw M3x10 countersunk", "machine or self-tapping screw, M3 x 10 mm, countersunk head",
          "the playing surface to the tray", 0.06),
         (8, "screw M3x8 countersunk", "self-tapping screw, M3 x 8 mm, countersunk head", "the clock's bottoms", 0.06),
         (4, "bolt M3x16 + nut", "machine screw M3 x 16 mm with hex nut", "the clock's halves together", 0.08),
         (8, "screw M2.5x12 + nut", "machine screw M2.5 x 12 mm with hex nut", "the faces behind their windows", 0.07),
-        (4, "screw M2.5x6", "self-tapping screw, M2.5 x 6 mm", "the controller board on its standoffs", 0.05),
-        (4, "screw M2x12", "self-tapping screw, M2 x 12 mm", "the levers' microswitches", 0.05),
+        (4, "standoff M2.5x6", "hex standoff M2.5 x 6 mm, female-female, brass or nylon",
+         "the controller board over the bottom", 0.15),
+        (8, "screw M2.5x6", "machine screw M2.5 x 6 mm, pan head (4 countersunk from under the bottom)",
+         "the controller board on its standoffs", 0.05),
+        (4, "screw M2x10 + nut", "machine screw M2 x 10 mm, pan head, with washer and hex nut",
+         "the levers' microswitches in their slots", 0.07),
+        (2, "screw M3x%d pan" % E.LEVER_SCREW[3], "self-tapping screw for plastic, M3 x %d mm, pan head"
+         % E.LEVER_SCREW[3], "each lever cap held down on its bracket", 0.06),
+        (4, "screw M3x6 pan", "self-tapping screw for plastic, M3 x 6 mm, pan head",
+         "the levers' brackets, through the rear walls", 0.05),
+        (2, "spring %gx%g" % (E.SPRING[0], E.SPRING[1]), "compression spring, %g mm outside, %g mm free, "
+         "solid under %g mm, about %g N/mm, steel (an assortment's)" % E.SPRING, "the levers' return", 0.20),
         (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)", 0.06),
         (8, "rubber foot", "self-adhesive rubber foot, 10 mm", "board (4), clock (4)", 0.10),
         (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller", 0.80),
@@ -148,7 +159,7 @@ VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
 SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),
             ("pieces and magnets", ("magnet", "chess pieces", "felt")),
             ("enclosure (filament, playing surface, screws, feet)", ("filament", "playing surface", "screw", "bolt",
-                                                                     "rubber")),
+                                                                     "rubber", "standoff", "spring")),
             ("connectors, cables, perfboard, cells, holder, glue", ("",)))
 
 

@@ -99,7 +99,10 @@ def parts(pitch: float = G.PITCH):
     r, h = MARKER[0] / 2, MARKER[1]
     cap = Sphere(r) & Pos(0, 0, r - h) * Box(2 * r, 2 * r, h, align=lo)  # a sphere's top, h high
     dome = Pos(0, 0, h - r) * cap
-    return {"dark-square": (tile, 32), "peg-base": (base, 32), "black-marker": (dome, 16)}
+    from hardware.enclosure import laid
+
+    # The peg base prints on its disc (the pocket opening on the bed), the peg up.
+    return {"dark-square": (tile, 32), "peg-base": (laid(base, "+z"), 32), "black-marker": (dome, 16)}
 
 
 def write_all(pitch: float = G.PITCH, out: Path = OUT) -> list[Path]:

@@ -46,17 +46,63 @@ STLS = sorted(E.OUT.glob("*.stl"))
 def test_every_part_is_there():
     made, _, _ = E.parts()
     assert {p.stem for p in STLS} == set(made)
-    assert len(STLS) >= 15  # nine tiles, the joiner, two shells, two bottoms, the lever
+    # nine tiles, the joiner, four shell pieces, the lever's cap and bracket, the holder's corner
+    assert len(STLS) >= 17
 
 
 @pytest.mark.parametrize("path", STLS, ids=[p.stem for p in STLS])
-def test_every_printed_part_is_a_closed_solid_that_fits_the_bed(path):
+def test_every_printed_part_is_a_closed_solid_that_fits_the_printer_as_it_lies(path):
+    # As it lies in its file (as it prints): on the bed, within the smallest printer the
+    # guide names (a 180 mm cube).
     tris = _triangles(path)
     assert closed(tris), path.name
     xs, ys, zs = ([p[i] for t in tris for p in t] for i in range(3))
-    a, b, c = sorted(max(v) - min(v) for v in (xs, ys, zs))
-    fits = (b <= E.BED and c <= E.BED and a <= E.BED_HEIGHT) or (b <= E.BED and c <= E.BED_HEIGHT)
-    assert fits, (path.name, a, b, c)
+    assert min(zs) == pytest.approx(0.0, abs=1e-3), path.name
+    assert max(xs) - min(xs) <= E.BED and max(ys) - min(ys) <= E.BED, path.name
+    assert max(zs) <= E.BED_HEIGHT, path.name
+
+
+PRINTED = STLS + sorted((E.HERE / "tactile").glob("*.stl"))
+
+
+@pytest.mark.parametrize("path", PRINTED, ids=[p.stem for p in PRINTED])
+def test_every_printed_part_prints_without_support(path):
+    from hardware import printability
+
+    assert printability.overhangs(printability.read_stl(path)) == [], path.name
+
+
+def _mesh(part):
+    import numpy as np
+
+    from hardware import printability
+
+    path = Path(__import__("tempfile").mkdtemp()) / "part.stl"
+    build123d.export_stl(part, str(path), tolerance=0.05, angular_tolerance=0.2)
+    return np.asarray(printability.read_stl(path))
+
+
+def test_the_overhang_check_finds_what_needs_support():
+    from build123d import Align, Box, Pos
+
+    from hardware import printability as P
+
+    lo = (Align.MIN, Align.MIN, Align.MIN)
+
+    def arch(span):  # two pillars and a beam across: a bridge of `span`
+        return Box(5, 10, 10, align=lo) + Pos(5 + span, 0, 0) * Box(5, 10, 10, align=lo) + \
+            Pos(0, 0, 10) * Box(10 + span, 10, 3, align=lo)
+
+    assert P.overhangs(_mesh(arch(P.BRIDGE_MM - 5))) == []
+    assert len(P.overhangs(_mesh(arch(P.BRIDGE_MM + 5)))) == 1
+    ledge = Box(10, 10, 10, align=lo) + Pos(0, 0, 10) * Box(10 + 8, 10, 3, align=lo)  # 8 mm out over air
+    assert P.overhangs(_mesh(ledge))[0].worst > P.LEDGE_MM
+    short = Box(10, 10, 10, align=lo) + Pos(0, 0, 10) * Box(10 + 1.5, 10, 3, align=lo)
+    assert P.overhangs(_mesh(short)) == []
+    # What the review found: a clock half's shell, whole, standing on its joint end leaves
+    # its outer end wall a roof of about 95 x 70 mm over air.
+    bad = P.overhangs(_mesh(E.laid(E.ClockHalf("white").shell(), "+x")))
+    assert max(o.area for o in bad) > 4000  # mm2: the end wall, less its jack and switch holes
 
 
 def test_the_closed_check_catches_a_hole():
@@ -174,16 +220,23 @@ def test_every_reed_switch_lies_under_its_square():
 
 @pytest.mark.parametrize("side", ["white", "black"])
 def test_the_clocks_contents_fit_inside_its_half(side):
-    """The face board behind its window, the lever's switch, the cells' holder (White) and
-    the controller board (Black), as boxes: inside the half's outline, clear of its walls,
-    bosses and posts; the lever's hole above the switch; the window as large as the face."""
+    """The face board behind its window, the lever (its cap pressed to the stop, spring,
+    bracket, switch), the keys, the jack, the cells' holder and speaker (White) and the
+    controller board (Black): inside the half's outline, clear of its walls, bosses and
+    laps, and of one another; the window as large as the face."""
+    import itertools
+
     half = E.ClockHalf(side)
     shell, bottom = half.shell(), half.bottom()
     outline = build123d.extrude(half.profile(), amount=E.HALF)
-    for name, box in half.contents().items():
-        assert (box & outline).volume == pytest.approx(box.volume, rel=1e-6), name  # inside
+    inside = half.contents()
+    for name, box in inside.items():
+        if name != "lever cap, pressed":  # (its head stands on the top)
+            assert (box & outline).volume == pytest.approx(box.volume, rel=1e-6), name  # inside
         assert (box & shell).volume < 1e-3, name
         assert (box & bottom).volume < 1e-3, name
+    for (a, pa), (b, pb) in itertools.combinations(inside.items(), 2):
+        assert (pa & pb).volume < 1e-3, (a, b)
     x0, y0, _, x1, y1, _ = half.switch_box()
     lx, ly = half.lever_at()
     assert lx - E.LEVER / 2 < x0 and x1 < lx + E.LEVER / 2 and ly - E.LEVER / 2 < y0 and y1 < ly + E.LEVER / 2
@@ -196,6 +249,36 @@ def test_the_clocks_contents_fit_inside_its_half(side):
         hx, hy, hz = E.BATTERY_HOLDER
         tall = Pos(bx, by, 0.01) * Box(hx, hy, 2 * hz, align=(Align.MIN, Align.MIN, Align.MIN))
         assert (tall & shell).volume > 1.0
+
+
+def test_the_lever_lands_on_the_top_and_never_on_its_switch(monkeypatch):
+    # A blitz slam: the cap's head lands on the shell's top after LEVER_TRAVEL; the switch,
+    # set in its slots to click at the stop for any D2F-L within its datasheet's operating
+    # position, is pressed no further than its minimum overtravel and let go at rest; the
+    # spring holds the cap up and does not go solid.
+    half = E.ClockHalf("white")
+    assert half.lever_faults() == []
+    (head_up, stem_up), (head_down, stem_down) = half.lever_stop()
+    assert head_down == pytest.approx(E.H_REAR) and head_up - head_down == pytest.approx(E.LEVER_TRAVEL)
+    cap_down, shell = half.cap(pressed=True), half.shell()
+    assert (cap_down & shell).volume < 1e-3  # it stops on the top, and there it touches
+    from build123d import Pos
+
+    assert ((Pos(0, 0, -0.2) * cap_down) & shell).volume > 1.0  # 0.2 mm further would go into the top
+    # Each fault is found: a longer travel puts the switch's body in the stem's way and the
+    # spring solid; a switch set further past its click takes it beyond its overtravel;
+    # shorter slots cannot reach a switch at the end of its tolerance.
+    monkeypatch.setattr(E, "LEVER_TRAVEL", 9.0)
+    assert any("solid" in f for f in half.lever_faults()) and any("shelf" in f for f in half.lever_faults())
+    monkeypatch.setattr(E, "LEVER_TRAVEL", 4.0)
+    monkeypatch.setattr(E, "SWITCH_SLOT", 4.0)
+    assert any("body" in f for f in half.lever_faults())
+    monkeypatch.setattr(E, "SWITCH_SLOT", 2.0)
+    monkeypatch.setattr(E, "SWITCH_SET", 1.0)
+    assert any("overtravel" in f for f in half.lever_faults())
+    monkeypatch.setattr(E, "SWITCH_SET", 0.3)
+    monkeypatch.setattr(E, "SWITCH_SLOT", 1.0)
+    assert any("cannot be set" in f for f in half.lever_faults())
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):
