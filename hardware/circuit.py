@@ -111,7 +111,8 @@ def _parts():
         "button": _template("SW_Push", "SW", two, "Button_Switch_THT:SW_PUSH_12mm", "B3F-4055",
                             "push button, 12 mm"),
         "clock_button": _template("SW_Lever", "SW", two, "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
-                                  "D2F-5L", "clock lever: microswitch with lever, on a 2-pin JST XH lead"),
+                                  "D2F-01L", "clock lever: microswitch with hinge lever, gold contacts for a signal's "
+                                  "microamps (hardware/enclosure.py sets it under the cap), on a 2-pin JST XH lead"),
         "npn": _template("Q_NPN_CBE", "Q", [(1, "C", T.PASSIVE), (2, "B", T.PASSIVE), (3, "E", T.PASSIVE)],
                          "Package_TO_SOT_THT:TO-92_Inline", "BC337-40",
                          "NPN transistor, 800 mA; its TO-92 legs C, B, E (flat face towards you, legs down: the "

@@ -3,11 +3,13 @@ bom.csv (the sensor strips, the magnets and pieces, the printed parts and their 
 the playing surface, connectors, cables, screws, the cells and their holder), with the
 quantities the other generators decide, and what the whole board costs.
 
-    python -m hardware.parts     # hardware/mechanical.csv and hardware/cost.csv
+    python -m hardware.parts     # hardware/mechanical.csv, order.csv (sourcing.py) and cost.csv
 
-Prices are estimates in euros for single quantities from common electronics distributors
-and hobby shops (2026), one line per part with a supplier-neutral description; they say
-what a maker should expect to pay, not where to buy.
+The electronic parts and their fittings are priced and sourced in hardware/sourcing.py
+(order.csv: manufacturer, part number, distributor's order number). The mechanical lines
+here are estimates in euros for single quantities from hobby shops and hardware suppliers
+(2026), one line per part with a supplier-neutral description: what a maker should expect
+to pay, not yet where to buy.
 """
 from __future__ import annotations
 
@@ -25,21 +27,6 @@ ENCLOSURE = HERE / "enclosure"
 PLA = 1.24  # g/cm3
 FILAMENT_EUR_PER_G = 0.022
 
-# The circuit's parts (bom.csv), by part and value: euros each.
-ELECTRONIC = {
-    ("74HC138", "74HC138"): 0.50, ("Boost_5V", "5 V"): 7.50, ("Buzzer", "passive"): 1.00,
-    ("C", "100n"): 0.10, ("CP", "1000u"): 0.40, ("CP", "100u"): 0.15,
-    ("Char_14seg_CC", "14-seg 0.8in"): 1.80, ("Charger_Module", "TP4056 module"): 0.80,
-    ("Conn_01x02", "JST PH 2"): 0.25, ("Conn_01x03", "JST XH 3"): 0.25, ("D", "1N5819"): 0.10,
-    ("DFPlayer_Mini", "DFPlayer Mini"): 3.00, ("D_Schottky", "BAT85"): 0.06, ("D_Small", "1N4148"): 0.03,
-    ("HT16K33", "HT16K33 0x70"): 1.50, ("HT16K33", "HT16K33 0x71"): 1.50, ("LED", "red 10 mm"): 0.25,
-    ("LED_3mm", "red 3 mm"): 0.05, ("Motor", "3 V"): 1.00, ("Q_NMOS_GSD", "BSS138"): 0.10,
-    ("Q_NPN_CBE", "BC337"): 0.08, ("R", None): 0.02, ("Raspberry_Pi_Pico", "Raspberry_Pi_Pico"): 4.50,
-    ("Reed", "reed NO"): 0.60, ("SC16IS750_Module", "SC16IS750 0x4D"): 4.00, ("SW_Lever", "lever"): 1.00,
-    ("SW_Push", "12 mm"): 0.20, ("SW_SPDT", "SPDT"): 0.30, ("Speaker", "8 ohm 2 W"): 2.00,
-    ("AudioJack3", "3.5 mm"): 0.40, ("D_Supply", "1N5819"): 0.10, ("Polyfuse", "1.1 A"): 0.30,
-    ("LM66100", "LM66100"): 0.80,  # (with its SC-70-6 to DIP-6 adapter for the perfboard)
-}
 VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3", "D_Supply"}  # the optional voice's own parts
 
 
@@ -125,8 +112,6 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
         (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons", 0.50),
         (1, "perfboard 70x40", "perfboard, 2.54 mm, cut to 70 x 40 mm", "the voice", 0.50),
-        (2, "SOP-28 adapter", "SOP-28 to DIP adapter board with pin headers", "the HT16K33s on perfboard", 0.50),
-        (2, "socket 1x20", "female header, 1 row, 20 pins, 2.54 mm", "the Pico", 0.30),
         (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
          "power", 1.50),
         (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power", 4.00),
@@ -140,19 +125,14 @@ def mechanical_rows(magnet=None) -> list[dict]:
 
 
 def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
-    out = []
-    with open(bom, newline="") as f:
-        for row in csv.DictReader(f):
-            key = (row["part"], row["value"])
-            eur = ELECTRONIC.get(key, ELECTRONIC.get((row["part"], None)))
-            if eur is None:
-                raise KeyError("no price for %s %s: add it to hardware/parts.py" % key)
-            out.append({"qty": int(row["qty"]), "part": row["part"], "value": row["value"], "eur_each": eur,
-                        "voice": row["part"] in VOICE})
-    return out
+    """The electronic order (hardware/sourcing.py): the circuit's parts and their fittings,
+    each with its source and price."""
+    from hardware import sourcing
+
+    return sourcing.order_rows(bom)
 
 
-ELECTRONICS = "electronics (bom.csv, without the voice)"
+ELECTRONICS = "electronics (order.csv, without the voice)"
 THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
 VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
 # A mechanical part's section in cost.csv, by its name's beginning; the rest: the last.
@@ -174,7 +154,7 @@ def cost(mechanical=None) -> dict:
     mechanical = mechanical or mechanical_rows()
     sections = dict.fromkeys([ELECTRONICS, THE_VOICE] + [name for name, _ in SECTIONS], 0.0)
     for r in electronic_rows():
-        sections[THE_VOICE if r["voice"] else ELECTRONICS] += r["qty"] * r["eur_each"]
+        sections[THE_VOICE if r["voice"] else ELECTRONICS] += r["eur"]
     for r in mechanical:
         eur = float(r["eur"])
         if r["part"] == "18650 cell":  # the fourth cell is the voice's
@@ -204,12 +184,17 @@ def write_all(mechanical_path: Path = MECHANICAL, cost_path: Path = COST) -> tup
     money = _csv([{"section": k, "eur": "%.2f" % v} for k, v in cost(rows).items()], ["section", "eur"])
     mechanical_path.write_text(mech)
     cost_path.write_text(money)
+    if mechanical_path == MECHANICAL:
+        from hardware import sourcing
+
+        sourcing.write()
     return mech, money
 
 
 def main():
     write_all()
     print(MECHANICAL)
+    print(HERE / "order.csv")
     print(COST)
     print(COST.read_text())
 

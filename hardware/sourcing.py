@@ -1,0 +1,239 @@
+"""Where every part is ordered: its manufacturer and part number, a distributor's order
+number, and a unit price in euros; and the fittings the circuit's own parts need but do not
+name (the mating housings and crimps of each connector, the sockets and adapters of each
+module and small chip, the leads between the boards), counted from the netlist and the
+perfboard layouts, so that an order cannot miss a housing or a crimp.
+
+    python -m hardware.sourcing      # hardware/order.csv
+
+`checked` says how far an order number was checked: "seen" (found as this distributor's
+number for this part in published bills of materials), "scheme" (the distributor's
+manufacturer prefix and the manufacturer's number, as that distributor forms them: check it
+on the page before ordering), or "marketplace" (a generic module no distributor stocks:
+bought by its description). Prices are the project's estimates at PRICED for the quantity
+ordered here, not quotes: a distributor's basket gives the day's figure.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ORDER = HERE / "order.csv"
+PRICED = "2026-11-27"
+
+MOUSER, DIGIKEY, LCSC, MARKET = "Mouser", "DigiKey", "LCSC", "marketplace"
+
+# Part -> (manufacturer, manufacturer's part number, distributor, order number, EUR each, checked).
+# Keys: the circuit's MPN field (bom.csv), or a fitting's name below.
+CATALOGUE = {
+    "SC0915": ("Raspberry Pi", "SC0915", MOUSER, "358-SC0915", 4.00, "seen"),
+    "SN74HC138N": ("Texas Instruments", "SN74HC138N", MOUSER, "595-SN74HC138N", 0.50, "seen"),
+    "MACD-14 15-20": ("Littelfuse", "MACD-14 15-20", MOUSER, "934-MACD-14 15-20", 0.60, "scheme"),
+    "BAT85": ("Vishay", "BAT85S", MOUSER, "78-BAT85S", 0.06, "seen"),
+    "1N5819": ("Vishay", "1N5819-E3/54", MOUSER, "625-1N5819-E3/54", 0.10, "scheme"),
+    "1N4148": ("onsemi", "1N4148", MOUSER, "512-1N4148", 0.03, "seen"),
+    "K104K15X7RF5TL2": ("Vishay BCcomponents", "K104K15X7RF5TL2", MOUSER, "594-K104K15X7RF5TL2", 0.10, "seen"),
+    "UVR1A102MPD": ("Nichicon", "UVR1A102MPD", MOUSER, "647-UVR1A102MPD", 0.40, "scheme"),
+    "UVR1A101MDD": ("Nichicon", "UVR1A101MDD", MOUSER, "647-UVR1A101MDD", 0.22, "seen"),
+    "B3F-4055": ("Omron", "B3F-4055", MOUSER, "653-B3F-4055", 0.30, "seen"),
+    "D2F-01L": ("Omron", "D2F-01L", DIGIKEY, "SW154-ND", 1.60, "seen"),
+    "BC337-40": ("onsemi", "BC33740TA", MOUSER, "512-BC33740TA", 0.08, "scheme"),
+    "Seeed 316040001": ("Seeed Technology", "316040001", MOUSER, "713-316040001", 1.10, "scheme"),
+    "CEM-1203(42)": ("CUI Devices", "CEM-1203(42)", MOUSER, "490-CEM-1203(42)", 1.00, "scheme"),
+    "WP813SRD": ("Kingbright", "WP813SRD", MOUSER, "604-WP813SRD", 0.25, "scheme"),
+    "WP710A10SRD": ("Kingbright", "WP710A10SRD", MOUSER, "604-WP710A10SRD", 0.05, "scheme"),
+    "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP (LCSC's search)", 1.50, "scheme"),
+    "PSC08-11SRWA": ("Kingbright", "PSC08-11SRWA", MOUSER, "604-PSC08-11SRWA", 1.80, "scheme"),
+    "BSS138": ("onsemi", "BSS138", MOUSER, "512-BSS138", 0.10, "seen"),
+    "TP4056 + DW01A module": ("generic", "TP4056 + DW01A 1-cell charger module", MARKET,
+                              "TP4056 charger module with protection (DW01A, FS8205A)", 0.80, "marketplace"),
+    "Pololu S7V8F5": ("Pololu", "S7V8F5 (item 2119)", "Pololu", "2119", 7.50, "seen"),
+    "B2B-PH-K-S": ("JST", "B2B-PH-K-S(LF)(SN)", MOUSER, "306-B2B-PH-K-S", 0.15, "seen"),
+    "B3B-XH-A": ("JST", "B3B-XH-A(LF)(SN)", MOUSER, "306-B3BXHALFSNP", 0.15, "scheme"),
+    "SC16IS750 module": ("generic", "SC16IS750 I2C/SPI-UART module (CJMCU-750)", MARKET,
+                         "SC16IS750 module with 14.7456 MHz crystal", 4.00, "marketplace"),
+    "DFPlayer Mini (DFR0299)": ("DFRobot", "DFR0299", MOUSER, "426-DFR0299", 5.50, "scheme"),
+    "CDS-40-8": ("CUI Devices", "CDS-40-8", MOUSER, "490-CDS-40-8", 2.00, "scheme"),
+    "PJ-392": ("CUI Devices", "PJ-392", MOUSER, "490-PJ-392", 0.40, "scheme"),
+    "MF-R110": ("Bourns", "MF-R110", MOUSER, "652-MF-R110", 0.30, "scheme"),
+    "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
+    "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
+    # ----- fittings: what the circuit's parts need to be plugged or seated
+    "XHP-2": ("JST", "XHP-2", MOUSER, "306-XHP-2", 0.10, "seen"),
+    "XHP-3": ("JST", "XHP-3", MOUSER, "306-XHP-3", 0.10, "scheme"),
+    "B2B-XH-A": ("JST", "B2B-XH-A(LF)(SN)", MOUSER, "306-B2BXHALFSNP", 0.13, "seen"),
+    "SXH-001T-P0.6": ("JST", "SXH-001T-P0.6", MOUSER, "306-SXH-001T-P0.6", 0.10, "seen"),
+    "PHR-2": ("JST", "PHR-2", MOUSER, "306-PHR-2", 0.05, "seen"),
+    "SPH-002T-P0.5S": ("JST", "SPH-002T-P0.5S", MOUSER, "306-SPH-002T-P0.5S", 0.08, "seen"),
+    "KK header": ("Molex", "22-27-20{n}1", MOUSER, "538-22-27-20{n}1", 0.25, "seen"),
+    "KK housing": ("Molex", "22-01-30{n}7", MOUSER, "538-22-01-30{n}7", 0.15, "seen"),
+    "KK crimp": ("Molex", "08-50-0114", MOUSER, "538-08-50-0114", 0.08, "seen"),
+    "pin header 1x40": ("Harwin", "M20-9994045", MOUSER, "855-M20-9994045", 0.60, "seen"),
+    "socket 1x20": ("Harwin", "M20-7822046", MOUSER, "855-M20-7822046", 1.10, "seen"),
+    "socket 1x8": ("Harwin", "M20-7820846", MOUSER, "855-M20-7820846", 0.50, "scheme"),
+    "socket DIP-16": ("TE Connectivity", "1-2199298-4", MOUSER, "571-1-2199298-4", 0.25, "seen"),
+    "adapter SOT-23": ("generic", "SOT-23 to 2.54 mm adapter board", MARKET, "SOT-23 breakout PCB", 0.20, "marketplace"),
+    "adapter SC-70-6": ("generic", "SC-70-6 (SOT-363) to DIP-6 adapter board", MARKET, "SOT-363 breakout PCB", 0.20,
+                        "marketplace"),
+    "adapter SOP-28": ("generic", "SOP-28 to DIP-28 adapter board, 0.6 inch rows", MARKET, "SOP28 to DIP28 adapter", 0.50,
+                       "marketplace"),
+}
+# Resistors by value: Yageo's carbon film, 1/4 W, 5 %: CFR-25JB-52-<value>.
+RESISTOR = ("Yageo", "CFR-25JB-52-{v}", MOUSER, "603-CFR-25JB-52-{v}", 0.02, "seen")
+
+# What a footprint of the circuit needs besides itself: [(fitting, how many per part)], the
+# pins counted from the part where it says "pins".
+FITTINGS = {
+    "Connector_JST:JST_XH_B2B-XH-A": [("B2B-XH-A", 1), ("XHP-2", 1), ("SXH-001T-P0.6", "pins")],
+    "Connector_JST:JST_XH_B3B-XH-A": [("XHP-3", 1), ("SXH-001T-P0.6", "pins")],
+    "Connector_JST:JST_PH_B2B-PH-K": [("PHR-2", 1), ("SPH-002T-P0.5S", "pins")],
+    "Module:RaspberryPi_Pico": [("socket 1x20", 2)],
+    "Package_DIP:DIP-16": [("socket DIP-16", 1)],
+    "Connector_PinSocket_2.54mm:PinSocket_1x08": [("socket 1x8", 2)],
+    "Package_TO_SOT_SMD:SOT-23": [("adapter SOT-23", 1)],
+    "Package_TO_SOT_SMD:SOT-363_SC-70-6": [("adapter SC-70-6", 1)],
+    "Package_SO:SOIC-28W": [("adapter SOP-28", 1)],
+}
+# Footprints that need nothing more (their leads solder in, or the module comes with its pins).
+NOTHING_MORE = ("Resistor_THT:", "Capacitor_THT:", "Diode_THT:", "LED_THT:", "Button_Switch_THT:",
+                "Buzzer_Beeper:", "Package_TO_SOT_THT:", "Connector_Audio:", "Fuse:",
+                "Connector_PinHeader_2.54mm:PinHeader_2x08",  # the characters solder in
+                "Connector_PinHeader_2.54mm:PinHeader_1x04", "Connector_PinHeader_2.54mm:PinHeader_1x06",
+                "Connector_PinHeader_2.54mm:PinHeader_1x11")  # modules sold with their pins
+# The perfboard leads: a connector on one board -> where its other end goes ("board:connector"
+# for a lead with a housing at each end, or None: its wires solder to the parts at the far end).
+LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "face-black:J_CLOCK",
+         "controller:J_BUTTONS": "buttons:J_CONTROLLER", "controller:J_VOICE": "voice:J_CONTROLLER",
+         "controller:J_LED_W": None, "controller:J_LED_B": None, "controller:J_SWITCH": None,
+         "face-white:J_KEYS": None, "face-black:J_KEYS": None, "voice:J_EARS": None,
+         "controller:J_SENSOR": "the 16-way jumper's housing (mechanical.csv)"}
+
+
+def source(mpn: str, value: str = "") -> dict:
+    """The order line's source for a part of the circuit (its MPN, a resistor's value) or a
+    fitting: KeyError if the catalogue has none."""
+    if mpn == "CFR-25":  # 100 and 330 are ohms (100R), 4k7 is 4K7
+        v = value + "R" if value.isdigit() else value.upper()
+        entry = tuple(f.format(v=v) if isinstance(f, str) else f for f in RESISTOR)
+    elif mpn in CATALOGUE:
+        entry = CATALOGUE[mpn]
+    else:
+        raise KeyError("no source for %r: add it to hardware/sourcing.py" % mpn)
+    maker, part, dist, order, eur, checked = entry
+    return {"manufacturer": maker, "mpn": part, "distributor": dist, "order_number": order, "eur_each": eur,
+            "checked": checked}
+
+
+# The optional voice's parts (circuit keys): their fittings are the voice's cost.
+VOICE_PARTS = {"audio_bridge", "audio_player", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "ear_white",
+               "ear_black", "d_audio"}
+
+
+def _kk(name: str, n: int) -> dict:
+    s = source(name)
+    s["mpn"], s["order_number"] = s["mpn"].format(n=n), s["order_number"].format(n=n)
+    return s
+
+
+def fittings(board=None, layouts=None) -> list[dict]:
+    """What the netlist's parts and the perfboards' connectors need besides themselves:
+    [{"qty", "part", "for", **source}], one line per fitting and what it is for."""
+    from hardware import perfboard
+    from hardware.circuit import Board
+
+    board = board or Board()
+    layouts = layouts if layouts is not None else perfboard.LAYOUTS
+    count: dict[tuple, int] = {}
+
+    def add(name, n, why, voice, src=None):
+        key = (name, why, voice, tuple(sorted((src or {}).items())))
+        count[key] = count.get(key, 0) + n
+
+    for key, part in sorted(board.parts.items()):
+        fp = part.footprint
+        rule = next((r for prefix, r in FITTINGS.items() if fp.startswith(prefix)), None)
+        if rule is None:
+            if fp.startswith(NOTHING_MORE):
+                continue
+            raise KeyError("%s (%s): no fittings known for its footprint %s" % (key, part.ref, fp))
+        role = "%s (%s)" % (part.fields.get("Role") or part.name, part.ref)
+        for name, n in rule:
+            add(name, len(part.pins) if n == "pins" else n, role, key in VOICE_PARTS)
+    # The perfboards' connectors: a KK header on the board; each lead's housing and crimps.
+    header_pins = 0
+    for layout in layouts:
+        for name, (fp, *_rest) in sorted(layout.places.items()):
+            if not name.startswith("J_"):
+                continue
+            n = int(fp[1:])
+            where = "%s:%s" % (layout.name, name)
+            far = LEADS.get(where)
+            if where not in LEADS and where not in LEADS.values():
+                raise KeyError("the perfboard connector %s has no lead in hardware/sourcing.py LEADS" % where)
+            voice = layout.name == "voice" or name == "J_VOICE"
+            if name == "J_SENSOR":
+                header_pins += n  # plain pins: the jumper's own housing
+                continue
+            add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, _kk("KK header", n))
+            if where in LEADS:  # the lead starts here: its housing(s) and crimps
+                ends = 2 if far else 1
+                add("KK housing %d" % n, ends, "the lead from %s" % where, voice, _kk("KK housing", n))
+                add("KK crimp", ends * n, "the lead from %s" % where, voice)
+    if header_pins:
+        add("pin header 1x40", math.ceil(header_pins / 40), "J_SENSOR (%d pins, broken off a 40)" % header_pins,
+            False)
+    rows = []
+    for (name, why, voice, src), n in sorted(count.items()):
+        s = dict(src) if src else source(name)
+        rows.append({"qty": n, "part": name, "for": why, "voice": voice, **s})
+    return rows
+
+
+FIELDS = ["qty", "part", "value", "manufacturer", "mpn", "distributor", "order_number", "eur_each", "eur", "for",
+          "voice", "checked"]
+
+
+def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
+    """The electronic order: the circuit's parts (bom.csv) and their fittings, each with
+    its source, quantity and cost. Dated PRICED."""
+    from hardware.parts import VOICE
+
+    rows = []
+    with open(bom, newline="") as f:
+        for r in csv.DictReader(f):
+            try:
+                s = source(r.get("mpn", ""), r["value"])
+            except KeyError:
+                raise KeyError("no source for %s %s (%s): add it to hardware/sourcing.py"
+                               % (r["part"], r["value"], r.get("mpn", ""))) from None
+            rows.append({"qty": int(r["qty"]), "part": r["part"], "value": r["value"], **s,
+                         "for": r["references"], "voice": r["part"] in VOICE})
+    for r in fittings(board):
+        rows.append({"value": "", **r})
+    for r in rows:
+        r["eur"] = round(r["qty"] * r["eur_each"], 2)
+    return rows
+
+
+def write(path: Path = ORDER) -> str:
+    out = io.StringIO()
+    w = csv.DictWriter(out, FIELDS, lineterminator="\n")
+    w.writeheader()
+    for r in order_rows():
+        w.writerow({**r, "eur_each": "%.3f" % r["eur_each"], "eur": "%.2f" % r["eur"],
+                    "voice": "yes" if r["voice"] else ""})
+    path.write_text(out.getvalue())
+    return out.getvalue()
+
+
+def main():
+    write()
+    print(ORDER)
+
+
+if __name__ == "__main__":
+    main()
