@@ -196,6 +196,16 @@ def _parts():
         "supply_diode": _template("D_Supply", "D", [(1, "K", T.PWROUT), (2, "A", T.PWRIN)],
                                   "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5819",
                                   "Schottky diode, 1 A, DO-41: a module's supply kept under its maximum"),
+        "tvs4": _template("SP0504BAHT", "D", [(1, "IO1", T.PASSIVE), (2, "GND", T.PWRIN), (3, "IO2", T.PASSIVE),
+                                               (4, "IO3", T.PASSIVE), (5, "IO4", T.PASSIVE)],
+                          "Package_TO_SOT_SMD:SOT-23-5", "SP0504BAHTG",
+                          "TVS diode array, 4 lines to ground, 5.5 V working, 30 kV contact discharge (SOT-23-5, "
+                          "on a SOT-23-6 adapter): what a spark on the board's cable meets first"),
+        "buffer": _template("74AHCT1G125", "U", [(1, "~OE", T.INPUT), (2, "A", T.INPUT), (3, "GND", T.PWRIN),
+                                                 (4, "Y", T.OUTPUT), (5, "VCC", T.PWRIN)],
+                            "Package_TO_SOT_SMD:SOT-23-5", "SN74AHCT1G125DBVR",
+                            "single buffer with TTL inputs at 5 V (SOT-23-5, on a SOT-23-6 adapter): a 3.3 V "
+                            "signal lifted to 5 V"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
                             "slide switch: the regulator's enable (microamps), on/off"),
@@ -256,6 +266,9 @@ class Board:
         # ----- the reed matrix: ranks driven low one at a time through the 74HC138, files
         # read through pull-ups; a Schottky diode per switch (anode to the file, cathode to
         # the rank) so that no current runs back through other closed switches: no ghosts.
+        # The sixteen lines leave the clock on the board's cable through the cable guard:
+        # each through 220 ohm (the pull-up's low stays under 0.4 V) and clamped to ground by
+        # a TVS array at the connector, so that a spark on the cable meets the clamp first.
         dec = self._part("decoder", t["decoder"])
         dec["VCC"] += v33
         dec["GND"] += gnd
@@ -265,23 +278,33 @@ class Board:
         self._part("c_decoder", t["c"], value="100n")["1", "2"] += v33, gnd
         for i, pin in enumerate(P.ROW_SELECT):
             dec["A%d" % i] += gpio("ROW_A%d" % i, pin)
+        cable = []  # the board's cable, as the strips' J1 has it: ranks 1-8, files a-h
         ranks = []
         for r in range(8):
             rank = self._net("RANK_%d" % (r + 1))
             dec["Y%d" % r] += rank
-            ranks.append(rank)
+            out = self._net("BOARD_RANK_%d" % (r + 1))
+            self._part("r_guard_rank_%d" % (r + 1), t["r"], value="220", role="cable guard")["1", "2"] += rank, out
+            ranks.append(out)
+            cable.append(out)
+        files = []
         for f, pin in enumerate(P.COLUMNS):
             col = gpio("COL_%s" % FILES[f], pin)
             self._part("r_col_%s" % FILES[f], t["r"], value="10k")["1", "2"] += v33, col
+            out = self._net("BOARD_COL_%s" % FILES[f])
+            self._part("r_guard_col_%s" % FILES[f], t["r"], value="220", role="cable guard")["1", "2"] += col, out
+            files.append(out)
+            cable.append(out)
             for r in range(8):
                 sq = "%s%d" % (FILES[f], r + 1)
                 sw = self._part("reed_" + sq, t["reed"], value="reed NO", role="square " + sq)
                 d = self._part("diode_" + sq, t["schottky"], value="BAT85", role="square " + sq)
                 mid = self._net("SQ_" + sq)
-                sw["1"] += col
+                sw["1"] += out
                 sw["2"] += mid
                 d["A"] += mid
                 d["K"] += ranks[r]
+        self.cable = cable
 
         # ----- buttons: to ground, pulled up (the firmware also debounces)
         for name, pin in P.BUTTONS:
@@ -409,6 +432,13 @@ class Board:
             mp3[pin] += ear
             jack = self._part("ear_" + side, t["jack"], value="3.5 mm", role="%s's headphones (optional)" % side)
             jack["T", "R", "S"] += ear, ear, gnd
+        # The headphones' cable is touched: both lines clamped at the voice board.
+        tvs = self._part("tvs_ears", t["tvs4"], value="SP0504 ears", role="the headphones' guard (optional)")
+        tvs["GND"] += gnd
+        tvs["IO1"] += self.nets["EAR_WHITE"]
+        tvs["IO2"] += self.nets["EAR_BLACK"]
+        tvs["IO3"] += self.circuit.NC
+        tvs["IO4"] += self.circuit.NC
         for pin in ("IO1", "IO2", "ADKEY1", "ADKEY2", "USB+", "USB-", "BUSY"):
             mp3[pin] += self.circuit.NC
 
@@ -453,15 +483,34 @@ class Board:
             led["K"] += cath
             q["C"] += cath
 
-        # ----- optional: one WS2812 per square, a chain on its own 5 V supply leads; data
-        # through a series resistor, a reservoir capacitor at the connector
+        # ----- optional: one WS2812 per square, a chain on its own 5 V supply leads, on the
+        # cable guard: the data lifted to 5 V by a 74AHCT1G125 (a WS2812 wants 0.7 VDD,
+        # 3.5 V: more than a 3.3 V pin gives), then a series resistor, a reservoir capacitor
+        # at the connector, and a TVS channel like the matrix's lines.
         data = gpio("SQUARE_LEDS", P.SQUARE_LEDS)
+        buf = self._part("led_buffer", t["buffer"], value="74AHCT1G125", role="cable guard: the LEDs' data to 5 V")
+        buf["~OE"] += gnd
+        buf["A"] += data
+        buf["GND"] += gnd
+        buf["VCC"] += vsys  # (on the cells too: its output stays low into the unpowered chain)
+        lifted = self._net("LED_DATA_5V")
+        buf["Y"] += lifted
+        self._part("c_led_buffer", t["c"], value="100n")["1", "2"] += vsys, gnd
+        self._part("r_led_pull", t["r"], value="100k")["1", "2"] += data, gnd  # low while the Pico starts
         j = self._part("square_leds", t["conn3"], value="JST XH 3", role="WS2812 chain, one per square (optional)")
         rd = self._part("r_led_data", t["r"], value="330")
         dout = self._net("LED_DATA")
-        rd["1", "2"] += data, dout
+        rd["1", "2"] += lifted, dout
         j["1", "2", "3"] += vbus, dout, gnd
         self._part("c_led_chain", t["cpol"], value="1000u")["+", "-"] += vbus, gnd
+        # The TVS arrays: four lines each, the sixteen of the matrix and the LEDs' data.
+        lines = cable + [dout]
+        for k in range(5):
+            tvs = self._part("tvs_cable_%d" % (k + 1), t["tvs4"], value="SP0504", role="cable guard")
+            tvs["GND"] += gnd
+            for ch in range(4):
+                i = 4 * k + ch
+                tvs["IO%d" % (ch + 1)] += lines[i] if i < len(lines) else self.circuit.NC
 
         # ----- power (hardware/power.py sizes it and checks every part's supply): three 18650
         # cells in parallel, through a resettable fuse, behind a charger with protection,
@@ -521,6 +570,24 @@ class Board:
             pico[name] += self.circuit.NC
 
     # ----- checks and outputs
+
+    def unguarded(self):
+        """What a spark on the board's cable would reach unguarded: each of the cable's lines
+        (the matrix's sixteen and the LEDs' data) needs a TVS channel, and nothing on it but
+        the strips' switches and diodes, its clamp, its series resistor and its connector."""
+        out = []
+        lines = list(self.cable) + [self.nets["LED_DATA"]]
+        for net in lines:
+            parts = {p.part for p in net.pins}
+            if not any(p.name == "SP0504BAHT" for p in parts):
+                out.append("%s has no TVS channel" % net.name)
+            for p in parts:
+                role = p.fields.get("Role", "")
+                if p.name in ("SP0504BAHT", "Reed", "D_Schottky", "Conn_01x03") or role == "cable guard" or \
+                        p is self.parts.get("r_led_data"):
+                    continue
+                out.append("%s (%s) sits on %s with no series resistor" % (p.ref, p.name, net.name))
+        return out
 
     def erc(self):
         """(errors, warnings) of SKiDL's electrical rules check."""

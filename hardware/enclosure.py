@@ -22,8 +22,9 @@ held up by a spring round the screw that keeps it on a printed bracket under it;
 bracket carries the microswitch in two slots, set to click as the head lands. The coin
 motor sits in a pocket under the top beside the lever, where the player's hand rests, and
 the 10 mm LED shows whose clock runs. White's half holds the cells' holder, the power
-switch and the speaker; Black's half the controller board (Pico by the USB slot), the menu
-buttons and reset on the arbiter's side (the rear), and the board's ribbon. The halves bolt
+switch and the speaker; Black's half the controller board (Pico by the USB slot), the cable
+guard the board's cable plugs into, the menu buttons and reset on the arbiter's side (the
+rear), and the board's ribbon. The halves bolt
 together through their joint walls, which leave an opening for the wires.
 
 Every STL lies as it prints; hardware/printability.py checks each has no overhang that
@@ -88,6 +89,8 @@ SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
+GUARD_BOARD = (96.5, 38.1, 1.6)  # the cable guard (hardware/perfboard.py), by the board's cable
+GUARD_PARTS = 17.0  # its tallest: the LED chain's 1000 uF standing
 STANDOFF = 6.0  # M2.5 hex standoffs, female-female
 BOTTOM = 3.0  # the bottom plates: 3 mm plywood or acrylic, cut with the playing surface (no printer
 # takes a 200 mm plate on a 180 mm bed)
@@ -607,10 +610,17 @@ class ClockHalf:
         towards the slot)."""
         return HALF - T - 1.0 - CONTROLLER_BOARD[0], 10.0
 
+    def guard_at(self):
+        """The cable guard's corner (x, y) in Black's half: beside the controller, behind
+        the face, clear of the bosses."""
+        return 9.0, DEPTH - T - 6.5 - GUARD_BOARD[1]
+
     def standoffs(self):
-        cx, cy = self.controller_at()
-        w, d, _ = CONTROLLER_BOARD
-        return [(cx + 3.5, cy + 3.5), (cx + w - 3.5, cy + 3.5), (cx + 3.5, cy + d - 3.5), (cx + w - 3.5, cy + d - 3.5)]
+        """The standoffs of the boards on Black's bottom: the controller's, the guard's."""
+        out = []
+        for (cx, cy), (w, d, _) in ((self.controller_at(), CONTROLLER_BOARD), (self.guard_at(), GUARD_BOARD)):
+            out += [(cx + 3.5, cy + 3.5), (cx + w - 3.5, cy + 3.5), (cx + 3.5, cy + d - 3.5), (cx + w - 3.5, cy + d - 3.5)]
+        return out
 
     def contents(self):
         """What goes inside, as boxes and solids: {name: part}; the fit check keeps them clear
@@ -642,6 +652,9 @@ class ClockHalf:
             cx, cy = self.controller_at()
             w, d, t = CONTROLLER_BOARD
             out["controller"] = Pos(cx, cy, STANDOFF) * Box(w, d, t + CONTROLLER_PARTS, align=lo)
+            gx, gy = self.guard_at()
+            w, d, t = GUARD_BOARD
+            out["cable guard"] = Pos(gx, gy, STANDOFF) * Box(w, d, t + GUARD_PARTS, align=lo)
         return out
 
     def holder_corner_parts(self):

@@ -26,7 +26,7 @@ TO = {
     "LED_WHITE": "2k2 -> BC337 base: White's LED", "LED_BLACK": "2k2 -> BC337 base: Black's LED",
     "I2C_SDA": "4k7 to 3V3; BSS138 S-D: faces' SDA; voice",
     "I2C_SCL": "4k7 to 3V3; BSS138 S-D: faces' SCL; voice",
-    "SQUARE_LEDS": "330R -> data in of the WS2812 chain",
+    "SQUARE_LEDS": "74AHCT1G125 (to 5 V) -> 330R -> the WS2812 chain's data (cable guard)",
     "BATTERY_ADC": "charger OUT+ -> 100k; 100k + 100n to GND",
 }
 
@@ -103,7 +103,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
                    "VBUS": "VBUS: charger IN+, WS2812 chain, 10k -> BC337: regulator off",
                    "RUN": "reset button to GND"}.get(name, "not connected")
         if sig.startswith("COL_"):
-            label = "file %s: 10k to 3V3, reed switches of file %s" % (sig[-1], sig[-1])
+            label = "file %s: 10k to 3V3, 220R (cable guard) to file %s's switches" % (sig[-1], sig[-1])
         else:
             label = TO.get(sig, sig)
         colour = colours.get(sig.split("_")[0], "#555555")

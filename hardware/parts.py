@@ -27,7 +27,8 @@ ENCLOSURE = HERE / "enclosure"
 PLA = 1.24  # g/cm3
 FILAMENT_EUR_PER_G = 0.022
 
-VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3", "D_Supply"}  # the optional voice's own parts
+# The optional voice's own parts (bom.csv's part, or part and value)
+VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3", "D_Supply", ("SP0504BAHT", "SP0504 ears")}
 
 
 def stl_volume(path: Path) -> float:
@@ -94,10 +95,10 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (8, "screw M3x8 countersunk", "self-tapping screw, M3 x 8 mm, countersunk head", "the clock's bottoms", 0.06),
         (4, "bolt M3x16 + nut", "machine screw M3 x 16 mm with hex nut", "the clock's halves together", 0.08),
         (8, "screw M2.5x12 + nut", "machine screw M2.5 x 12 mm with hex nut", "the faces behind their windows", 0.07),
-        (4, "standoff M2.5x6", "hex standoff M2.5 x 6 mm, female-female, brass or nylon",
-         "the controller board over the bottom", 0.15),
-        (8, "screw M2.5x6", "machine screw M2.5 x 6 mm, pan head (4 countersunk from under the bottom)",
-         "the controller board on its standoffs", 0.05),
+        (8, "standoff M2.5x6", "hex standoff M2.5 x 6 mm, female-female, brass or nylon",
+         "the controller and the cable guard over the bottom", 0.15),
+        (16, "screw M2.5x6", "machine screw M2.5 x 6 mm, pan head (8 countersunk from under the bottom)",
+         "the controller and the cable guard on their standoffs", 0.05),
         (4, "screw M2x10 + nut", "machine screw M2 x 10 mm, pan head, with washer and hex nut",
          "the levers' microswitches in their slots", 0.07),
         (2, "screw M3x%d pan" % E.LEVER_SCREW[3], "self-tapping screw for plastic, M3 x %d mm, pan head"
@@ -111,7 +112,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller", 0.80),
         (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
         (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons", 0.50),
-        (1, "perfboard 70x40", "perfboard, 2.54 mm, cut to 70 x 40 mm", "the voice", 0.50),
+        (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice", 0.50),
+        (1, "perfboard 97x38", "perfboard, 2.54 mm, cut to 97 x 38 mm", "the cable guard", 0.50),
         (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
          "power", 1.50),
         (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power", 4.00),
@@ -134,7 +136,7 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
 
 ELECTRONICS = "electronics (order.csv, without the voice)"
 THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
-VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 70x40"}
+VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 76x40"}
 # A mechanical part's section in cost.csv, by its name's beginning; the rest: the last.
 SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),
             ("pieces and magnets", ("magnet", "chess pieces", "felt")),

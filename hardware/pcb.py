@@ -38,14 +38,14 @@ FILES = "abcdefgh"
 # Both headers' pins, left to right: the rank lines (+0 is the strip's own), then the files.
 J1 = ["RANK+%d" % k for k in range(8)] + ["COL_%s" % f for f in FILES]
 J2 = ["RANK+%d" % (k + 1) for k in range(7)] + [None] + ["COL_%s" % f for f in FILES]
-# What the first strip's J1 brings to the controller, pin by pin.
-CONTROLLER = ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in FILES]
+# What the first strip's J1 brings to the clock (the cable guard's J_BOARD), pin by pin.
+CONTROLLER = ["BOARD_RANK_%d" % (k + 1) for k in range(8)] + ["BOARD_COL_%s" % f for f in FILES]
 
 
 def board_net(net: str, rank: int) -> str:
     """A strip's net as the circuit names it, on the strip of rank `rank` (0..7)."""
     if net.startswith("RANK+"):
-        return "RANK_%d" % (rank + 1 + int(net[5:]))
+        return "BOARD_RANK_%d" % (rank + 1 + int(net[5:]))
     if net.startswith("SQ_"):
         return net + str(rank + 1)
     return net

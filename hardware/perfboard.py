@@ -43,6 +43,8 @@ FOOTPRINTS = {
     "SOT23": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),  # on an adapter
     # an SC-70-6 on its adapter to DIP-6 (pins 1-3 below, 4-6 above, counted round)
     "DIP6": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
+    # a SOT-23-5 on a SOT-23-6 adapter: its pins 4 and 5 where the adapter has 4 and 6
+    "SOT235": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
     "DIP16": ([(str(i + 1), i, 3) for i in range(8)] + [(str(16 - i), i, 0) for i in range(8)],
               (-0.5, 0.4, 7.5, 2.6)),
     "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)],
@@ -63,7 +65,7 @@ FOOTPRINTS = {
     # the SC16IS750 module on its 11 pins, its board standing over the holes above them
     "SC16IS750": ([(str(i + 1), i, 0) for i in range(11)], (-0.5, -7.5, 10.5, 0.5)),
 }
-for n in (2, 3, 4, 5, 6, 16):
+for n in (2, 3, 4, 5, 6, 16, 20):
     FOOTPRINTS["H%d" % n] = _line(n)
 
 # Where each part of the controller goes: its key in the circuit -> (footprint, column, row,
@@ -81,13 +83,12 @@ CONTROLLER_PLACES = {
     "regulator": ("H4", 3, 20, 90), "q_usb": ("TO92", 6, 17, 0),
     "r_base_usb": ("R", 6, 19, 90), "r_pull_usb": ("R", 7, 19, 90),
     "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("R", 1, 16, 90),
-    "c_vsys": ("CP", 10, 23, 0), "c_led_chain": ("CP", 11, 17, 90),
+    "c_vsys": ("CP", 10, 23, 0),
     # pull-ups for the files, the levers and the buttons
     **{"r_col_" + f: ("R", 14 + i, 12, 90) for i, f in enumerate("abcdefgh")},
     "r_button_white": ("R", 22, 12, 90), "r_button_black": ("R", 23, 12, 90),
     "r_button_plus": ("R", 24, 12, 90), "r_button_minus": ("R", 25, 12, 90),
     "r_button_ok": ("R", 26, 12, 90), "r_button_menu": ("R", 27, 12, 90),
-    "r_led_data": ("R", 29, 12, 90), "square_leds": ("H3", 31, 12, 0),
     # the drivers: a transistor, its base resistor and pull-down (or the LED's resistor)
     "q_motor_white": ("TO92", 14, 16, 0), "r_base_motor_white": ("R", 14, 18, 90),
     "r_pull_motor_white": ("R", 15, 18, 90),
@@ -105,8 +106,19 @@ CONTROLLER_PLACES = {
     "button_white": ("H2", 14, 26, 0), "button_black": ("H2", 17, 26, 0),
     "J_FACE_W": ("H4", 20, 24, 0), "J_FACE_B": ("H4", 20, 26, 0),
     "J_VOICE": ("H5", 25, 26, 0), "J_BUTTONS": ("H6", 7, 26, 0),
-    "J_SENSOR": ("H16", 12, 0, 0),
+    "J_GUARD": ("H20", 12, 0, 0),
 }
+
+def _on_strips(key):
+    """A part of the sensor strips: a square's switch or diode."""
+    return key.startswith(("reed_", "diode_")) and key[-1].isdigit() and key[-2] in "abcdefgh"
+
+
+# The cable guard: every line that leaves the clock for the board passes it (a series
+# resistor and a TVS channel on each matrix line; the LEDs' data lifted to 5 V).
+GUARD_PARTS = {"r_guard_rank_%d" % (k + 1) for k in range(8)} | {"r_guard_col_" + f for f in "abcdefgh"} | {
+    "tvs_cable_%d" % (k + 1) for k in range(5)} | {"led_buffer", "c_led_buffer", "r_led_pull", "r_led_data",
+                                                   "square_leds", "c_led_chain"}
 
 # What lives elsewhere, and the connector on the controller that stands for it.
 CONTROLLER_ELSEWHERE = {
@@ -117,13 +129,13 @@ CONTROLLER_ELSEWHERE = {
                                                   "cp_face_black", "r_addr_black", "d_addr_black",
                                                   "d_ask_black", "ask_black", "d_draw_black", "draw_black")),
     "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
-                                        "r_audio_rx", "speaker", "ear_white", "ear_black", "d_audio"),
+                                        "r_audio_rx", "speaker", "ear_white", "ear_black", "d_audio", "tvs_ears"),
     "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
                                           "button_reset"),
     "J_LED_W": lambda ref, key: key == "led_white",
     "J_LED_B": lambda ref, key: key == "led_black",
     "J_SWITCH": lambda ref, key: key == "power_switch",
-    "J_SENSOR": lambda ref, key: key.startswith(("reed_", "diode_")) and key[-1].isdigit() and key[-2] in "abcdefgh",
+    "J_GUARD": lambda ref, key: key in GUARD_PARTS or _on_strips(key),
 }
 
 
@@ -133,7 +145,8 @@ CONTROLLER_ORDER = {
     "J_BUTTONS": ["BUTTON_PLUS", "BUTTON_MINUS", "BUTTON_OK", "BUTTON_MENU", "RUN", "GND"],
     "J_LED_W": ["LED_A_WHITE", "LED_K_WHITE"], "J_LED_B": ["LED_A_BLACK", "LED_K_BLACK"],
     "J_SWITCH": ["BOOST_EN", "GND"],
-    "J_SENSOR": ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in "abcdefgh"],
+    "J_GUARD": ["RANK_%d" % (k + 1) for k in range(8)] + ["COL_%s" % f for f in "abcdefgh"]
+               + ["SQUARE_LEDS", "VSYS", "VBUS", "GND"],
 }
 
 
@@ -196,25 +209,47 @@ def _buttons_layout():
 
 
 def _voice_layout():
-    """The optional voice on a 70 x 40 mm perfboard by the speaker: the DFPlayer in its
+    """The optional voice on a 76 x 40 mm perfboard by the speaker: the DFPlayer in its
     sockets, the I2C-UART bridge module, their capacitors, the 1 kohm, the player's supply
     diode, the speaker's
     connector and the lead to the controller's J_VOICE."""
-    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "d_audio")
+    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "d_audio",
+            "tvs_ears")
     ears = ("ear_white", "ear_black")
     places = {"audio_player": ("DFPLAYER", 3, 3, 0), "audio_bridge": ("SC16IS750", 14, 12, 0),
               "r_audio_rx": ("R", 13, 2, 90), "c_audio_bridge": ("C", 14, 2, 0), "cp_audio": ("CP", 18, 2, 0),
               "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0), "J_EARS": ("H3", 5, 13, 0),
-              "d_audio": ("D41", 8, 13, 0)}
-    return Layout("voice", "The voice on a 70 x 40 mm perfboard", 27, 15, places,
+              "d_audio": ("D41", 8, 13, 0), "tvs_ears": ("SOT235", 26, 5, 0)}
+    return Layout("voice", "The voice on a 76 x 40 mm perfboard", 30, 15, places,
                   {"J_EARS": lambda ref, key: key in ears,
                    "J_CONTROLLER": lambda ref, key: key not in keys and key not in ears},
                   {"J_CONTROLLER": list(CONTROLLER_ORDER["J_VOICE"]), "J_EARS": ["EAR_WHITE", "EAR_BLACK", "GND"]})
 
 
+def _guard_layout():
+    """The cable guard on a 97 x 38 mm perfboard by the board's cable slot: the strips'
+    16-way cable on J_BOARD, then the TVS arrays next to it, then a 220 ohm in each line,
+    then J_CONTROLLER to the controller's J_GUARD; on the right the LEDs' buffer, its
+    resistor, the chain's connector and reservoir."""
+    from hardware.pcb import CONTROLLER as STRIPS
+
+    places = {"J_BOARD": ("H16", 4, 0, 0), "J_CONTROLLER": ("H20", 4, 11, 0)}
+    places.update({"tvs_cable_%d" % (k + 1): ("SOT235", 4 + 4 * k, 2, 0) for k in range(4)})
+    places["tvs_cable_5"] = ("SOT235", 24, 2, 0)
+    lines = ["r_guard_rank_%d" % (k + 1) for k in range(8)] + ["r_guard_col_" + f for f in "abcdefgh"]
+    places.update({key: ("R", 4 + i, 7, 90) for i, key in enumerate(lines)})
+    places.update({"led_buffer": ("SOT235", 28, 2, 0), "c_led_buffer": ("C", 28, 7, 90),
+                   "r_led_data": ("R", 24, 7, 90), "r_led_pull": ("R", 26, 7, 90),
+                   "square_leds": ("H3", 33, 8, 90), "c_led_chain": ("CP", 33, 4, 0)})
+    return Layout("guard", "The cable guard on a 97 x 38 mm perfboard", 38, 15, places,
+                  {"J_BOARD": lambda ref, key: _on_strips(key),
+                   "J_CONTROLLER": lambda ref, key: key not in GUARD_PARTS and not _on_strips(key)},
+                  {"J_BOARD": list(STRIPS), "J_CONTROLLER": list(CONTROLLER_ORDER["J_GUARD"])})
+
+
 CONTROLLER = Layout("controller", "The controller on a 9 x 7 cm perfboard", 35, 27, CONTROLLER_PLACES,
                     CONTROLLER_ELSEWHERE, CONTROLLER_ORDER)
-LAYOUTS = [CONTROLLER, _face_layout("w"), _face_layout("b"), _buttons_layout(), _voice_layout()]
+LAYOUTS = [CONTROLLER, _face_layout("w"), _face_layout("b"), _buttons_layout(), _voice_layout(), _guard_layout()]
 COLS, ROWS = CONTROLLER.cols, CONTROLLER.rows  # the controller's, 90 x 70 mm
 SCREWS = CONTROLLER.screws
 

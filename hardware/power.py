@@ -121,6 +121,7 @@ SUPPLIES = (
     ("LM66100 ideal diodes, input", "BOOST_5V", 1.5, 5.5),
     ("LM66100 ideal diodes, input", "VBUS", 1.5, 5.5),
     ("WS2812 square LEDs", "VBUS", 3.5, 5.3),
+    ("74AHCT1G125 (the LEDs' data to 5 V)", "VSYS", 4.5, 5.5),
 )
 MOTOR_START_V = 2.3  # what a 3 V coin motor needs to start turning
 INTENSITY_DEFAULT = (80, 100)  # firmware/access/settings.py's normal and strong pulses

@@ -62,6 +62,8 @@ CATALOGUE = {
     "MF-R110": ("Bourns", "MF-R110", MOUSER, "652-MF-R110", 0.30, "scheme"),
     "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
     "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
+    "SP0504BAHTG": ("Littelfuse", "SP0504BAHTG", LCSC, "C10675", 0.15, "seen"),
+    "SN74AHCT1G125DBVR": ("Texas Instruments", "SN74AHCT1G125DBVR", MOUSER, "595-SN74AHCT1G125DBVR", 0.40, "scheme"),
     # ----- fittings: what the circuit's parts need to be plugged or seated
     "XHP-2": ("JST", "XHP-2", MOUSER, "306-XHP-2", 0.10, "seen"),
     "XHP-3": ("JST", "XHP-3", MOUSER, "306-XHP-3", 0.10, "scheme"),
@@ -77,6 +79,8 @@ CATALOGUE = {
     "socket 1x8": ("Harwin", "M20-7820846", MOUSER, "855-M20-7820846", 0.50, "scheme"),
     "socket DIP-16": ("TE Connectivity", "1-2199298-4", MOUSER, "571-1-2199298-4", 0.25, "seen"),
     "adapter SOT-23": ("generic", "SOT-23 to 2.54 mm adapter board", MARKET, "SOT-23 breakout PCB", 0.20, "marketplace"),
+    "adapter SOT-23-6": ("generic", "SOT-23-6 to DIP-6 adapter board", MARKET, "SOT-23-6 breakout PCB", 0.20,
+                         "marketplace"),
     "adapter SC-70-6": ("generic", "SC-70-6 (SOT-363) to DIP-6 adapter board", MARKET, "SOT-363 breakout PCB", 0.20,
                         "marketplace"),
     "adapter SOP-28": ("generic", "SOP-28 to DIP-28 adapter board, 0.6 inch rows", MARKET, "SOP28 to DIP28 adapter", 0.50,
@@ -94,6 +98,7 @@ FITTINGS = {
     "Module:RaspberryPi_Pico": [("socket 1x20", 2)],
     "Package_DIP:DIP-16": [("socket DIP-16", 1)],
     "Connector_PinSocket_2.54mm:PinSocket_1x08": [("socket 1x8", 2)],
+    "Package_TO_SOT_SMD:SOT-23-5": [("adapter SOT-23-6", 1)],
     "Package_TO_SOT_SMD:SOT-23": [("adapter SOT-23", 1)],
     "Package_TO_SOT_SMD:SOT-363_SC-70-6": [("adapter SC-70-6", 1)],
     "Package_SO:SOIC-28W": [("adapter SOP-28", 1)],
@@ -108,9 +113,10 @@ NOTHING_MORE = ("Resistor_THT:", "Capacitor_THT:", "Diode_THT:", "LED_THT:", "Bu
 # for a lead with a housing at each end, or None: its wires solder to the parts at the far end).
 LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "face-black:J_CLOCK",
          "controller:J_BUTTONS": "buttons:J_CONTROLLER", "controller:J_VOICE": "voice:J_CONTROLLER",
+         "controller:J_GUARD": "guard:J_CONTROLLER",
          "controller:J_LED_W": None, "controller:J_LED_B": None, "controller:J_SWITCH": None,
          "face-white:J_KEYS": None, "face-black:J_KEYS": None, "voice:J_EARS": None,
-         "controller:J_SENSOR": "the 16-way jumper's housing (mechanical.csv)"}
+         "guard:J_BOARD": "the 16-way jumper's housing (mechanical.csv)"}
 
 
 def source(mpn: str, value: str = "") -> dict:
@@ -130,7 +136,7 @@ def source(mpn: str, value: str = "") -> dict:
 
 # The optional voice's parts (circuit keys): their fittings are the voice's cost.
 VOICE_PARTS = {"audio_bridge", "audio_player", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "ear_white",
-               "ear_black", "d_audio"}
+               "ear_black", "d_audio", "tvs_ears"}
 
 
 def _kk(name: str, n: int) -> dict:
@@ -175,7 +181,7 @@ def fittings(board=None, layouts=None) -> list[dict]:
             if where not in LEADS and where not in LEADS.values():
                 raise KeyError("the perfboard connector %s has no lead in hardware/sourcing.py LEADS" % where)
             voice = layout.name == "voice" or name == "J_VOICE"
-            if name == "J_SENSOR":
+            if where == "guard:J_BOARD":
                 header_pins += n  # plain pins: the jumper's own housing
                 continue
             add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, _kk("KK header", n))
@@ -184,7 +190,7 @@ def fittings(board=None, layouts=None) -> list[dict]:
                 add("KK housing %d" % n, ends, "the lead from %s" % where, voice, _kk("KK housing", n))
                 add("KK crimp", ends * n, "the lead from %s" % where, voice)
     if header_pins:
-        add("pin header 1x40", math.ceil(header_pins / 40), "J_SENSOR (%d pins, broken off a 40)" % header_pins,
+        add("pin header 1x40", math.ceil(header_pins / 40), "J_BOARD (%d pins, broken off a 40)" % header_pins,
             False)
     rows = []
     for (name, why, voice, src), n in sorted(count.items()):
@@ -211,7 +217,7 @@ def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
                 raise KeyError("no source for %s %s (%s): add it to hardware/sourcing.py"
                                % (r["part"], r["value"], r.get("mpn", ""))) from None
             rows.append({"qty": int(r["qty"]), "part": r["part"], "value": r["value"], **s,
-                         "for": r["references"], "voice": r["part"] in VOICE})
+                         "for": r["references"], "voice": r["part"] in VOICE or (r["part"], r["value"]) in VOICE})
     for r in fittings(board):
         rows.append({"value": "", **r})
     for r in rows:

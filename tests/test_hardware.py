@@ -103,9 +103,10 @@ def test_the_circuit_uses_the_firmware_pin_map_pin_by_pin(board):
     nets = board.nets
     for i in range(3):
         assert ("74HC138", board.parts["decoder"].ref, "A%d" % i) in _pins(nets["ROW_A%d" % i])
-    for f in C.FILES:
-        roles = {r for r, _, _ in _pins(nets["COL_" + f])}
+    for f in C.FILES:  # (through the cable guard's resistor)
+        roles = {r for r, _, _ in _pins(nets["BOARD_COL_" + f])}
         assert {"square %s%d" % (f, r) for r in range(1, 9)} <= roles
+        assert "cable guard" in {r for r, _, _ in _pins(nets["COL_" + f])}
     assert "white" in {r for r, _, _ in _pins(nets["CLOCK_WHITE"])}
     assert "black" in {r for r, _, _ in _pins(nets["CLOCK_BLACK"])}
     for n in ("SDA", "SCL"):
@@ -226,8 +227,8 @@ def test_the_battery_runs_ten_hours_after_the_low_battery_sign():
 def _matrix(board):
     """(file index, rank index, diode the right way round) of every square, read from the
     circuit's connections: file net - switch - diode - rank net."""
-    cols = {board.nets["COL_" + f]: i for i, f in enumerate(C.FILES)}
-    ranks = {board.nets["RANK_%d" % (r + 1)]: r for r in range(8)}
+    cols = {board.nets["BOARD_COL_" + f]: i for i, f in enumerate(C.FILES)}
+    ranks = {board.nets["BOARD_RANK_%d" % (r + 1)]: r for r in range(8)}
     squares = []
     for f in C.FILES:
         for r in range(1, 9):
@@ -273,6 +274,33 @@ def _scan(squares, occupied, diodes=True):
                         reached.add(nxt)
                         todo.append(nxt)
     return seen
+
+
+def test_the_cable_guard_clamps_every_line_of_the_boards_cable(board):
+    # What a hand or a cable touches: every line of the board's cable meets a TVS channel
+    # at the guard and reaches the Pico or the decoder only through its 220 ohm; the LEDs'
+    # data leaves through a 5 V buffer; the headphones' lines are clamped too.
+    assert board.unguarded() == []
+    nets = board.nets
+    ohms = {"220": 220, "10k": 10000}
+    for f in C.FILES:
+        series = [p.part for p in nets["COL_" + f].pins if p.part.fields.get("Role") == "cable guard"]
+        assert len(series) == 1 and {series[0]["1"].net, series[0]["2"].net} == {nets["COL_" + f], nets["BOARD_COL_" + f]}
+    # A closed square's file still reads low at the Pico: BAT85 (0.3 V at 0.3 mA) and both
+    # 220 ohm against the 10k pull-up, under the RP2040's 0.8 V.
+    low = 0.3 + (3.3 - 0.3) * 2 * ohms["220"] / (ohms["10k"] + 2 * ohms["220"])
+    assert low < 0.8 - 0.3
+    assert {p.part.name for p in nets["EAR_WHITE"].pins} >= {"SP0504BAHT"}
+    buf = board.parts["led_buffer"]
+    assert buf["A"].net is nets["SQUARE_LEDS"] and buf["VCC"].net is nets["VSYS"]
+    # Not blind: a line wired straight to the Pico, or a clamp left off, is named.
+    broken = C.Board()
+    with broken.circuit:
+        broken.pico["GP%d" % pinmap.COLUMNS[0]] += broken.nets["BOARD_COL_a"]
+    assert any("BOARD_COL_a" in f for f in broken.unguarded())
+    broken = C.Board()
+    broken.parts["tvs_cable_1"]["IO1"].disconnect()
+    assert broken.unguarded() == ["BOARD_RANK_1 has no TVS channel"]
 
 
 def test_every_square_reads_and_no_ghosts_appear(board):

@@ -45,7 +45,7 @@ def test_the_small_boards_plug_into_the_controllers_connectors():
 
     layouts = {l.name: l for l in PB.LAYOUTS}
     controller = PB.Perfboard()
-    for name, joins in (("buttons", "J_BUTTONS"), ("voice", "J_VOICE")):
+    for name, joins in (("buttons", "J_BUTTONS"), ("voice", "J_VOICE"), ("guard", "J_GUARD")):
         assert PB.Perfboard(layouts[name]).headers["J_CONTROLLER"] == controller.headers[joins]
     buttons = PB.Perfboard(layouts["buttons"])
     centres = []
@@ -89,10 +89,13 @@ def test_every_line_that_leaves_has_its_connector(board):
             net = p.nets[0].name if p.nets else None
             if net in here:
                 assert net in board.headers[group], (key, p.num, net, group)
-    # The sensor's connector is the strips' J1, pin for pin.
+    # The board's cable plugs into the cable guard's J_BOARD, the strips' J1 pin for pin;
+    # the guard's lead to the controller carries J_GUARD pin for pin.
     from hardware.pcb import CONTROLLER
 
-    assert board.headers["J_SENSOR"] == list(CONTROLLER)
+    guard = PB.Perfboard(next(lay for lay in PB.LAYOUTS if lay.name == "guard"))
+    assert guard.headers["J_BOARD"] == list(CONTROLLER)
+    assert guard.headers["J_CONTROLLER"] == board.headers["J_GUARD"]
 
 
 def test_the_checks_catch_a_bad_layout():
@@ -109,18 +112,23 @@ def test_the_checks_catch_a_bad_layout():
 
 
 def test_it_fits_the_clocks_controller_seat():
+    # The controller and the cable guard on Black's bottom: each standoff under a corner
+    # the layout keeps free for a screw.
     from hardware import enclosure as E
 
-    w, d, _ = E.CONTROLLER_BOARD
-    pitch = 2.54
-    assert (PB.COLS - 1) * pitch < w and (PB.ROWS - 1) * pitch < d
-    margin_x, margin_y = (w - (PB.COLS - 1) * pitch) / 2, (d - (PB.ROWS - 1) * pitch) / 2
     half = E.ClockHalf("black")
-    cx, cy = half.controller_at()
-    holes = [(margin_x + x * pitch, margin_y + y * pitch) for x, y in PB.SCREWS]
-    for sx, sy in half.standoffs():
-        # each standoff under a corner kept free (the enclosure's y runs the other way)
-        assert min(abs(sx - cx - hx) + abs((cy + d - sy) - hy) for hx, hy in holes) < 2.5
+    guard = next(lay for lay in PB.LAYOUTS if lay.name == "guard")
+    standoffs = half.standoffs()
+    pitch = 2.54
+    for (w, d, _), (cx, cy), layout, mine in ((E.CONTROLLER_BOARD, half.controller_at(), PB.CONTROLLER, standoffs[:4]),
+                                              (E.GUARD_BOARD, half.guard_at(), guard, standoffs[4:])):
+        assert (layout.cols - 1) * pitch < w and (layout.rows - 1) * pitch < d
+        margin_x, margin_y = (w - (layout.cols - 1) * pitch) / 2, (d - (layout.rows - 1) * pitch) / 2
+        holes = [(margin_x + x * pitch, margin_y + y * pitch) for x, y in layout.screws]
+        for sx, sy in mine:
+            # (the enclosure's y runs the other way)
+            assert min(abs(sx - cx - hx) + abs((cy + d - sy) - hy) for hx, hy in holes) < 2.5, layout.name
+    assert len(standoffs) == 8
 
 
 def test_the_wiring_lists_are_up_to_date(tmp_path):
