@@ -292,8 +292,9 @@ def drc(pcbnew, path: Path, report: Path) -> tuple[int, int]:
     return (found[0] if found else -1), (unconnected[0] if unconnected else 0)
 
 
-def plot(pcbnew, path: Path, out: Path) -> list[Path]:
-    """Gerber files of the copper, mask, silkscreen and outline, and the Excellon drill."""
+def plot(pcbnew, path: Path, out: Path, layers=("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_SilkS", "Edge_Cuts")) -> list[Path]:
+    """Gerber files of the layers named (pcbnew's names; the files take KiCad's own:
+    F_Silkscreen for F_SilkS), and the Excellon drill."""
     out.mkdir(parents=True, exist_ok=True)
     board = pcbnew.LoadBoard(str(path))
     pc = pcbnew.PLOT_CONTROLLER(board)
@@ -302,10 +303,9 @@ def plot(pcbnew, path: Path, out: Path) -> list[Path]:
     po.SetUseGerberX2format(True)
     po.SetCreateGerberJobFile(False)
     po.SetIncludeGerberNetlistInfo(False)
-    layers = (("F_Cu", pcbnew.F_Cu), ("B_Cu", pcbnew.B_Cu), ("F_Mask", pcbnew.F_Mask),
-              ("B_Mask", pcbnew.B_Mask), ("F_Silkscreen", pcbnew.F_SilkS), ("Edge_Cuts", pcbnew.Edge_Cuts))
-    for name, layer in layers:
-        pc.SetLayer(layer)
+    for layer_name in layers:
+        name = layer_name.replace("SilkS", "Silkscreen")
+        pc.SetLayer(getattr(pcbnew, layer_name))
         pc.OpenPlotfile(name, pcbnew.PLOT_FORMAT_GERBER, name)
         pc.PlotLayer()
     pc.ClosePlot()
