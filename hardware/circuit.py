@@ -188,8 +188,8 @@ def _parts():
         "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R110",
                          "resettable fuse (PTC), 1.1 A hold, 2.2 A trip, 30 V, radial: the cells' short-circuit guard"),
         "ideal_diode": _template("LM66100", "U", [(1, "VIN", T.PWRIN), (2, "GND", T.PWRIN), (3, "CE", T.INPUT),
-                                                  (4, "ST", T.OPENCOLL), (5, "N.C.", T.NOCONNECT),
-                                                  (6, "VOUT", T.PASSIVE)],
+                                                  (4, "N.C.", T.NOCONNECT), (5, "ST", T.OPENCOLL),
+                                                  (6, "VOUT", T.PASSIVE)],  # (its datasheet's pin 4 N.C., 5 ST)
                                  "Package_TO_SOT_SMD:SOT-363_SC-70-6", "LM66100DCKR",
                                  "ideal diode, 1.5-5.5 V, 1.5 A, 79 mohm (SC-70-6, on an SC-70-6 to DIP-6 adapter "
                                  "on the perfboard): OR-ing the 5 V sources into VSYS without a Schottky's drop"),

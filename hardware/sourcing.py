@@ -18,7 +18,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

@@ -44,9 +44,9 @@ def test_the_board_is_routed_and_its_check_is_clean(face, tmp_path):
     assert pcb.drc(PCBNEW, bad, tmp_path / "gone.rpt")[1] > 0
     short = F.Face()
     short.tracks, short.vias = list(face.tracks), list(face.vias)
-    x1, y1, x2, y2, layer, net = short.tracks[0]
+    x1, y1, x2, y2, layer, net, width = short.tracks[0]
     other = next(p for p in short.pads() if p.net and p.net != net and p.layers == "FB")
-    short.tracks[0] = (x1, y1, other.x, other.y, layer, net)
+    short.tracks[0] = (x1, y1, other.x, other.y, layer, net, width)
     bad = tmp_path / "short.kicad_pcb"
     PCBNEW.SaveBoard(str(bad), short.kicad(PCBNEW))
     assert pcb.drc(PCBNEW, bad, tmp_path / "short.rpt")[0] > 0
@@ -84,7 +84,7 @@ def test_the_characters_show_through_the_window_and_the_screws_fit(face):
     centre = (min(xs) + max(xs)) / 2
     assert abs(centre - F.W / 2) < 0.5
     assert max(xs) - min(xs) + 2 * 2.54 < E.FACE_WINDOW[0]
-    assert sorted(face.holes) == sorted((F.W / 2 + sx, F.H / 2 + sy) for sx in (-E.FACE_SCREWS[0], E.FACE_SCREWS[0])
+    assert sorted(h[:2] for h in face.holes) == sorted((F.W / 2 + sx, F.H / 2 + sy) for sx in (-E.FACE_SCREWS[0], E.FACE_SCREWS[0])
                                         for sy in (-E.FACE_SCREWS[1], E.FACE_SCREWS[1]))
 
 
@@ -93,7 +93,7 @@ def test_the_assembly_files_list_every_surface_mount_part(face):
     smd = sorted(part.ref for part in face.parts if part.pads[0].layers == "B")
     assert sorted(r[0] for r in cpl) == smd and set(smd) >= {"U1", "C1", "D1", "D2", "D3", "R1"}
     assert sorted(ref for row in bom for ref in row[1].split()) == smd
-    assert all(row[3] for row in bom)  # an LCSC number on every line
+    assert all(row[3] or row[4] for row in bom)  # an LCSC number, or the MPN to find it by
     assert all(r[3] == "bottom" for r in cpl)
 
 

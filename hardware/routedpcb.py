@@ -1,0 +1,613 @@
+"""A two-layer PCB as data, routed and written out with KiCad's Python API: the parts and
+their pads (placed by a subclass from the circuit), a maze router for the tracks, the KiCad
+board, the assembly service's BOM and placement files, a picture. hardware/facepcb.py (the
+clock's faces) and hardware/controllerpcb.py (the controller) are its boards.
+
+The router: a grid of 0.635 mm (a quarter of 2.54 mm, so through-hole pins sit on it) on
+both copper layers; orthogonal tracks, 0.25 mm wide with 0.2 mm clearance (0.6 mm for the
+nets that carry current: a wide track keeps one grid step clear of another and of a via);
+vias 0.6/0.3 mm; the back runs along the board and the front across it; cells close to a
+pin cost more, so that a route does not wall in the pins beside it. Each net grows from its
+first pin to the nearest pin still apart (A*), the nets with the most pins first.
+"""
+from __future__ import annotations
+
+import csv
+import heapq
+import io
+import math
+from pathlib import Path
+
+GRID = 0.635
+TRACK, CLEARANCE = 0.25, 0.2
+WIDE = 0.6  # the current-carrying nets' tracks (about 1.2 A in 35 um copper for a 10 K rise)
+NECK = 1.0  # how close to its own pad a wide track goes thin
+VIA = (0.6, 0.3)
+EDGE = 0.5
+VIA_COST = 12
+LAYERS = {"FB": (0, 1), "F": (0,), "B": (1,)}
+
+# SMD footprints: (KiCad footprint, pad size, pad centres from the part's centre)
+SMD = {
+    "SOIC-28W": ("Package_SO:SOIC-28W_7.5x17.9mm_P1.27mm", (0.6, 2.0),
+                 [(-(6.5 - i) * 1.27, 4.65) for i in range(14)] + [((6.5 - i) * 1.27, -4.65) for i in range(14)]),
+    "0805": ("Resistor_SMD:R_0805_2012Metric", (1.0, 1.3), [(-0.9525, 0.0), (0.9525, 0.0)]),
+    "SOD-123": ("Diode_SMD:D_SOD-123", (0.9, 1.2), [(-1.5875, 0.0), (1.5875, 0.0)]),
+    # SOT-23: 1 and 2 below, 3 above (as the BSS138's G, S, D)
+    "SOT-23": ("Package_TO_SOT_SMD:SOT-23", (0.8, 0.9), [(-0.9525, 1.1), (0.9525, 1.1), (0.0, -1.1)]),
+    # SC-70-6 (SOT-363): 1-3 below left to right, 4-6 above right to left
+    "SC-70-6": ("Package_TO_SOT_SMD:SOT-363_SC-70-6", (0.4, 0.9),
+                [(-0.65, 0.95), (0.0, 0.95), (0.65, 0.95), (0.65, -0.95), (0.0, -0.95), (-0.65, -0.95)]),
+}
+
+
+class Pad:
+    def __init__(self, part, number, x, y, net, size, layers, drill=0.0, rect=False):
+        self.part, self.number, self.x, self.y, self.net = part, number, x, y, net
+        self.size, self.layers, self.drill, self.rect = size, layers, drill, rect  # layers: "FB", "B"
+
+    def distance(self, x, y):
+        """From (x, y) to the pad's copper (0 inside)."""
+        sx, sy = self.size
+        if self.rect or sx != sy:
+            dx, dy = max(abs(x - self.x) - sx / 2, 0.0), max(abs(y - self.y) - sy / 2, 0.0)
+            return math.hypot(dx, dy)
+        return max(math.hypot(x - self.x, y - self.y) - sx / 2, 0.0)
+
+
+class Part:
+    def __init__(self, ref, key, value, side, fp, x, y, rot=0):
+        self.ref, self.key, self.value, self.side, self.fp, self.x, self.y, self.rot = ref, key, value, side, fp, x, y, rot
+        self.pads = []
+
+
+class RoutedBoard:
+    """A board W x H mm: parts, pads, mounting holes [(x, y, diameter)], then tracks and
+    vias; `wide`: the nets routed WIDE."""
+
+    SEED = 19
+
+    def __init__(self, width, height, holes=(), wide=()):
+        self.W, self.H = width, height
+        self.parts: list[Part] = []
+        self.holes = list(holes)
+        self.wide = set(wide)
+        self.tracks = []  # (x1, y1, x2, y2, layer "F"/"B", net)
+        self.vias = []  # (x, y, net)
+
+    def _tht(self, ref, key, value, fp, pins, drill=1.0, size=1.7, side="F"):
+        x, y = pins[0][1], pins[0][2]
+        part = Part(ref, key, value, side, fp, x, y)
+        for number, px, py, net in pins:
+            part.pads.append(Pad(part, number, px, py, net, (size, size), "FB", drill, rect=number == "1"))
+        self.parts.append(part)
+        return part
+
+    def _smd(self, ref, key, value, kind, x, y, nets, rot=0, side="B"):
+        fp, size, offsets = SMD[kind]
+        part = Part(ref, key, value, side, fp, x, y, rot)
+        size_ = size if rot in (0, 180) else (size[1], size[0])
+        for k, (dx, dy) in enumerate(offsets):
+            if rot == 90:
+                dx, dy = -dy, dx
+            elif rot == 180:
+                dx, dy = -dx, -dy
+            part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], size_, side, rect=True))
+        self.parts.append(part)
+        return part
+
+    def pads(self):
+        return [p for part in self.parts for p in part.pads]
+
+    # ----- routing
+
+    def route(self):
+        W, H = self.W, self.H
+        nx, ny = int(W / GRID) + 1, int(H / GRID) + 1
+        self.nx, self.ny = nx, ny
+        FREE, WALL = -1, -2
+        names = sorted({p.net for p in self.pads() if p.net})
+        ids = {n: i for i, n in enumerate(names)}
+        owner = [[[FREE] * ny for _ in range(nx)] for _ in range(2)]  # [layer][i][j]
+        inside = {}  # pad -> its grid cells
+        reach = CLEARANCE + TRACK / 2
+
+        def cells_near(x, y, r):
+            i0, i1 = max(0, int((x - r) / GRID)), min(nx - 1, int((x + r) / GRID) + 1)
+            j0, j1 = max(0, int((y - r) / GRID)), min(ny - 1, int((y + r) / GRID) + 1)
+            return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
+
+        for i in range(nx):
+            for j in range(ny):
+                x, y = i * GRID, j * GRID
+                if min(x, y, W - x, H - y) < EDGE + TRACK / 2:
+                    owner[0][i][j] = owner[1][i][j] = WALL
+        for hx, hy, hd in self.holes:
+            for i, j in cells_near(hx, hy, hd / 2 + reach + 0.5):
+                if math.hypot(i * GRID - hx, j * GRID - hy) < hd / 2 + reach + 0.3:
+                    owner[0][i][j] = owner[1][i][j] = WALL
+        pads = self.pads()
+        for p in pads:
+            n = ids.get(p.net, WALL) if p.net else WALL
+            r = max(p.size) / 2 + reach + 0.1
+            for i, j in cells_near(p.x, p.y, r):
+                d = p.distance(i * GRID, j * GRID)
+                if d >= reach:
+                    continue
+                for layer in LAYERS[p.layers]:
+                    o = owner[layer][i][j]
+                    if d == 0.0:
+                        continue
+                    owner[layer][i][j] = n if o in (FREE, n) else WALL
+        for p in pads:  # the pads' own cells: their net's, whatever else
+            n = ids.get(p.net, WALL) if p.net else WALL
+            own = [(i, j) for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 0.1)
+                   if p.distance(i * GRID, j * GRID) == 0.0]
+            if not own:
+                raise ValueError("%s pad %s holds no grid point" % (p.part.ref, p.number))
+            inside[p] = own
+            for i, j in own:
+                for layer in LAYERS[p.layers]:
+                    owner[layer][i][j] = n
+        via_at = {}  # (i, j) -> net id: vias placed
+        via_room = VIA[0] / 2 + CLEARANCE  # a via's copper and its clearance, from other copper
+
+        def via_ok(i, j, n):
+            if owner[0][i][j] not in (FREE, n) or owner[1][i][j] not in (FREE, n):
+                return False
+            x, y = i * GRID, j * GRID
+            for q in near_pads.get((i // 8, j // 8), ()):
+                if q.net != names[n] if n >= 0 else True:
+                    if q.distance(x, y) < via_room + 0.001:
+                        return False
+            for di in (-1, 0, 1):
+                for dj in (-1, 0, 1):
+                    m = via_at.get((i + di, j + dj))
+                    if m is not None and m != n:
+                        return False
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                for layer in (0, 1):
+                    cell = (layer, i + di, j + dj)
+                    if cell in wide_cells and taken[cell] != n:
+                        return False  # another net's wide track beside it
+            return True
+
+        def necked(layer, i, j, n):
+            """Close to a pad of its own net: a wide net goes thin there (between a chip's
+            pins)."""
+            x, y = i * GRID, j * GRID
+            return any(q.net == names[n] and layer in LAYERS[q.layers] and q.distance(x, y) < NECK
+                       for q in near_pads.get((i // 8, j // 8), ()))
+
+        def wide_ok(layer, i, j, n):
+            """A cell a wide net may take: far enough from other nets' pads, no other net's
+            track or via beside it."""
+            if necked(layer, i, j, n):
+                return True
+            x, y = i * GRID, j * GRID
+            for q in near_pads.get((i // 8, j // 8), ()):
+                if q.net != names[n] and layer in LAYERS[q.layers] and q.distance(x, y) < CLEARANCE + WIDE / 2:
+                    return False
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                a, b = i + di, j + dj
+                m = taken.get((layer, a, b))
+                if m is not None and m != n:
+                    return False
+                m = via_at.get((a, b))
+                if m is not None and m != n:
+                    return False
+            return True
+
+        taken = {}  # (layer, i, j) -> net id: cells of routed tracks
+        wide_cells = set()  # the cells of wide tracks
+        wide_ids = {ids[w] for w in self.wide if w in ids}
+
+        near_pads = {}
+        for p in pads:
+            r = max(p.size) / 2 + via_room + GRID * 8
+            for bi in range(int((p.x - r) / GRID) // 8, int((p.x + r) / GRID) // 8 + 1):
+                for bj in range(int((p.y - r) / GRID) // 8, int((p.y + r) / GRID) // 8 + 1):
+                    near_pads.setdefault((bi, bj), []).append(p)
+
+        # Cells close to a pin cost more (a route that hugs a row of pins walls in the rest).
+        crowd = [[0] * ny for _ in range(nx)]
+        for p in pads:
+            for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 1.0):
+                if p.distance(i * GRID, j * GRID) < 0.9:
+                    crowd[i][j] = 3
+        self._crowd = crowd
+        by_net = {}
+        for p in pads:
+            if p.net:
+                by_net.setdefault(p.net, []).append(p)
+        # The longest nets first (the character rows), then by name.
+        order = sorted((n for n in by_net if len(by_net[n]) > 1), key=lambda n: (-len(by_net[n]), n))
+        for name in order:
+            n = ids[name]
+            members = sorted(by_net[name], key=lambda p: (p.x, p.y))
+            tree = set()
+            for layer, (i, j) in [(l, c) for l in LAYERS[members[0].layers] for c in inside[members[0]]]:
+                tree.add((layer, i, j))
+            todo = members[1:]
+            while todo:
+                # the nearest pin still apart
+                target = min(todo, key=lambda p: min(abs(p.x - i * GRID) + abs(p.y - j * GRID) for _, i, j in tree))
+                todo.remove(target)
+                goal = {(l, i, j) for l in LAYERS[target.layers] for i, j in inside[target]}
+                path = self._astar(tree, goal, owner, n, target, via_ok,
+                                   wide_ok if n in wide_ids else None, taken, wide_cells)
+                if path is None:
+                    raise ValueError("no route for %s to %s pad %s" % (name, target.part.ref, target.number))
+                thin = {c for c in path if n not in wide_ids or necked(c[0], c[1], c[2], n)}
+                for a, b in zip(path, path[1:]):
+                    if a[0] != b[0]:
+                        via_at[(a[1], a[2])] = n
+                        self.vias.append((a[1] * GRID, a[2] * GRID, name))
+                    else:
+                        width = TRACK if a in thin or b in thin else WIDE
+                        self.tracks.append((a[1] * GRID, a[2] * GRID, b[1] * GRID, b[2] * GRID, "FB"[a[0]], name,
+                                            width))
+                        if width == WIDE:
+                            wide_cells.update((a, b))
+                for layer, i, j in path:
+                    owner[layer][i][j] = n
+                    taken[(layer, i, j)] = n
+                tree |= set(path) | goal
+        self._merge()
+        return self
+
+    def _astar(self, sources, goal, owner, n, target, via_ok, wide_ok=None, taken=None, wide_cells=()):
+        tx, ty = target.x / GRID, target.y / GRID
+        h = lambda i, j: abs(i - tx) + abs(j - ty)  # noqa: E731
+        best = {}
+        came = {}
+        heap = []
+        for s in sorted(sources):
+            best[s] = 0
+            heapq.heappush(heap, (h(s[1], s[2]), 0, s))
+        nx, ny = self.nx, self.ny
+        while heap:
+            f, g, node = heapq.heappop(heap)
+            if node in goal:
+                path = [node]
+                while path[-1] in came:
+                    path.append(came[path[-1]])
+                return path[::-1]
+            if g > best.get(node, 1e18):
+                continue
+            layer, i, j = node
+            steps = []
+            crowd = self._crowd
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                a, b = i + di, j + dj
+                if 0 <= a < nx and 0 <= b < ny and owner[layer][a][b] in (-1, n):
+                    if wide_ok is not None:
+                        if not wide_ok(layer, a, b, n):
+                            continue
+                    elif wide_cells and owner[layer][a][b] != n and any(
+                            (layer, a + ei, b + ej) in wide_cells and taken[(layer, a + ei, b + ej)] != n
+                            for ei, ej in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+                        continue  # beside another net's wide track
+                    # the back runs along the board, the front across it
+                    along = (dj == 0) == (layer == 1)
+                    steps.append(((layer, a, b), (1 if along else 4) + crowd[a][b]))
+            if via_ok(i, j, n):
+                steps.append(((1 - layer, i, j), VIA_COST))
+            for nxt, cost in steps:
+                ng = g + cost
+                if ng < best.get(nxt, 1e18):
+                    best[nxt] = ng
+                    came[nxt] = node
+                    heapq.heappush(heap, (ng + h(nxt[1], nxt[2]), ng, nxt))
+        return None
+
+    def _merge(self):
+        """Straight runs of grid steps joined into single tracks."""
+        out = []
+        for t in self.tracks:
+            if out:
+                x1, y1, x2, y2, layer, net, w = out[-1]
+                a1, b1, a2, b2, l2, n2, w2 = t
+                if (l2, n2, w2) == (layer, net, w) and (x2, y2) == (a1, b1) and (
+                        (x1 == x2 == a2) or (y1 == y2 == b2)):
+                    out[-1] = (x1, y1, a2, b2, layer, net, w)
+                    continue
+            out.append(t)
+        self.tracks = out
+
+    # ----- KiCad
+
+    def kicad(self, pcbnew):
+        W, H = self.W, self.H
+        pcbnew.KIID.SeedGenerator(self.SEED)
+        b = pcbnew.BOARD()
+        mm = pcbnew.FromMM
+        pt = lambda x, y: pcbnew.wxPoint(mm(x), mm(y))  # noqa: E731
+        ds = b.GetDesignSettings()
+        ds.m_CopperEdgeClearance = mm(EDGE)
+        ds.SetBoardThickness(mm(1.6))
+        nc = ds.GetNetClasses().GetDefault()
+        nc.SetClearance(mm(CLEARANCE))
+        nc.SetTrackWidth(mm(TRACK))
+        nc.SetViaDiameter(mm(VIA[0]))
+        nc.SetViaDrill(mm(VIA[1]))
+        ds.m_ViasMinSize = mm(VIA[0])
+        ds.m_MinThroughDrill = mm(VIA[1])
+        nets = {}
+
+        def net(name):
+            if name not in nets:
+                nets[name] = pcbnew.NETINFO_ITEM(b, name)
+                b.Add(nets[name])
+            return nets[name]
+
+        for part in self.parts:
+            fp = pcbnew.FOOTPRINT(b)
+            fp.SetReference(part.ref)
+            fp.SetValue(part.value)
+            fp.SetPosition(pt(part.x, part.y))
+            b.Add(fp)
+            back = part.side == "B"
+            for t, layer in ((fp.Reference(), pcbnew.B_SilkS if back else pcbnew.F_SilkS),):
+                t.SetLayer(layer)
+                t.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
+                t.SetTextThickness(mm(0.12))
+                t.SetMirrored(back)
+            fp.Value().SetVisible(False)
+            for p in part.pads:
+                pad = pcbnew.PAD(fp)
+                pad.SetNumber(p.number)
+                sx, sy = p.size
+                pad.SetSize(pcbnew.wxSize(mm(sx), mm(sy)))
+                if p.layers == "FB":
+                    pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+                    pad.SetShape(pcbnew.PAD_SHAPE_RECT if p.rect else pcbnew.PAD_SHAPE_CIRCLE)
+                    pad.SetDrillSize(pcbnew.wxSize(mm(p.drill), mm(p.drill)))
+                    pad.SetLayerSet(pad.PTHMask())
+                else:
+                    pad.SetAttribute(pcbnew.PAD_ATTRIB_SMD)
+                    pad.SetShape(pcbnew.PAD_SHAPE_RECT)
+                    ls = pcbnew.LSET()
+                    side = (pcbnew.B_Cu, pcbnew.B_Paste, pcbnew.B_Mask) if p.layers == "B" else (
+                        pcbnew.F_Cu, pcbnew.F_Paste, pcbnew.F_Mask)
+                    for layer in side:
+                        ls.AddLayer(layer)
+                    pad.SetLayerSet(ls)
+                pad.SetPos0(pt(p.x - part.x, p.y - part.y))
+                pad.SetPosition(pt(p.x, p.y))
+                if p.net:
+                    pad.SetNet(net(p.net))
+                fp.Add(pad)
+            ref = fp.Reference()
+            ref.SetPosition(pt(*self._label_at(part)))
+        for x1, y1, x2, y2, layer, n, width in self.tracks:
+            t = pcbnew.PCB_TRACK(b)
+            t.SetStart(pt(x1, y1))
+            t.SetEnd(pt(x2, y2))
+            t.SetWidth(mm(width))
+            t.SetLayer(pcbnew.F_Cu if layer == "F" else pcbnew.B_Cu)
+            t.SetNet(net(n))
+            b.Add(t)
+        for x, y, n in self.vias:
+            v = pcbnew.PCB_VIA(b)
+            v.SetPosition(pt(x, y))
+            v.SetWidth(mm(VIA[0]))
+            v.SetDrill(mm(VIA[1]))
+            v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+            v.SetNet(net(n))
+            b.Add(v)
+        for k, (x, y, hd) in enumerate(self.holes):
+            fp = pcbnew.FOOTPRINT(b)
+            fp.SetReference("H%d" % (k + 1))
+            fp.SetValue("M2.5")
+            fp.Reference().SetVisible(False)
+            fp.Value().SetVisible(False)
+            fp.SetPosition(pt(x, y))
+            b.Add(fp)
+            pad = pcbnew.PAD(fp)
+            pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
+            pad.SetShape(pcbnew.PAD_SHAPE_CIRCLE)
+            pad.SetSize(pcbnew.wxSize(mm(hd), mm(hd)))
+            pad.SetDrillSize(pcbnew.wxSize(mm(hd), mm(hd)))
+            pad.SetLayerSet(pad.UnplatedHoleMask())
+            pad.SetPosition(pt(x, y))
+            fp.Add(pad)
+
+        def segment(x1, y1, x2, y2, layer, width):
+            e = pcbnew.PCB_SHAPE(b)
+            e.SetShape(pcbnew.SHAPE_T_SEGMENT)
+            e.SetStart(pt(x1, y1))
+            e.SetEnd(pt(x2, y2))
+            e.SetLayer(layer)
+            e.SetWidth(mm(width))
+            b.Add(e)
+
+        for x1, y1, x2, y2 in ((0, 0, W, 0), (W, 0, W, H), (W, H, 0, H), (0, H, 0, 0)):
+            segment(x1, y1, x2, y2, pcbnew.Edge_Cuts, 0.1)
+        # Polarity on the silkscreen of the part's side: a + by an electrolytic's pin 1, a
+        # bar by a diode's cathode (pin 1), a dot by a chip's pin 1.
+        for part in self.parts:
+            silk = pcbnew.B_SilkS if part.side == "B" else pcbnew.F_SilkS
+            p = part.pads[0]
+            kind = self.polarity(part)
+            if kind == "+":
+                segment(p.x - 0.5, p.y - 1.6, p.x + 0.5, p.y - 1.6, silk, 0.15)
+                segment(p.x, p.y - 2.1, p.x, p.y - 1.1, silk, 0.15)
+            elif kind == "band":
+                d = (p.size[0] / 2 + 0.35) * (1 if part.pads[1].x > p.x else -1)  # towards the body
+                segment(p.x + d, p.y - 0.9, p.x + d, p.y + 0.9, silk, 0.2)
+            elif kind == "dot":
+                segment(p.x - 0.1, p.y + (1.3 if p.y > part.y else -1.3), p.x + 0.1,
+                        p.y + (1.3 if p.y > part.y else -1.3), silk, 0.3)
+        if self.POUR:
+            z = pcbnew.ZONE(b)
+            ls = pcbnew.LSET()
+            ls.AddLayer(pcbnew.F_Cu)
+            ls.AddLayer(pcbnew.B_Cu)
+            z.SetLayerSet(ls)
+            z.SetNet(net(self.POUR))
+            z.SetLocalClearance(mm(0.3))
+            z.SetMinThickness(mm(0.25))
+            z.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+            z.SetThermalReliefGap(mm(0.4))
+            z.SetThermalReliefSpokeWidth(mm(0.4))
+            outline = z.Outline()
+            outline.NewOutline()
+            for x, y in ((EDGE, EDGE), (W - EDGE, EDGE), (W - EDGE, H - EDGE), (EDGE, H - EDGE)):
+                outline.Append(mm(x), mm(y))
+            b.Add(z)  # (filled once saved: fill_zones)
+        if self.NOTE:
+            t = pcbnew.PCB_TEXT(b)
+            t.SetText(self.NOTE[2])
+            t.SetPosition(pt(self.NOTE[0], self.NOTE[1]))
+            t.SetLayer(pcbnew.B_SilkS)
+            t.SetMirrored(True)
+            t.SetTextSize(pcbnew.wxSize(mm(1.2), mm(1.2)))
+            t.SetTextThickness(mm(0.15))
+            b.Add(t)
+        return b
+
+    NOTE = None  # (x, y, words) on the back's silkscreen
+    POUR = None  # a net poured over both copper layers (after routing: its tracks connect it anyway)
+
+    def polarity(self, part) -> str | None:
+        """How the part's pin 1 is marked: "+", "band", "dot" or None."""
+        return None
+
+    LABEL = 0.8  # the references' text height (mm)
+
+    def _label_at(self, part):
+        """Where the part's reference goes: between its rows of pins if it says so, else
+        above, below, left or right of its pads, the first place clear of every pad and of
+        the references placed before it (on its side of the board)."""
+        if not hasattr(self, "_labels"):
+            self._labels = {}
+            placed = []
+            for q in self.parts:
+                self._labels[q.ref] = self._place_label(q, placed)
+        return self._labels[part.ref]
+
+    def _place_label(self, part, placed):
+        xs = [p.x for p in part.pads]
+        ys = [p.y for p in part.pads]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        if self.label_inside(part):
+            return cx, cy
+        w, h = len(part.ref) * self.LABEL * 0.85, self.LABEL
+        pad = max(max(p.size) for p in part.pads) / 2
+        spots = [(cx, min(ys) - pad - 0.9), (cx, max(ys) + pad + 0.9),
+                 (min(xs) - pad - 0.6 - w / 2, cy), (max(xs) + pad + 0.6 + w / 2, cy)]
+        for x, y in spots:
+            box = (x - w / 2 - 0.15, y - h / 2 - 0.15, x + w / 2 + 0.15, y + h / 2 + 0.15)
+            if box[0] < EDGE or box[1] < EDGE or box[2] > self.W - EDGE or box[3] > self.H - EDGE:
+                continue
+            if any(q.x + max(q.size) / 2 > box[0] and q.x - max(q.size) / 2 < box[2] and
+                   q.y + max(q.size) / 2 > box[1] and q.y - max(q.size) / 2 < box[3] for q in self.pads()):
+                continue
+            if any(side == part.side and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+                   for side, b in placed):
+                continue
+            if any(math.hypot(hx - x, hy - y) < hd / 2 + w / 2 + 0.3 for hx, hy, hd in self.holes):
+                continue
+            placed.append((part.side, box))
+            return x, y
+        return spots[0]
+
+    def label_inside(self, part) -> bool:
+        return False
+
+    # ----- the assembly service's files
+
+    ASSEMBLY = {}  # (value, SMD kind) -> (MPN, LCSC number)
+
+    def assembly_rows(self):
+        """The surface-mount parts: BOM rows (comment, designators, footprint, LCSC) and
+        placement rows (designator, x, y, layer, rotation), in mm from the board's lower
+        left corner as assembly services read them."""
+        bom, cpl = {}, []
+        for part in self.parts:
+            if not part.pads or part.pads[0].layers == "FB":
+                continue
+            kind = next(k for k, v in SMD.items() if v[0] == part.fp)
+            mpn, lcsc = self.ASSEMBLY[(part.value, kind)]
+            bom.setdefault((part.value, mpn, part.fp, lcsc), []).append(part.ref)
+            cpl.append((part.ref, "%.3f" % part.x, "%.3f" % (self.H - part.y), "bottom" if part.side == "B" else "top",
+                        "%d" % part.rot))
+        return ([(v, " ".join(sorted(refs)), fp.split(":")[1], lcsc, mpn) for (v, mpn, fp, lcsc), refs in sorted(bom.items())],
+                sorted(cpl))
+
+
+
+def fill_zones(pcbnew, path: Path) -> None:
+    """The saved board's zones filled (pcbnew fills a board read from its file)."""
+    board = pcbnew.LoadBoard(str(path))
+    if board.Zones():
+        board.BuildConnectivity()
+        pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+        pcbnew.SaveBoard(str(path), board)
+
+
+def write_assembly(board: RoutedBoard, out: Path, name: str) -> list[Path]:
+    """The assembly service's BOM and placement files: <name>-bom.csv, <name>-cpl.csv."""
+    bom, cpl = board.assembly_rows()
+    paths = []
+    for name, header, rows in ((name + "-bom.csv", ["Comment", "Designator", "Footprint", "LCSC", "MPN"], bom),
+                               (name + "-cpl.csv", ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"], cpl)):
+        s = io.StringIO()
+        w = csv.writer(s, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+        (out / name).write_text(s.getvalue())
+        paths.append(out / name)
+    return paths
+
+
+def picture(face: RoutedBoard, path: Path, title: str, size=(14, 4.6)) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    W, H = face.W, face.H
+    fig, ax = plt.subplots(figsize=size)
+    for x1, y1, x2, y2, layer, _, width in face.tracks:
+        ax.plot([x1, x2], [y1, y2], color="#c62828" if layer == "F" else "#1565c0", lw=0.8 * width / TRACK if width > TRACK
+                else 0.8, alpha=0.8)
+    for x, y, _ in face.vias:
+        ax.add_patch(plt.Circle((x, y), VIA[0] / 2, color="#555555"))
+    for p in face.pads():
+        if p.layers != "FB":
+            ax.add_patch(plt.Rectangle((p.x - p.size[0] / 2, p.y - p.size[1] / 2), *p.size, color="#8e24aa", alpha=0.7))
+        else:
+            ax.add_patch(plt.Circle((p.x, p.y), p.size[0] / 2, color="#c9a227"))
+    for part in face.parts:
+        ax.text(*face._label_at(part), part.ref, fontsize=6, ha="center", va="center")
+    for x, y, d in face.holes:
+        ax.add_patch(plt.Circle((x, y), d / 2, fill=False, color="black"))
+    ax.plot([0, W, W, 0, 0], [0, 0, H, H, 0], color="black", lw=1)
+    ax.set_xlim(-2, W + 2)
+    ax.set_ylim(H + 2, -2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=9)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+
+
+def command(prog: str, doc: str, write_all, out: Path, files, argv=None) -> int:
+    """A board's command line: --out, then write_all(out); prints what it made and the DRC's
+    figures; 1 unless the check is clean."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(out), help="the folder (default: hardware/pcb)")
+    a = ap.parse_args(argv)
+    try:
+        violations, unconnected = write_all(Path(a.out))
+    except (ImportError, ValueError) as e:
+        raise SystemExit(f"{prog}: error: {e}") from None
+    board, drc, fab, picture_ = (Path(a.out) / f.name for f in files)
+    print(board, f"DRC: {violations} violations, {unconnected} unconnected ({drc})", fab, picture_, sep="\n")
+    return 1 if violations or unconnected else 0
