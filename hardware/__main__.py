@@ -1,7 +1,7 @@
 """python -m hardware: the netlist, the bill of materials and the wiring diagram, from the
 circuit (after a clean ERC), and the perfboard layouts; then the sensor strip
-(hardware/pcb.py), the faces' and the controller's PCBs (hardware/facepcb.py,
-controllerpcb.py), where KiCad's pcbnew is installed, the enclosure (hardware/enclosure.py)
+(hardware/pcb.py), the faces' PCB (hardware/facepcb.py) and the other boards' PCBs
+(hardware/layoutpcb.py), where KiCad's pcbnew is installed, the enclosure (hardware/enclosure.py)
 where build123d is, and last the rest of the bill of materials and the cost
 (hardware/parts.py), which read them."""
 import importlib
@@ -18,7 +18,7 @@ status = perfboard.main([])
 # (module, the module and function that say whether its tool is here, what it makes)
 for name, (home, tool), what in (("pcb", ("pcb", "pcbnew_module"), "the sensor strip"),
                                  ("facepcb", ("pcb", "pcbnew_module"), "the faces' PCB"),
-                                 ("controllerpcb", ("pcb", "pcbnew_module"), "the controller's PCB"),
+                                 ("layoutpcb", ("pcb", "pcbnew_module"), "the controller's and small boards' PCBs"),
                                  ("enclosure", ("enclosure", "build123d_module"), "the enclosure"),
                                  ("tactile", ("enclosure", "build123d_module"), "the blind player's board")):
     module = importlib.import_module("hardware." + name)

@@ -89,7 +89,7 @@ SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
-GUARD_BOARD = (96.5, 38.1, 1.6)  # the cable guard (hardware/perfboard.py), by the board's cable
+GUARD_BOARD = (97.8, 39.4, 1.6)  # the cable guard (hardware/perfboard.py, layoutpcb.py), by the board's cable
 GUARD_PARTS = 17.0  # its tallest: the LED chain's 1000 uF standing
 STANDOFF = 6.0  # M2.5 hex standoffs, female-female
 BOTTOM = 3.0  # the bottom plates: 3 mm plywood or acrylic, cut with the playing surface (no printer
@@ -613,7 +613,7 @@ class ClockHalf:
     def guard_at(self):
         """The cable guard's corner (x, y) in Black's half: beside the controller, behind
         the face, clear of the bosses."""
-        return 9.0, DEPTH - T - 6.5 - GUARD_BOARD[1]
+        return 8.6, DEPTH - T - 6.5 - GUARD_BOARD[1]
 
     def standoffs(self):
         """The standoffs of the boards on Black's bottom: the controller's, the guard's."""

@@ -113,7 +113,7 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
         (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons", 0.50),
         (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice", 0.50),
-        (1, "perfboard 97x38", "perfboard, 2.54 mm, cut to 97 x 38 mm", "the cable guard", 0.50),
+        (1, "perfboard 98x39", "perfboard, 2.54 mm, cut to 98 x 39 mm", "the cable guard", 0.50),
         (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
          "power", 1.50),
         (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power", 4.00),

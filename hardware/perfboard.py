@@ -227,7 +227,7 @@ def _voice_layout():
 
 
 def _guard_layout():
-    """The cable guard on a 97 x 38 mm perfboard by the board's cable slot: the strips'
+    """The cable guard on a 98 x 39 mm perfboard by the board's cable slot: the strips'
     16-way cable on J_BOARD, then the TVS arrays next to it, then a 220 ohm in each line,
     then J_CONTROLLER to the controller's J_GUARD; on the right the LEDs' buffer, its
     resistor, the chain's connector and reservoir."""
@@ -241,7 +241,7 @@ def _guard_layout():
     places.update({"led_buffer": ("SOT235", 28, 2, 0), "c_led_buffer": ("C", 28, 7, 90),
                    "r_led_data": ("R", 24, 7, 90), "r_led_pull": ("R", 26, 7, 90),
                    "square_leds": ("H3", 33, 8, 90), "c_led_chain": ("CP", 33, 4, 0)})
-    return Layout("guard", "The cable guard on a 97 x 38 mm perfboard", 38, 15, places,
+    return Layout("guard", "The cable guard on a 98 x 39 mm perfboard", 38, 15, places,
                   {"J_BOARD": lambda ref, key: _on_strips(key),
                    "J_CONTROLLER": lambda ref, key: key not in GUARD_PARTS and not _on_strips(key)},
                   {"J_BOARD": list(STRIPS), "J_CONTROLLER": list(CONTROLLER_ORDER["J_GUARD"])})

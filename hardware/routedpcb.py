@@ -1,7 +1,8 @@
 """A two-layer PCB as data, routed and written out with KiCad's Python API: the parts and
 their pads (placed by a subclass from the circuit), a maze router for the tracks, the KiCad
 board, the assembly service's BOM and placement files, a picture. hardware/facepcb.py (the
-clock's faces) and hardware/controllerpcb.py (the controller) are its boards.
+clock's faces) and hardware/layoutpcb.py (the controller and the small boards) are its
+boards.
 
 The router: a grid of 0.635 mm (a quarter of 2.54 mm, so through-hole pins sit on it) on
 both copper layers; orthogonal tracks, 0.25 mm wide with 0.2 mm clearance (0.6 mm for the
@@ -35,6 +36,9 @@ SMD = {
     "SOD-123": ("Diode_SMD:D_SOD-123", (0.9, 1.2), [(-1.5875, 0.0), (1.5875, 0.0)]),
     # SOT-23: 1 and 2 below, 3 above (as the BSS138's G, S, D)
     "SOT-23": ("Package_TO_SOT_SMD:SOT-23", (0.8, 0.9), [(-0.9525, 1.1), (0.9525, 1.1), (0.0, -1.1)]),
+    # SOT-23-5: 1-3 below left to right, 4 and 5 above right to left
+    "SOT-23-5": ("Package_TO_SOT_SMD:SOT-23-5", (0.7, 1.0),
+                 [(-0.95, 1.1), (0.0, 1.1), (0.95, 1.1), (0.95, -1.1), (-0.95, -1.1)]),
     # SC-70-6 (SOT-363): 1-3 below left to right, 4-6 above right to left
     "SC-70-6": ("Package_TO_SOT_SMD:SOT-363_SC-70-6", (0.4, 0.9),
                 [(-0.65, 0.95), (0.0, 0.95), (0.65, 0.95), (0.65, -0.95), (0.0, -0.95), (-0.65, -0.95)]),
@@ -139,10 +143,16 @@ class RoutedBoard:
                     if d == 0.0:
                         continue
                     owner[layer][i][j] = n if o in (FREE, n) else WALL
-        for p in pads:  # the pads' own cells: their net's, whatever else
+        near = {}  # grid cell -> the pads within reach of it
+        for p in pads:
+            for i, j in cells_near(p.x, p.y, max(p.size) / 2 + reach + 0.1):
+                if p.distance(i * GRID, j * GRID) < reach:
+                    near.setdefault((i, j), []).append(p)
+        for p in pads:  # the pads' own cells: inside its copper, out of reach of another net's pad
             n = ids.get(p.net, WALL) if p.net else WALL
             own = [(i, j) for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 0.1)
-                   if p.distance(i * GRID, j * GRID) == 0.0]
+                   if p.distance(i * GRID, j * GRID) == 0.0 and not any(
+                       q.net != p.net and set(LAYERS[q.layers]) & set(LAYERS[p.layers]) for q in near.get((i, j), ()))]
             if not own:
                 raise ValueError("%s pad %s holds no grid point" % (p.part.ref, p.number))
             inside[p] = own

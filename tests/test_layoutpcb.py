@@ -1,17 +1,17 @@
-"""The controller as a real PCB (hardware/controllerpcb.py): placed as its perfboard places
-it, routed by the generator, KiCad's design rules check clean with every pad connected (and
-a removed track and a short both found); every pad on the net the circuit gives its pin and
-every connector carrying what its lead brings; the supply nets wide but at chips' pins; the
-mounting holes over the clock's standoffs; the assembly files; the committed files what the
-generator gives. Needs KiCad's pcbnew; skipped with the reason where it is missing."""
+"""The perfboards as real PCBs (hardware/layoutpcb.py): the controller, the cable guard, the
+voice and the buttons, each placed as its perfboard places it and routed by the generator,
+KiCad's design rules check clean with every pad connected (and a removed track and a short
+both found); every pad on the net the circuit gives its pin; the supply nets wide but at
+chips' pins; the controller's and the guard's mounting holes over the clock's standoffs; the
+assembly files; the committed files what the generator gives. Needs KiCad's pcbnew; skipped
+with the reason where it is missing."""
 from pathlib import Path
 
 import pytest
 
-from hardware import controllerpcb as C
+from hardware import layoutpcb as C
 from hardware import enclosure as E
 from hardware import pcb
-from hardware import perfboard as PB
 from hardware.routedpcb import TRACK, WIDE
 
 try:
@@ -23,9 +23,12 @@ except ImportError as e:
 pytestmark = pytest.mark.skipif(PCBNEW is None, reason=WHY if PCBNEW is None else "")
 
 
-@pytest.fixture(scope="module")
-def board():
-    return C.Controller().route()
+NAMES = sorted(C.BOARDS)
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def board(request):
+    return C.LayoutPCB(request.param).route()
 
 
 def _check(b, tmp_path, name):
@@ -39,11 +42,11 @@ def _check(b, tmp_path, name):
 
 def test_the_board_is_routed_and_its_check_is_clean(board, tmp_path):
     assert _check(board, tmp_path, "good") == (0, 0), (tmp_path / "good.rpt").read_text()[:2000]
-    gone = C.Controller()
+    gone = C.LayoutPCB(board.name)
     i = next(k for k, t in enumerate(board.tracks) if t[5] not in ("GND",))  # (the pour would bridge a ground gap)
     gone.tracks, gone.vias = board.tracks[:i] + board.tracks[i + 1:], list(board.vias)
     assert _check(gone, tmp_path, "gone")[1] > 0
-    short = C.Controller()
+    short = C.LayoutPCB(board.name)
     short.tracks, short.vias = list(board.tracks), list(board.vias)
     x1, y1, x2, y2, layer, net, width = short.tracks[i]
     other = next(p for p in short.pads() if p.net and p.net not in (net, "GND") and p.layers == "FB")
@@ -52,7 +55,7 @@ def test_the_board_is_routed_and_its_check_is_clean(board, tmp_path):
 
 
 def test_every_pad_carries_its_pins_net_as_the_perfboard_has_it(board):
-    layout = PB.Perfboard()
+    layout = board.layout
     parts = {part.key: part for part in board.parts}
     assert set(parts) == set(layout.places)
     for (key, number), net in layout.nets.items():
@@ -66,17 +69,23 @@ def test_every_pad_carries_its_pins_net_as_the_perfboard_has_it(board):
             if net and not net.startswith("__"):
                 assert layout.nets[(key, p.num)] == net
     # The ideal diodes as themselves: SC-70-6 on the top, VIN, GND, CE, N.C., ST, VOUT.
-    u = next(part for part in board.parts if part.key == "ideal_usb")
-    assert u.fp.endswith("SC-70-6") and [p.net for p in u.pads] == ["VBUS", "GND", "GND", None, None, "VSYS"]
+    if board.name == "controller":
+        u = next(part for part in board.parts if part.key == "ideal_usb")
+        assert u.fp.endswith("SC-70-6") and [p.net for p in u.pads] == ["VBUS", "GND", "GND", None, None, "VSYS"]
+    if board.name == "guard":  # each cable line's clamp: an SP0504 channel, pin 2 to ground
+        for part in board.parts:
+            if part.key.startswith("tvs_cable"):
+                assert part.fp.endswith("SOT-23-5") and part.pads[1].net == "GND"
 
 
 def test_the_supply_nets_run_wide(board):
     widths = {}
     for *_, net, width in board.tracks:
         widths.setdefault(net, set()).add(width)
-    for net in C.WIDE_NETS:
-        assert WIDE in widths[net], net
-    assert widths["COL_a"] == {TRACK}
+    if board.name == "controller":
+        for net in C.WIDE_NETS:
+            assert WIDE in widths[net], net
+        assert widths["COL_a"] == {TRACK}
     # Thin only close to a pin of its own net (between a chip's pins).
     pads = {net: [p for p in board.pads() if p.net == net] for net in C.WIDE_NETS}
     from hardware.routedpcb import NECK
@@ -88,9 +97,13 @@ def test_the_supply_nets_run_wide(board):
 
 def test_the_holes_sit_over_the_clocks_standoffs(board):
     half = E.ClockHalf("black")
-    cx, cy = half.controller_at()
-    _, d, _ = E.CONTROLLER_BOARD
-    for sx, sy in half.standoffs()[:4]:
+    seats = {"controller": (half.controller_at(), E.CONTROLLER_BOARD, half.standoffs()[:4]),
+             "guard": (half.guard_at(), E.GUARD_BOARD, half.standoffs()[4:])}
+    if board.name not in seats:
+        return  # (the voice and the buttons are glued in)
+    (cx, cy), (w, d, _), standoffs = seats[board.name]
+    assert board.W <= w + 0.5 and board.H <= d + 0.5
+    for sx, sy in standoffs:
         # (the enclosure's y runs the other way)
         assert min(abs(sx - cx - hx) + abs((cy + d - sy) - hy) for hx, hy, _ in board.holes) < 2.5
 
@@ -98,20 +111,23 @@ def test_the_holes_sit_over_the_clocks_standoffs(board):
 def test_the_assembly_files_list_every_surface_mount_part(board):
     bom, cpl = board.assembly_rows()
     smd = sorted(part.ref for part in board.parts if part.pads[0].layers == "F")
-    assert len(smd) == 4 and sorted(r[0] for r in cpl) == smd
-    assert all(r[3] == "top" for r in cpl) and all(row[3] for row in bom)
+    assert len(smd) == {"controller": 4, "guard": 6, "voice": 1, "buttons": 0}[board.name]
+    assert sorted(r[0] for r in cpl) == smd
+    assert all(r[3] == "top" for r in cpl) and all(row[3] or row[4] for row in bom)
 
 
-def test_the_generated_files_are_up_to_date(tmp_path):
+@pytest.mark.parametrize("name", NAMES)
+def test_the_generated_files_are_up_to_date(tmp_path, name):
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-m", "hardware.controllerpcb", "--out", str(tmp_path)], capture_output=True,
-                       text=True, timeout=600, cwd=str(C.HERE.parent))
+    r = subprocess.run([sys.executable, "-m", "hardware.layoutpcb", "--board", name, "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=600, cwd=str(C.HERE.parent))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert (tmp_path / C.BOARD_FILE.name).read_text() == C.BOARD_FILE.read_text(), \
-        "hardware/pcb/controller.* is stale: run python -m hardware.controllerpcb"
+    made, committed = C.files(name, tmp_path), C.files(name)
+    assert made[0].read_text() == committed[0].read_text(), \
+        "hardware/pcb/%s.* is stale: run python -m hardware.layoutpcb" % name
     normal = lambda p: [l for l in Path(p).read_text().splitlines() if "date" not in l.lower() and "Created on" not in l]  # noqa: E731
-    assert normal(tmp_path / C.DRC_FILE.name)[1:] == normal(C.DRC_FILE)[1:]
-    for new in sorted((tmp_path / C.FAB.name).iterdir()):
-        assert normal(new) == normal(C.FAB / new.name), new.name
+    assert normal(made[1])[1:] == normal(committed[1])[1:]
+    for new in sorted(made[2].iterdir()):
+        assert normal(new) == normal(committed[2] / new.name), new.name
