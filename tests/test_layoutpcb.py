@@ -42,6 +42,8 @@ def _check(b, tmp_path, name):
 
 def test_the_board_is_routed_and_its_check_is_clean(board, tmp_path):
     assert _check(board, tmp_path, "good") == (0, 0), (tmp_path / "good.rpt").read_text()[:2000]
+    if board.name != "controller":
+        return  # (the check's faults are shown once, on the densest board)
     gone = C.LayoutPCB(board.name)
     i = next(k for k, t in enumerate(board.tracks) if t[5] not in ("GND",))  # (the pour would bridge a ground gap)
     gone.tracks, gone.vias = board.tracks[:i] + board.tracks[i + 1:], list(board.vias)
