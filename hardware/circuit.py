@@ -137,7 +137,7 @@ def _parts():
                             "0.8-inch (20 mm) single 14-segment LED character with point, common cathode, "
                             "red (pins here in segment order A..N, DP, common: map them to the chosen "
                             "display's own pinout when laying out the face)"),
-        "indicator": _template("LED_3mm", "D", diode, "LED_THT:LED_D3.0mm", "WP710A10SRD",
+        "indicator": _template("LED_3mm", "D", diode, "LED_THT:LED_D3.0mm", "WP710A10ID",
                                "LED, 3 mm, red, diffused (a face's indicator, its label printed beside it)"),
         "signal_diode": _template("D_Small", "D", diode, "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "1N4148",
                                   "signal diode, DO-35"),
