@@ -41,6 +41,10 @@ from firmware.hal.face import COLON_HM as FACE_COLON_HM, COLON_MS as FACE_COLON_
 
 T = Pin.types
 FILES = "abcdefgh"
+# The optional voice's parts (their cost is the voice's; they live on the voice board but the
+# headphone sockets, in the clock's end walls).
+VOICE = frozenset({"audio_bridge", "c_audio_bridge", "audio_player", "d_audio", "r_audio_rx", "speaker", "cp_audio",
+                   "ear_white", "ear_black", "tvs_ears"})
 # A face character's segments, in the order of the HT16K33's rows (firmware/hal/face.py).
 SEGMENTS = ("A", "B", "C", "D", "E", "F", "G1", "G2", "H", "J", "K", "L", "M", "N", "DP")
 

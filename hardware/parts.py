@@ -27,8 +27,6 @@ ENCLOSURE = HERE / "enclosure"
 PLA = 1.24  # g/cm3
 FILAMENT_EUR_PER_G = 0.022
 
-# The optional voice's own parts (bom.csv's part, or part and value)
-VOICE = {"DFPlayer_Mini", "SC16IS750_Module", "Speaker", "AudioJack3", "D_Supply", ("SP0504BAHT", "SP0504 ears")}
 
 
 def stl_volume(path: Path) -> float:

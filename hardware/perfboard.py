@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from firmware.hal import pinmap as P
+from hardware.circuit import VOICE
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "perfboard"
@@ -128,8 +129,7 @@ CONTROLLER_ELSEWHERE = {
     "J_FACE_B": lambda ref, key: key.startswith(("face_black", "char_black", "ind_black", "c_face_black",
                                                   "cp_face_black", "r_addr_black", "d_addr_black",
                                                   "d_ask_black", "ask_black", "d_draw_black", "draw_black")),
-    "J_VOICE": lambda ref, key: key in ("audio_bridge", "audio_player", "c_audio_bridge", "cp_audio",
-                                        "r_audio_rx", "speaker", "ear_white", "ear_black", "d_audio", "tvs_ears"),
+    "J_VOICE": lambda ref, key: key in VOICE,
     "J_BUTTONS": lambda ref, key: key in ("button_plus", "button_minus", "button_ok", "button_menu",
                                           "button_reset"),
     "J_LED_W": lambda ref, key: key == "led_white",
@@ -213,9 +213,8 @@ def _voice_layout():
     sockets, the I2C-UART bridge module, their capacitors, the 1 kohm, the player's supply
     diode, the speaker's
     connector and the lead to the controller's J_VOICE."""
-    keys = ("audio_player", "audio_bridge", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "d_audio",
-            "tvs_ears")
     ears = ("ear_white", "ear_black")
+    keys = VOICE - set(ears)
     places = {"audio_player": ("DFPLAYER", 3, 3, 0), "audio_bridge": ("SC16IS750", 14, 12, 0),
               "r_audio_rx": ("R", 13, 2, 90), "c_audio_bridge": ("C", 14, 2, 0), "cp_audio": ("CP", 18, 2, 0),
               "speaker": ("H2", 23, 2, 0), "J_CONTROLLER": ("H5", 20, 14, 0), "J_EARS": ("H3", 5, 13, 0),

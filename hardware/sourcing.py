@@ -84,9 +84,9 @@ CATALOGUE = {
                         "marketplace"),
     "adapter SOP-28": ("generic", "SOP-28 to DIP-28 adapter board, 0.6 inch rows", MARKET, "SOP28 to DIP28 adapter", 0.50,
                        "marketplace"),
+    # Resistors by value: Yageo's carbon film, 1/4 W, 5 %: CFR-25JB-52-<value>.
+    "CFR-25": ("Yageo", "CFR-25JB-52-{v}", MOUSER, "603-CFR-25JB-52-{v}", 0.02, "seen"),
 }
-# Resistors by value: Yageo's carbon film, 1/4 W, 5 %: CFR-25JB-52-<value>.
-RESISTOR = ("Yageo", "CFR-25JB-52-{v}", MOUSER, "603-CFR-25JB-52-{v}", 0.02, "seen")
 
 # What a footprint of the circuit needs besides itself: [(fitting, how many per part)], the
 # pins counted from the part where it says "pins".
@@ -118,45 +118,31 @@ LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "fa
          "guard:J_BOARD": "the 16-way jumper's housing (mechanical.csv)"}
 
 
-def source(mpn: str, value: str = "") -> dict:
-    """The order line's source for a part of the circuit (its MPN, a resistor's value) or a
-    fitting: KeyError if the catalogue has none."""
-    if mpn == "CFR-25":  # 100 and 330 are ohms (100R), 4k7 is 4K7
-        v = value + "R" if value.isdigit() else value.upper()
-        entry = tuple(f.format(v=v) if isinstance(f, str) else f for f in RESISTOR)
-    elif mpn in CATALOGUE:
-        entry = CATALOGUE[mpn]
-    else:
+def source(mpn: str, value: str = "", n: int = 0) -> dict:
+    """The order line's source for a part of the circuit (its MPN; a resistor's value) or a
+    fitting (a KK part's pins, n): KeyError if the catalogue has none."""
+    if mpn not in CATALOGUE:
         raise KeyError("no source for %r: add it to hardware/sourcing.py" % mpn)
-    maker, part, dist, order, eur, checked = entry
-    return {"manufacturer": maker, "mpn": part, "distributor": dist, "order_number": order, "eur_each": eur,
-            "checked": checked}
-
-
-# The optional voice's parts (circuit keys): their fittings are the voice's cost.
-VOICE_PARTS = {"audio_bridge", "audio_player", "c_audio_bridge", "cp_audio", "r_audio_rx", "speaker", "ear_white",
-               "ear_black", "d_audio", "tvs_ears"}
-
-
-def _kk(name: str, n: int) -> dict:
-    s = source(name)
-    s["mpn"], s["order_number"] = s["mpn"].format(n=n), s["order_number"].format(n=n)
-    return s
+    v = value + "R" if value.isdigit() else value.upper()  # a resistor's: 100 and 330 are ohms (100R), 4k7 4K7
+    maker, part, dist, order, eur, checked = CATALOGUE[mpn]
+    return {"manufacturer": maker, "mpn": part.format(v=v, n=n), "distributor": dist,
+            "order_number": order.format(v=v, n=n), "eur_each": eur, "checked": checked}
 
 
 def fittings(board=None, layouts=None) -> list[dict]:
     """What the netlist's parts and the perfboards' connectors need besides themselves:
     [{"qty", "part", "for", **source}], one line per fitting and what it is for."""
     from hardware import perfboard
-    from hardware.circuit import Board
+    from hardware.circuit import VOICE, Board
 
     board = board or Board()
     layouts = layouts if layouts is not None else perfboard.LAYOUTS
-    count: dict[tuple, int] = {}
+    count: dict[tuple, int] = {}  # (fitting, what for, the voice's) -> how many
+    sources = {}  # fitting -> its source
 
     def add(name, n, why, voice, src=None):
-        key = (name, why, voice, tuple(sorted((src or {}).items())))
-        count[key] = count.get(key, 0) + n
+        sources[name] = src or source(name)
+        count[(name, why, voice)] = count.get((name, why, voice), 0) + n
 
     for key, part in sorted(board.parts.items()):
         fp = part.footprint
@@ -167,7 +153,7 @@ def fittings(board=None, layouts=None) -> list[dict]:
             raise KeyError("%s (%s): no fittings known for its footprint %s" % (key, part.ref, fp))
         role = "%s (%s)" % (part.fields.get("Role") or part.name, part.ref)
         for name, n in rule:
-            add(name, len(part.pins) if n == "pins" else n, role, key in VOICE_PARTS)
+            add(name, len(part.pins) if n == "pins" else n, role, key in VOICE)
     # The perfboards' connectors: a KK header on the board; each lead's housing and crimps.
     header_pins = 0
     for layout in layouts:
@@ -183,19 +169,16 @@ def fittings(board=None, layouts=None) -> list[dict]:
             if where == "guard:J_BOARD":
                 header_pins += n  # plain pins: the jumper's own housing
                 continue
-            add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, _kk("KK header", n))
+            add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, source("KK header", n=n))
             if where in LEADS:  # the lead starts here: its housing(s) and crimps
                 ends = 2 if far else 1
-                add("KK housing %d" % n, ends, "the lead from %s" % where, voice, _kk("KK housing", n))
+                add("KK housing %d" % n, ends, "the lead from %s" % where, voice, source("KK housing", n=n))
                 add("KK crimp", ends * n, "the lead from %s" % where, voice)
     if header_pins:
         add("pin header 1x40", math.ceil(header_pins / 40), "J_BOARD (%d pins, broken off a 40)" % header_pins,
             False)
-    rows = []
-    for (name, why, voice, src), n in sorted(count.items()):
-        s = dict(src) if src else source(name)
-        rows.append({"qty": n, "part": name, "for": why, "voice": voice, **s})
-    return rows
+    return [{"qty": n, "part": name, "for": why, "voice": voice, **sources[name]}
+            for (name, why, voice), n in sorted(count.items())]
 
 
 FIELDS = ["qty", "part", "value", "manufacturer", "mpn", "distributor", "order_number", "eur_each", "eur", "for",
@@ -205,8 +188,10 @@ FIELDS = ["qty", "part", "value", "manufacturer", "mpn", "distributor", "order_n
 def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
     """The electronic order: the circuit's parts (bom.csv) and their fittings, each with
     its source, quantity and cost. Dated PRICED."""
-    from hardware.parts import VOICE
+    from hardware.circuit import VOICE, Board
 
+    board = board or Board()
+    voice = {p.ref for key, p in board.parts.items() if key in VOICE}  # (a line is the voice's if all its parts are)
     rows = []
     with open(bom, newline="") as f:
         for r in csv.DictReader(f):
@@ -216,7 +201,7 @@ def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
                 raise KeyError("no source for %s %s (%s): add it to hardware/sourcing.py"
                                % (r["part"], r["value"], r.get("mpn", ""))) from None
             rows.append({"qty": int(r["qty"]), "part": r["part"], "value": r["value"], **s,
-                         "for": r["references"], "voice": r["part"] in VOICE or (r["part"], r["value"]) in VOICE})
+                         "for": r["references"], "voice": set(r["references"].split()) <= voice})
     for r in fittings(board):
         rows.append({"value": "", **r})
     for r in rows:
