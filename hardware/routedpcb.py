@@ -131,28 +131,27 @@ class RoutedBoard:
                 if math.hypot(i * GRID - hx, j * GRID - hy) < hd / 2 + reach + 0.3:
                     owner[0][i][j] = owner[1][i][j] = WALL
         pads = self.pads()
-        for p in pads:
+        for p in pads:  # the copper round a pad: its net's, or no one's where two nets' meet
             n = ids.get(p.net, WALL) if p.net else WALL
-            r = max(p.size) / 2 + reach + 0.1
-            for i, j in cells_near(p.x, p.y, r):
-                d = p.distance(i * GRID, j * GRID)
-                if d >= reach:
-                    continue
-                for layer in LAYERS[p.layers]:
-                    o = owner[layer][i][j]
-                    if d == 0.0:
-                        continue
-                    owner[layer][i][j] = n if o in (FREE, n) else WALL
-        near = {}  # grid cell -> the pads within reach of it
-        for p in pads:
             for i, j in cells_near(p.x, p.y, max(p.size) / 2 + reach + 0.1):
-                if p.distance(i * GRID, j * GRID) < reach:
-                    near.setdefault((i, j), []).append(p)
+                d = p.distance(i * GRID, j * GRID)
+                if 0.0 < d < reach:
+                    for layer in LAYERS[p.layers]:
+                        owner[layer][i][j] = n if owner[layer][i][j] in (FREE, n) else WALL
+        via_room = VIA[0] / 2 + CLEARANCE  # a via's copper and its clearance, from other copper
+        near_pads = {}  # (i // 8, j // 8) -> the pads that may be near a cell of that block
+        for p in pads:
+            r = max(p.size) / 2 + via_room + GRID * 8
+            for bi in range(int((p.x - r) / GRID) // 8, int((p.x + r) / GRID) // 8 + 1):
+                for bj in range(int((p.y - r) / GRID) // 8, int((p.y + r) / GRID) // 8 + 1):
+                    near_pads.setdefault((bi, bj), []).append(p)
+
         for p in pads:  # the pads' own cells: inside its copper, out of reach of another net's pad
             n = ids.get(p.net, WALL) if p.net else WALL
             own = [(i, j) for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 0.1)
                    if p.distance(i * GRID, j * GRID) == 0.0 and not any(
-                       q.net != p.net and set(LAYERS[q.layers]) & set(LAYERS[p.layers]) for q in near.get((i, j), ()))]
+                       q.net != p.net and set(LAYERS[q.layers]) & set(LAYERS[p.layers])
+                       and q.distance(i * GRID, j * GRID) < reach for q in near_pads.get((i // 8, j // 8), ()))]
             if not own:
                 raise ValueError("%s pad %s holds no grid point" % (p.part.ref, p.number))
             inside[p] = own
@@ -160,16 +159,14 @@ class RoutedBoard:
                 for layer in LAYERS[p.layers]:
                     owner[layer][i][j] = n
         via_at = {}  # (i, j) -> net id: vias placed
-        via_room = VIA[0] / 2 + CLEARANCE  # a via's copper and its clearance, from other copper
 
         def via_ok(i, j, n):
             if owner[0][i][j] not in (FREE, n) or owner[1][i][j] not in (FREE, n):
                 return False
             x, y = i * GRID, j * GRID
             for q in near_pads.get((i // 8, j // 8), ()):
-                if q.net != names[n] if n >= 0 else True:
-                    if q.distance(x, y) < via_room + 0.001:
-                        return False
+                if q.net != names[n] and q.distance(x, y) < via_room + 0.001:
+                    return False
             for di in (-1, 0, 1):
                 for dj in (-1, 0, 1):
                     m = via_at.get((i + di, j + dj))
@@ -212,20 +209,12 @@ class RoutedBoard:
         wide_cells = set()  # the cells of wide tracks
         wide_ids = {ids[w] for w in self.wide if w in ids}
 
-        near_pads = {}
-        for p in pads:
-            r = max(p.size) / 2 + via_room + GRID * 8
-            for bi in range(int((p.x - r) / GRID) // 8, int((p.x + r) / GRID) // 8 + 1):
-                for bj in range(int((p.y - r) / GRID) // 8, int((p.y + r) / GRID) // 8 + 1):
-                    near_pads.setdefault((bi, bj), []).append(p)
-
         # Cells close to a pin cost more (a route that hugs a row of pins walls in the rest).
         crowd = [[0] * ny for _ in range(nx)]
         for p in pads:
             for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 1.0):
                 if p.distance(i * GRID, j * GRID) < 0.9:
                     crowd[i][j] = 3
-        self._crowd = crowd
         by_net = {}
         for p in pads:
             if p.net:
@@ -244,7 +233,7 @@ class RoutedBoard:
                 target = min(todo, key=lambda p: min(abs(p.x - i * GRID) + abs(p.y - j * GRID) for _, i, j in tree))
                 todo.remove(target)
                 goal = {(l, i, j) for l in LAYERS[target.layers] for i, j in inside[target]}
-                path = self._astar(tree, goal, owner, n, target, via_ok,
+                path = self._astar(tree, goal, owner, crowd, n, target, via_ok,
                                    wide_ok if n in wide_ids else None, taken, wide_cells)
                 if path is None:
                     raise ValueError("no route for %s to %s pad %s" % (name, target.part.ref, target.number))
@@ -266,7 +255,7 @@ class RoutedBoard:
         self._merge()
         return self
 
-    def _astar(self, sources, goal, owner, n, target, via_ok, wide_ok=None, taken=None, wide_cells=()):
+    def _astar(self, sources, goal, owner, crowd, n, target, via_ok, wide_ok=None, taken=None, wide_cells=()):
         tx, ty = target.x / GRID, target.y / GRID
         h = lambda i, j: abs(i - tx) + abs(j - ty)  # noqa: E731
         best = {}
@@ -287,7 +276,6 @@ class RoutedBoard:
                 continue
             layer, i, j = node
             steps = []
-            crowd = self._crowd
             for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 a, b = i + di, j + dj
                 if 0 <= a < nx and 0 <= b < ny and owner[layer][a][b] in (-1, n):
@@ -329,6 +317,7 @@ class RoutedBoard:
 
     def kicad(self, pcbnew):
         W, H = self.W, self.H
+        labels = self.labels()
         pcbnew.KIID.SeedGenerator(self.SEED)
         b = pcbnew.BOARD()
         mm = pcbnew.FromMM
@@ -389,7 +378,7 @@ class RoutedBoard:
                     pad.SetNet(net(p.net))
                 fp.Add(pad)
             ref = fp.Reference()
-            ref.SetPosition(pt(*self._label_at(part)))
+            ref.SetPosition(pt(*labels[part.ref]))
         for x1, y1, x2, y2, layer, n, width in self.tracks:
             t = pcbnew.PCB_TRACK(b)
             t.SetStart(pt(x1, y1))
@@ -486,16 +475,12 @@ class RoutedBoard:
 
     LABEL = 0.8  # the references' text height (mm)
 
-    def _label_at(self, part):
-        """Where the part's reference goes: between its rows of pins if it says so, else
-        above, below, left or right of its pads, the first place clear of every pad and of
-        the references placed before it (on its side of the board)."""
-        if not hasattr(self, "_labels"):
-            self._labels = {}
-            placed = []
-            for q in self.parts:
-                self._labels[q.ref] = self._place_label(q, placed)
-        return self._labels[part.ref]
+    def labels(self):
+        """{reference: (x, y)}: where each part's reference goes: between its rows of pins if
+        it says so, else above, below, left or right of its pads, the first place clear of
+        every pad and of the references placed before it (on its side of the board)."""
+        placed = []
+        return {part.ref: self._place_label(part, placed) for part in self.parts}
 
     def _place_label(self, part, placed):
         xs = [p.x for p in part.pads]
@@ -590,8 +575,8 @@ def picture(face: RoutedBoard, path: Path, title: str, size=(14, 4.6)) -> None:
             ax.add_patch(plt.Rectangle((p.x - p.size[0] / 2, p.y - p.size[1] / 2), *p.size, color="#8e24aa", alpha=0.7))
         else:
             ax.add_patch(plt.Circle((p.x, p.y), p.size[0] / 2, color="#c9a227"))
-    for part in face.parts:
-        ax.text(*face._label_at(part), part.ref, fontsize=6, ha="center", va="center")
+    for ref, at in face.labels().items():
+        ax.text(*at, ref, fontsize=6, ha="center", va="center")
     for x, y, d in face.holes:
         ax.add_patch(plt.Circle((x, y), d / 2, fill=False, color="black"))
     ax.plot([0, W, W, 0, 0], [0, 0, H, H, 0], color="black", lw=1)
