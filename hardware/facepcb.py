@@ -21,15 +21,11 @@ import sys
 from pathlib import Path
 
 from hardware import enclosure as E
-from hardware import pcb as STRIP
-from hardware.routedpcb import GRID, RoutedBoard, command, picture, write_assembly
+from hardware.routedpcb import GRID, RoutedBoard, command, files, write_board
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "pcb"
-BOARD_FILE = OUT / "face.kicad_pcb"
-DRC_FILE = OUT / "face-drc.rpt"
-FAB = OUT / "gerber-face"
-PICTURE = OUT / "face.png"
+BOARD_FILE, DRC_FILE, FAB, PICTURE = files("face", OUT)
 
 W, H = E.FACE_BOARD[0], E.FACE_BOARD[1]
 HOLE = 2.7  # the M2.5 screws behind the window (enclosure.FACE_SCREWS)
@@ -110,18 +106,8 @@ class Face(RoutedBoard):
 
 
 def write_all(out: Path = OUT) -> tuple[int, int]:
-    pcbnew = STRIP.pcbnew_module()
-    out.mkdir(parents=True, exist_ok=True)
-    face = Face().route()
-    path = out / BOARD_FILE.name
-    pcbnew.SaveBoard(str(path), face.kicad(pcbnew))
-    result = STRIP.drc(pcbnew, path, out / DRC_FILE.name)
-    fab = out / FAB.name
-    STRIP.plot(pcbnew, path, fab, ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_SilkS", "B_SilkS", "B_Paste", "Edge_Cuts"))
-    write_assembly(face, fab, "face")
-    picture(face, out / PICTURE.name, "A clock face's PCB from the front (hardware/facepcb.py): top copper red, "
-            "bottom blue, THT pads gold, the back's SMD pads purple")
-    return result
+    return write_board(Face().route(), "face", out, "A clock face's PCB from the front (hardware/facepcb.py): top "
+                       "copper red, bottom blue, THT pads gold, the back's SMD pads purple")
 
 
 def main(argv=None):

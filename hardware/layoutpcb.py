@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 from hardware import enclosure as E
-from hardware import pcb as STRIP
 from hardware import perfboard as PB
-from hardware.routedpcb import GRID, RoutedBoard, command, fill_zones, picture, write_assembly
+from hardware import routedpcb
+from hardware.routedpcb import GRID, RoutedBoard, command
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "pcb"
@@ -59,11 +59,6 @@ def size(layout) -> tuple[float, float]:
     if layout.name == "controller":
         return E.CONTROLLER_BOARD[0], E.CONTROLLER_BOARD[1]
     return round(2 * ORIGIN + (layout.cols - 1) * PITCH, 1), round(2 * ORIGIN + (layout.rows - 1) * PITCH, 1)
-
-
-def files(name: str, out: Path = OUT):
-    """The board file, its DRC report, its fab folder and its picture."""
-    return (out / (name + ".kicad_pcb"), out / (name + "-drc.rpt"), out / ("gerber-" + name), out / (name + ".png"))
 
 
 class LayoutPCB(RoutedBoard):
@@ -122,20 +117,16 @@ def _order(number):
     return (0, int(number)) if number.isdigit() else (1, number)
 
 
+def files(name: str, out: Path = OUT):
+    return routedpcb.files(name, out)
+
+
 def write_all(out: Path = OUT, name: str = "controller") -> tuple[int, int]:
-    pcbnew = STRIP.pcbnew_module()
-    out.mkdir(parents=True, exist_ok=True)
     board = LayoutPCB(name).route()
-    path, drc, fab, pic = files(name, out)
-    pcbnew.SaveBoard(str(path), board.kicad(pcbnew))
-    fill_zones(pcbnew, path)
-    result = STRIP.drc(pcbnew, path, drc)
-    STRIP.plot(pcbnew, path, fab, ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_SilkS", "B_SilkS", "F_Paste", "Edge_Cuts"))
-    write_assembly(board, fab, name)
-    picture(board, pic, "%s (hardware/layoutpcb.py, from the front): top copper red, bottom blue, the supply nets "
-            "wide, THT pads gold, SMD pads purple" % board.layout.layout.title.replace("perfboard", "PCB"),
-            size=(10, 10 * board.H / board.W + 1))
-    return result
+    return routedpcb.write_board(board, name, out, "%s (hardware/layoutpcb.py, from the front): top copper red, "
+                                 "bottom blue, the supply nets wide, THT pads gold, SMD pads purple"
+                                 % board.layout.layout.title.replace("perfboard", "PCB"),
+                                 size=(10, 10 * board.H / board.W + 1))
 
 
 def main(argv=None):

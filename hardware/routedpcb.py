@@ -591,9 +591,33 @@ def picture(face: RoutedBoard, path: Path, title: str, size=(14, 4.6)) -> None:
 
 
 
+def files(name: str, out: Path):
+    """A board's files: the KiCad board, its DRC report, its fab folder, its picture."""
+    return out / (name + ".kicad_pcb"), out / (name + "-drc.rpt"), out / ("gerber-" + name), out / (name + ".png")
+
+
+def write_board(board: RoutedBoard, name: str, out: Path, title: str, size=(14, 4.6)) -> tuple[int, int]:
+    """The routed board written out: the KiCad board (its zones filled), its design rules
+    check, the Gerbers (the paste of the side its surface-mount parts are on) and drill, the
+    assembly service's files, the picture; the DRC's (violations, unconnected)."""
+    from hardware import pcb
+
+    pcbnew = pcb.pcbnew_module()
+    out.mkdir(parents=True, exist_ok=True)
+    path, drc, fab, pic = files(name, out)
+    pcbnew.SaveBoard(str(path), board.kicad(pcbnew))
+    fill_zones(pcbnew, path)
+    result = pcb.drc(pcbnew, path, drc)
+    paste = "B_Paste" if any(p.layers == "B" for p in board.pads()) else "F_Paste"
+    pcb.plot(pcbnew, path, fab, ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_SilkS", "B_SilkS", paste, "Edge_Cuts"))
+    write_assembly(board, fab, name)
+    picture(board, pic, title, size=size)
+    return result
+
+
 def command(prog: str, doc: str, write_all, out: Path, files, argv=None) -> int:
     """A board's command line: --out, then write_all(out); prints what it made and the DRC's
-    figures; 1 unless the check is clean."""
+    figures; 1 unless the check is clean. files: its files (files())."""
     import argparse
 
     ap = argparse.ArgumentParser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -5,21 +5,15 @@ the clock's window and the screws go where the enclosure has them; the assembly 
 BOM and placement list every surface-mount part and no other; the committed files what the
 generator gives. Needs KiCad's pcbnew; skipped with the reason where it is missing."""
 import csv
-from pathlib import Path
 
 import pytest
 
 from hardware import enclosure as E
 from hardware import facepcb as F
 from hardware import pcb
+from tests.kicad import PCBNEW, needs_pcbnew, normal
 
-try:
-    PCBNEW = pcb.pcbnew_module()
-except ImportError as e:
-    PCBNEW = None
-    WHY = str(e)
-
-pytestmark = pytest.mark.skipif(PCBNEW is None, reason=WHY if PCBNEW is None else "")
+pytestmark = needs_pcbnew
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +21,6 @@ def face():
     return F.Face().route()
 
 
-def _normal(path: Path) -> list[str]:
-    return [l for l in path.read_text().splitlines() if "date" not in l.lower() and "Created on" not in l]
 
 
 def test_the_board_is_routed_and_its_check_is_clean(face, tmp_path):
@@ -106,8 +98,8 @@ def test_the_generated_files_are_up_to_date(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (tmp_path / F.BOARD_FILE.name).read_text() == F.BOARD_FILE.read_text(), \
         "hardware/pcb/face.* is stale: run python -m hardware.facepcb"
-    assert _normal(tmp_path / F.DRC_FILE.name)[1:] == _normal(F.DRC_FILE)[1:]
+    assert normal(tmp_path / F.DRC_FILE.name)[1:] == normal(F.DRC_FILE)[1:]
     for new in sorted((tmp_path / F.FAB.name).iterdir()):
-        assert _normal(new) == _normal(F.FAB / new.name), new.name
+        assert normal(new) == normal(F.FAB / new.name), new.name
     rows = list(csv.DictReader((F.FAB / "face-cpl.csv").open()))
     assert rows and set(rows[0]) == {"Designator", "Mid X", "Mid Y", "Layer", "Rotation"}

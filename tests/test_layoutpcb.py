@@ -5,7 +5,6 @@ both found); every pad on the net the circuit gives its pin; the supply nets wid
 chips' pins; the controller's and the guard's mounting holes over the clock's standoffs; the
 assembly files; the committed files what the generator gives. Needs KiCad's pcbnew; skipped
 with the reason where it is missing."""
-from pathlib import Path
 
 import pytest
 
@@ -13,14 +12,9 @@ from hardware import layoutpcb as C
 from hardware import enclosure as E
 from hardware import pcb
 from hardware.routedpcb import TRACK, WIDE
+from tests.kicad import PCBNEW, needs_pcbnew, normal
 
-try:
-    PCBNEW = pcb.pcbnew_module()
-except ImportError as e:
-    PCBNEW = None
-    WHY = str(e)
-
-pytestmark = pytest.mark.skipif(PCBNEW is None, reason=WHY if PCBNEW is None else "")
+pytestmark = needs_pcbnew
 
 
 NAMES = sorted(C.BOARDS)
@@ -129,7 +123,6 @@ def test_the_generated_files_are_up_to_date(tmp_path, name):
     made, committed = C.files(name, tmp_path), C.files(name)
     assert made[0].read_text() == committed[0].read_text(), \
         "hardware/pcb/%s.* is stale: run python -m hardware.layoutpcb" % name
-    normal = lambda p: [l for l in Path(p).read_text().splitlines() if "date" not in l.lower() and "Created on" not in l]  # noqa: E731
     assert normal(made[1])[1:] == normal(committed[1])[1:]
     for new in sorted(made[2].iterdir()):
         assert normal(new) == normal(committed[2] / new.name), new.name

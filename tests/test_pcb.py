@@ -3,7 +3,6 @@ at several square pitches; eight of it, joined by their ribbons, carry every swi
 diode of the circuit connected as the circuit connects them; the switches where the
 geometry says; the committed board, Gerber and drill files what the generator gives. Needs KiCad's pcbnew (Debian's kicad, which
 ./run test installs); skipped with the reason where it is missing."""
-from pathlib import Path
 
 import math
 
@@ -11,19 +10,11 @@ import pytest
 
 from hardware import geometry as G
 from hardware import pcb
+from tests.kicad import PCBNEW, needs_pcbnew, normal
 
-try:
-    PCBNEW = pcb.pcbnew_module()
-except ImportError as e:
-    PCBNEW = None
-    WHY = str(e)
-
-pytestmark = pytest.mark.skipif(PCBNEW is None, reason=WHY if PCBNEW is None else "")
+pytestmark = needs_pcbnew
 
 
-def _normal(path: Path) -> list[str]:
-    """A generated file's lines but those that carry the day it was made."""
-    return [l for l in path.read_text().splitlines() if "date" not in l.lower() and "Created on" not in l]
 
 
 def _pads(board):
@@ -181,9 +172,9 @@ def test_the_generated_files_are_up_to_date(tmp_path):
     assert (tmp_path / pcb.BOARD_FILE.name).read_text() == pcb.BOARD_FILE.read_text(), \
         "hardware/pcb/ is stale: run python -m hardware.pcb"
     assert (tmp_path / pcb.PICTURE.name).exists()
-    assert _normal(tmp_path / pcb.DRC_FILE.name)[1:] == _normal(pcb.DRC_FILE)[1:]
+    assert normal(tmp_path / pcb.DRC_FILE.name)[1:] == normal(pcb.DRC_FILE)[1:]
     for new in sorted((tmp_path / "gerber").iterdir()):
-        assert _normal(new) == _normal(pcb.GERBERS / new.name), new.name
+        assert normal(new) == normal(pcb.GERBERS / new.name), new.name
 
 
 def test_the_strip_takes_its_parts_and_says_where_each_goes():
