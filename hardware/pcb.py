@@ -177,21 +177,10 @@ class SensorStrip:
     def kicad(self, pcbnew):
         """The board as KiCad's BOARD, with deterministic identifiers (the same file from
         the same sources)."""
-        pcbnew.KIID.SeedGenerator(17)
-        b = pcbnew.BOARD()
-        mm = pcbnew.FromMM
-        pt = lambda x, y: pcbnew.wxPoint(mm(x), mm(y))  # noqa: E731
-        ds = b.GetDesignSettings()
-        ds.m_CopperEdgeClearance = mm(G.EDGE_CLEARANCE)
-        ds.SetBoardThickness(mm(G.PCB_THICKNESS))
-        nets = {}
+        from hardware.kicadboard import KiBoard
 
-        def net(name):
-            if name not in nets:
-                nets[name] = pcbnew.NETINFO_ITEM(b, name)
-                b.Add(nets[name])
-            return nets[name]
-
+        k = KiBoard(pcbnew, 17, G.EDGE_CLEARANCE, G.PCB_THICKNESS)
+        b, mm, pt = k.board, k.mm, k.pt
         for ref, value, pads in self.parts:
             fp = pcbnew.FOOTPRINT(b)
             fp.SetReference(ref)
@@ -214,71 +203,22 @@ class SensorStrip:
                 pad.SetPos0(pt(x - ox, y - oy))
                 pad.SetPosition(pt(x, y))
                 if n:
-                    pad.SetNet(net(n))
+                    pad.SetNet(k.net(n))
                 fp.Add(pad)
         for x1, y1, x2, y2, layer, n in self.tracks:
-            if (x1, y1) == (x2, y2):
-                continue
-            t = pcbnew.PCB_TRACK(b)
-            t.SetStart(pt(x1, y1))
-            t.SetEnd(pt(x2, y2))
-            t.SetWidth(mm(G.TRACK))
-            t.SetLayer(pcbnew.F_Cu if layer == "F" else pcbnew.B_Cu)
-            t.SetNet(net(n))
-            b.Add(t)
+            if (x1, y1) != (x2, y2):
+                k.track(x1, y1, x2, y2, layer, n, G.TRACK)
         for i, (x, y) in enumerate(self.holes):
-            fp = pcbnew.FOOTPRINT(b)
-            fp.SetReference("H%d" % (i + 1))
-            fp.SetValue("mounting hole %.1f mm" % G.MOUNT_HOLE)
-            fp.Reference().SetVisible(False)
-            fp.Value().SetVisible(False)
-            fp.SetPosition(pt(x, y))
-            b.Add(fp)
-            pad = pcbnew.PAD(fp)
-            pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
-            pad.SetShape(pcbnew.PAD_SHAPE_CIRCLE)
-            pad.SetSize(pcbnew.wxSize(mm(G.MOUNT_HOLE), mm(G.MOUNT_HOLE)))
-            pad.SetDrillSize(pcbnew.wxSize(mm(G.MOUNT_HOLE), mm(G.MOUNT_HOLE)))
-            pad.SetLayerSet(pad.UnplatedHoleMask())
-            pad.SetPosition(pt(x, y))
-            fp.Add(pad)
+            k.hole("H%d" % (i + 1), "mounting hole %.1f mm" % G.MOUNT_HOLE, x, y, G.MOUNT_HOLE)
         for x, y, n in self.vias:
-            v = pcbnew.PCB_VIA(b)
-            v.SetPosition(pt(x, y))
-            v.SetWidth(mm(G.VIA[0]))
-            v.SetDrill(mm(G.VIA[1]))
-            v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
-            v.SetNet(net(n))
-            b.Add(v)
-        def segment(x1, y1, x2, y2, layer, width):
-            e = pcbnew.PCB_SHAPE(b)
-            e.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            e.SetStart(pt(x1, y1))
-            e.SetEnd(pt(x2, y2))
-            e.SetLayer(layer)
-            e.SetWidth(mm(width))
-            b.Add(e)
-
-        def text(x, y, words, size, thickness, left=False):
-            t = pcbnew.PCB_TEXT(b)
-            t.SetText(words)
-            t.SetPosition(pt(x, y))
-            t.SetLayer(pcbnew.F_SilkS)
-            t.SetTextSize(pcbnew.wxSize(mm(size), mm(size)))
-            t.SetTextThickness(mm(thickness))
-            if left:
-                t.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_LEFT)
-            b.Add(t)
-
+            k.via(x, y, n, *G.VIA)
         for x1, y1, x2, y2 in self.silk:
-            segment(x1, y1, x2, y2, pcbnew.F_SilkS, 0.15)
+            k.segment(x1, y1, x2, y2, pcbnew.F_SilkS, 0.15)
         for x, y, words in self.labels:
-            text(x, y, words, 1.0, 0.15)
+            k.text(x, y, words, 1.0, 0.15, pcbnew.F_SilkS)
         for x, y, words in self.texts:
-            text(x, y, words, 1.5, 0.2, left=True)
-        w, h = self.size
-        for x1, y1, x2, y2 in ((0, 0, w, 0), (w, 0, w, h), (w, h, 0, h), (0, h, 0, 0)):
-            segment(x1, y1, x2, y2, pcbnew.Edge_Cuts, 0.1)
+            k.text(x, y, words, 1.5, 0.2, pcbnew.F_SilkS, left=True)
+        k.outline(*self.size)
         return b
 
 

@@ -318,13 +318,11 @@ class RoutedBoard:
     def kicad(self, pcbnew):
         W, H = self.W, self.H
         labels = self.labels()
-        pcbnew.KIID.SeedGenerator(self.SEED)
-        b = pcbnew.BOARD()
-        mm = pcbnew.FromMM
-        pt = lambda x, y: pcbnew.wxPoint(mm(x), mm(y))  # noqa: E731
+        from hardware.kicadboard import KiBoard
+
+        k = KiBoard(pcbnew, self.SEED, EDGE, 1.6)
+        b, mm, pt, net = k.board, k.mm, k.pt, k.net
         ds = b.GetDesignSettings()
-        ds.m_CopperEdgeClearance = mm(EDGE)
-        ds.SetBoardThickness(mm(1.6))
         nc = ds.GetNetClasses().GetDefault()
         nc.SetClearance(mm(CLEARANCE))
         nc.SetTrackWidth(mm(TRACK))
@@ -332,13 +330,6 @@ class RoutedBoard:
         nc.SetViaDrill(mm(VIA[1]))
         ds.m_ViasMinSize = mm(VIA[0])
         ds.m_MinThroughDrill = mm(VIA[1])
-        nets = {}
-
-        def net(name):
-            if name not in nets:
-                nets[name] = pcbnew.NETINFO_ITEM(b, name)
-                b.Add(nets[name])
-            return nets[name]
 
         for part in self.parts:
             fp = pcbnew.FOOTPRINT(b)
@@ -380,49 +371,13 @@ class RoutedBoard:
             ref = fp.Reference()
             ref.SetPosition(pt(*labels[part.ref]))
         for x1, y1, x2, y2, layer, n, width in self.tracks:
-            t = pcbnew.PCB_TRACK(b)
-            t.SetStart(pt(x1, y1))
-            t.SetEnd(pt(x2, y2))
-            t.SetWidth(mm(width))
-            t.SetLayer(pcbnew.F_Cu if layer == "F" else pcbnew.B_Cu)
-            t.SetNet(net(n))
-            b.Add(t)
+            k.track(x1, y1, x2, y2, layer, n, width)
         for x, y, n in self.vias:
-            v = pcbnew.PCB_VIA(b)
-            v.SetPosition(pt(x, y))
-            v.SetWidth(mm(VIA[0]))
-            v.SetDrill(mm(VIA[1]))
-            v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
-            v.SetNet(net(n))
-            b.Add(v)
-        for k, (x, y, hd) in enumerate(self.holes):
-            fp = pcbnew.FOOTPRINT(b)
-            fp.SetReference("H%d" % (k + 1))
-            fp.SetValue("M2.5")
-            fp.Reference().SetVisible(False)
-            fp.Value().SetVisible(False)
-            fp.SetPosition(pt(x, y))
-            b.Add(fp)
-            pad = pcbnew.PAD(fp)
-            pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
-            pad.SetShape(pcbnew.PAD_SHAPE_CIRCLE)
-            pad.SetSize(pcbnew.wxSize(mm(hd), mm(hd)))
-            pad.SetDrillSize(pcbnew.wxSize(mm(hd), mm(hd)))
-            pad.SetLayerSet(pad.UnplatedHoleMask())
-            pad.SetPosition(pt(x, y))
-            fp.Add(pad)
-
-        def segment(x1, y1, x2, y2, layer, width):
-            e = pcbnew.PCB_SHAPE(b)
-            e.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            e.SetStart(pt(x1, y1))
-            e.SetEnd(pt(x2, y2))
-            e.SetLayer(layer)
-            e.SetWidth(mm(width))
-            b.Add(e)
-
-        for x1, y1, x2, y2 in ((0, 0, W, 0), (W, 0, W, H), (W, H, 0, H), (0, H, 0, 0)):
-            segment(x1, y1, x2, y2, pcbnew.Edge_Cuts, 0.1)
+            k.via(x, y, n, *VIA)
+        for i, (x, y, d) in enumerate(self.holes):
+            k.hole("H%d" % (i + 1), "M2.5", x, y, d)
+        segment = k.segment
+        k.outline(W, H)
         # Polarity on the silkscreen of the part's side: a + by an electrolytic's pin 1, a
         # bar by a diode's cathode (pin 1), a dot by a chip's pin 1.
         for part in self.parts:
@@ -456,14 +411,8 @@ class RoutedBoard:
                 outline.Append(mm(x), mm(y))
             b.Add(z)  # (filled once saved: fill_zones)
         if self.NOTE:
-            t = pcbnew.PCB_TEXT(b)
-            t.SetText(self.NOTE[2])
-            t.SetPosition(pt(self.NOTE[0], self.NOTE[1]))
-            t.SetLayer(pcbnew.B_SilkS)
-            t.SetMirrored(True)
-            t.SetTextSize(pcbnew.wxSize(mm(1.2), mm(1.2)))
-            t.SetTextThickness(mm(0.15))
-            b.Add(t)
+            x, y, words = self.NOTE
+            k.text(x, y, words, 1.2, 0.15, pcbnew.B_SilkS, mirrored=True)
         return b
 
     NOTE = None  # (x, y, words) on the back's silkscreen
