@@ -86,7 +86,11 @@ SWITCH_MD = 0.5  # movement differential: how far above the operating position i
 SWITCH_HOLES = (6.5, 2.9)
 SWITCH_SET = 0.3
 SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
-BATTERY_HOLDER = (80.0, 79.0, 21.0)  # four 18650 cells side by side
+# The cells' holder, MPD BK-18650-PC8: four 18650 cells side by side, across x. Its two-cell
+# BK-18650-PC4's drawing gives 77.70 along the cells and 21.54 high, 40.21 across two: four
+# are taken as 80.4 across (check the PC8's own drawing; the second corner is glued against
+# the holder itself).
+BATTERY_HOLDER = (80.4, 77.7, 21.6)
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
 GUARD_BOARD = (97.8, 39.4, 1.6)  # the cable guard (hardware/perfboard.py, layoutpcb.py), by the board's cable

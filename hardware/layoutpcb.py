@@ -42,7 +42,7 @@ ASSEMBLY = {
     ("LM66100", "SC-70-6"): ("LM66100DCKR", "C2869734"),
     ("SP0504", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
     ("SP0504 ears", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
-    ("74AHCT1G125", "SOT-23-5"): ("SN74AHCT1G125DBVR", ""),
+    ("74AHCT1G125", "SOT-23-5"): ("SN74AHCT1G125DBVR", "C7484"),
 }
 # Each board: its pcbnew seed and its back's note (words, where). Its size: the perfboard's
 # holes and a margin (the controller's as the clock's seat has it).

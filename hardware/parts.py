@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import struct
 from pathlib import Path
 
@@ -24,9 +25,12 @@ HERE = Path(__file__).resolve().parent
 MECHANICAL = HERE / "mechanical.csv"
 COST = HERE / "cost.csv"
 ENCLOSURE = HERE / "enclosure"
+FIELDS = ["qty", "part", "description", "for", "manufacturer", "mpn", "distributor", "order_number", "checked",
+          "eur_each", "eur"]
+FOOT = 304.8  # mm: the ribbon is sold by the foot
+RIBBON_JOIN = 80  # mm of ribbon between two strips
+RIBBON_CABLE = 800  # mm: the board's cable, the longer way (a clock at White's right, along the front border)
 PLA = 1.24  # g/cm3
-FILAMENT_EUR_PER_G = 0.022
-
 
 
 def stl_volume(path: Path) -> float:
@@ -55,7 +59,7 @@ def printed(folder: Path = ENCLOSURE) -> dict:
 def mechanical_rows(magnet=None) -> list[dict]:
     """The mechanical bill of materials: one line per part."""
     from hardware import enclosure as E
-    from hardware import magnets
+    from hardware import magnets, sourcing
 
     grade, d, t, tol = magnet or magnets.choose()
     board = E.BoardEnclosure()
@@ -63,65 +67,72 @@ def mechanical_rows(magnet=None) -> list[dict]:
     side = board.side
     grams = sum(n * g for n, g in printed().values())
     tiles = board.tiles_per_side ** 2
+    ribbon = 7 * RIBBON_JOIN + RIBBON_CABLE  # mm
     rows = [
-        # (qty, part, description, for, euros each)
+        # (qty, part, description, for): the source and the price from hardware/sourcing.py
         (8, "sensor strip PCB", "2-layer FR4 PCB, 1.6 mm, HASL, %.1f x %.1f mm, from hardware/pcb/gerber "
-         "(order 10: two spares; about EUR 40 with shipping)" % (length, width), "the board's sensor", 5.00),
-        (7, "ribbon 16-way", "flat ribbon cable, 16 wires, 80 mm, its wires parted and soldered into one strip's J2 "
-         "and the next strip's J1, pin 1 to pin 1", "joining the strips", 0.20),
+         "(order 10: two spares; about EUR 40 with shipping)" % (length, width), "the board's sensor"),
+        (math.ceil(ribbon / FOOT), "ribbon 16-way", "flat ribbon cable, 16 wires at 1.27 mm, 28 AWG, by the foot "
+         "(%d mm): seven %d mm pieces, their wires parted and soldered into one strip's J2 and the next strip's J1, "
+         "pin 1 to pin 1; and the board's cable, %d mm (a clock at White's left needs 300), crimped into a 16-way "
+         "KK housing at each end (order.csv) keeping the order" % (ribbon, RIBBON_JOIN, RIBBON_CABLE),
+         "joining the strips; the board to the clock"),
         (1, "header 1x16 right-angle", "pin header, 1 row, 16 pins, 2.54 mm, right-angle, fitted from underneath "
-         "in the first strip's J1", "the board's cable", 0.30),
-        (1, "jumper 16-way F-F", "female-female jumper wires 2.54 mm, 16 in a ribbon, 300 mm, a 1x16 housing at "
-         "each end keeping the order (a clock at White's left; on the right, 800 mm of 16-way ribbon crimped "
-         "into two 1x16 housings, along the board's front border)", "the board to the clock", 1.50),
+         "in the first strip's J1", "the board's cable"),
         (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
          "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read within %.0f mm of its "
-         "square's centre" % (d, t, grade, tol), "the pieces", 0.22),
+         "square's centre" % (d, t, grade, tol), "the pieces"),
         (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base at most "
          "%.0f mm (FIDE's standards: a square twice a pawn's base), felted; a %.1f x %.1f mm hole drilled "
          "in each base for its magnet, the same pole down on every piece" % (G.PITCH / 2, d + 0.2, t + 0.2),
-         "playing", 25.00),
-        (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces", 2.00),
+         "playing"),
+        (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces"),
         (1, "playing surface", "3 mm plywood or acrylic, %.0f x %.0f mm, laser-cut and engraved from "
          "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted); the clock's two %.0f x %.0f mm "
-         "bottoms from the same sheet (clock-bottoms.dxf)" % (side, side, E.HALF, E.DEPTH), "the board", 12.00),
+         "bottoms from the same sheet (clock-bottoms.dxf)" % (side, side, E.HALF, E.DEPTH), "the board"),
         (round(grams), "filament (g)", "PLA or PETG, 1.75 mm: %d tray tiles, %d joiners, the clock's four shell "
          "pieces, two lever caps, two lever brackets, two holder corners (hardware/enclosure/*.stl)"
-         % (tiles, board.joiners_needed()), "the enclosure", FILAMENT_EUR_PER_G),
-        (8, "screw M3x10 countersunk", "machine or self-tapping screw, M3 x 10 mm, countersunk head",
-         "the playing surface to the tray", 0.06),
-        (8, "screw M3x8 countersunk", "self-tapping screw, M3 x 8 mm, countersunk head", "the clock's bottoms", 0.06),
-        (4, "bolt M3x16 + nut", "machine screw M3 x 16 mm with hex nut", "the clock's halves together", 0.08),
-        (8, "screw M2.5x12 + nut", "machine screw M2.5 x 12 mm with hex nut", "the faces behind their windows", 0.07),
-        (8, "standoff M2.5x6", "hex standoff M2.5 x 6 mm, female-female, brass or nylon",
-         "the controller and the cable guard over the bottom", 0.15),
+         % (tiles, board.joiners_needed()), "the enclosure"),
+        (8, "screw M3x10 countersunk", "machine screw, M3 x 10 mm, countersunk head, cutting its thread in the printed pilot hole",
+         "the playing surface to the tray"),
+        (8, "screw M3x8 countersunk", "machine screw, M3 x 8 mm, countersunk head, into the bosses' %g mm pilot holes" % E.BOSS[1], "the clock's bottoms"),
+        (4, "bolt M3x16 + nut", "machine screw M3 x 16 mm with hex nut", "the clock's halves together"),
+        (8, "screw M2.5x12 + nut", "machine screw M2.5 x 12 mm with hex nut", "the faces behind their windows"),
+        (8, "standoff M2.5x6", "hex standoff M2.5 x 6 mm, female-female, brass",
+         "the controller and the cable guard over the bottom"),
         (16, "screw M2.5x6", "machine screw M2.5 x 6 mm, pan head (8 countersunk from under the bottom)",
-         "the controller and the cable guard on their standoffs", 0.05),
+         "the controller and the cable guard on their standoffs"),
         (4, "screw M2x10 + nut", "machine screw M2 x 10 mm, pan head, with washer and hex nut",
-         "the levers' microswitches in their slots", 0.07),
-        (2, "screw M3x%d pan" % E.LEVER_SCREW[3], "self-tapping screw for plastic, M3 x %d mm, pan head"
-         % E.LEVER_SCREW[3], "each lever cap held down on its bracket", 0.06),
-        (4, "screw M3x6 pan", "self-tapping screw for plastic, M3 x 6 mm, pan head",
-         "the levers' brackets, through the rear walls", 0.05),
+         "the levers' microswitches in their slots"),
+        (2, "screw M3x%d pan" % E.LEVER_SCREW[3], "machine screw, M3 x %d mm, pan head, into the stem's %g mm pilot hole"
+         % (E.LEVER_SCREW[3], E.LEVER_SCREW[1]), "each lever cap held down on its bracket"),
+        (4, "screw M3x6 pan", "machine screw, M3 x 6 mm, pan head, cutting its thread in the bracket's pilot holes",
+         "the levers' brackets, through the rear walls"),
         (2, "spring %gx%g" % (E.SPRING[0], E.SPRING[1]), "compression spring, %g mm outside, %g mm free, "
-         "solid under %g mm, about %g N/mm, steel (an assortment's)" % E.SPRING, "the levers' return", 0.20),
-        (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)", 0.06),
-        (8, "rubber foot", "self-adhesive rubber foot, 10 mm", "board (4), clock (4)", 0.10),
-        (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller", 0.80),
-        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces", 1.50),
-        (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons", 0.50),
-        (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice", 0.50),
-        (1, "perfboard 98x39", "perfboard, 2.54 mm, cut to 98 x 39 mm", "the cable guard", 0.50),
-        (1, "cell holder 4x18650", "holder for four 18650 cells side by side, wired in parallel, with leads",
-         "power", 1.50),
-        (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power", 4.00),
-        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, heat-shrink sleeving", "wiring", 3.00),
-        (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners", 3.00),
-        (1, "micro SD card", "any size, FAT32 (python -m host_tools audiocard)", "the voice", 3.00),
-        (1, "USB cable", "USB A or C to micro-B, data", "power, the laptop", 2.00),
+         "solid under %g mm, about %g N/mm, steel (an assortment's)" % E.SPRING, "the levers' return"),
+        (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)"),
+        (8, "rubber foot", "self-adhesive bumper, 11.1 mm across, 5.1 mm high", "board (4), clock (4)"),
+        (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller"),
+        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces"),
+        (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons"),
+        (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice"),
+        (1, "perfboard 98x39", "perfboard, 2.54 mm, cut to 98 x 39 mm", "the cable guard"),
+        (1, "cell holder 4x18650", "holder for four 18650 cells side by side (%g x %g x %g mm), its eight pins wired in parallel "
+         "with short leads" % E.BATTERY_HOLDER,
+         "power"),
+        (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power"),
+        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, heat-shrink sleeving", "wiring"),
+        (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners"),
+        (1, "micro SD card", "any size, FAT32 (python -m host_tools audiocard)", "the voice"),
+        (1, "USB cable", "USB A or C to micro-B, data", "power, the laptop"),
     ]
-    return [{"qty": q, "part": p, "description": desc, "for": use, "eur_each": "%.3f" % eur,
-             "eur": "%.2f" % (q * eur)} for q, p, desc, use, eur in rows]
+    out = []
+    for q, part, desc, use in rows:
+        src = sourcing.source(part)
+        out.append({"qty": q, "part": part, "description": desc, "for": use,
+                    **{k: src[k] for k in ("manufacturer", "mpn", "distributor", "order_number", "checked")},
+                    "eur_each": "%.3f" % src["eur_each"], "eur": "%.2f" % (q * src["eur_each"])})
+    return out
 
 
 def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
@@ -180,7 +191,7 @@ def _csv(rows, fields) -> str:
 
 def write_all(mechanical_path: Path = MECHANICAL, cost_path: Path = COST) -> tuple[str, str]:
     rows = mechanical_rows()
-    mech = _csv(rows, ["qty", "part", "description", "for", "eur_each", "eur"])
+    mech = _csv(rows, FIELDS)
     money = _csv([{"section": k, "eur": "%.2f" % v} for k, v in cost(rows).items()], ["section", "eur"])
     mechanical_path.write_text(mech)
     cost_path.write_text(money)

@@ -6,10 +6,15 @@ perfboard layouts, so that an order cannot miss a housing or a crimp.
 
     python -m hardware.sourcing      # hardware/order.csv
 
+The rest of the bill of materials (hardware/parts.py, mechanical.csv) takes its sources from
+the same catalogue, by its lines' names.
+
 `checked` says how far an order number was checked: "seen" (found as this distributor's
 number for this part in published bills of materials), "scheme" (the distributor's
 manufacturer prefix and the manufacturer's number, as that distributor forms them: check it
-on the page before ordering), or "marketplace" (a generic module no distributor stocks:
+on the page before ordering), "fab" (made to our files by a service: the PCBs, the laser-cut
+sheet), "standard" (a fastener by its ISO designation, which any fastener supplier fills),
+or "marketplace" (a generic module or material no distributor stocks under one number:
 bought by its description). Prices are the project's estimates at PRICED for the quantity
 ordered here, not quotes: a distributor's basket gives the day's figure.
 """
@@ -25,6 +30,11 @@ ORDER = HERE / "order.csv"
 PRICED = "2026-11-27"
 
 MOUSER, DIGIKEY, LCSC, MARKET = "Mouser", "DigiKey", "LCSC", "marketplace"
+BOARD_HOUSE = "a PCB board house (JLCPCB, PCBWay, Aisler)"
+FASTENERS = "a fastener supplier"
+ANY = "any"
+FILAMENT_EUR_PER_G = 0.022
+CHECKED = ("seen", "scheme", "fab", "standard", "marketplace")
 
 # Part -> (manufacturer, manufacturer's part number, distributor, order number, EUR each, checked).
 # Keys: the circuit's MPN field (bom.csv), or a fitting's name below.
@@ -62,7 +72,7 @@ CATALOGUE = {
     "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
     "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
     "SP0504BAHTG": ("Littelfuse", "SP0504BAHTG", LCSC, "C10675", 0.15, "seen"),
-    "SN74AHCT1G125DBVR": ("Texas Instruments", "SN74AHCT1G125DBVR", MOUSER, "595-SN74AHCT1G125DBVR", 0.40, "scheme"),
+    "SN74AHCT1G125DBVR": ("Texas Instruments", "SN74AHCT1G125DBVR", LCSC, "C7484", 0.20, "seen"),
     # ----- fittings: what the circuit's parts need to be plugged or seated
     "XHP-2": ("JST", "XHP-2", MOUSER, "306-XHP-2", 0.10, "seen"),
     "XHP-3": ("JST", "XHP-3", MOUSER, "306-XHP-3", 0.10, "scheme"),
@@ -70,8 +80,8 @@ CATALOGUE = {
     "SXH-001T-P0.6": ("JST", "SXH-001T-P0.6", MOUSER, "306-SXH-001T-P0.6", 0.10, "seen"),
     "PHR-2": ("JST", "PHR-2", MOUSER, "306-PHR-2", 0.05, "seen"),
     "SPH-002T-P0.5S": ("JST", "SPH-002T-P0.5S", MOUSER, "306-SPH-002T-P0.5S", 0.08, "seen"),
-    "KK header": ("Molex", "22-27-20{n}1", MOUSER, "538-22-27-20{n}1", 0.25, "seen"),
-    "KK housing": ("Molex", "22-01-30{n}7", MOUSER, "538-22-01-30{n}7", 0.15, "seen"),
+    "KK header": ("Molex", "22-27-2{n:02d}1", MOUSER, "538-22-27-2{n:02d}1", 0.25, "seen"),
+    "KK housing": ("Molex", "22-01-3{n:02d}7", MOUSER, "538-22-01-3{n:02d}7", 0.15, "seen"),
     "KK crimp": ("Molex", "08-50-0114", MOUSER, "538-08-50-0114", 0.08, "seen"),
     "pin header 1x40": ("Harwin", "M20-9994045", MOUSER, "855-M20-9994045", 0.60, "seen"),
     "socket 1x20": ("Harwin", "M20-7822046", MOUSER, "855-M20-7822046", 1.10, "seen"),
@@ -86,6 +96,57 @@ CATALOGUE = {
                        "marketplace"),
     # Resistors by value: Yageo's carbon film, 1/4 W, 5 %: CFR-25JB-52-<value>.
     "CFR-25": ("Yageo", "CFR-25JB-52-{v}", MOUSER, "603-CFR-25JB-52-{v}", 0.02, "seen"),
+    # ----- the rest (mechanical.csv, by its part's name): made to our files, standard
+    # fasteners, and the parts a distributor lists.
+    "sensor strip PCB": (BOARD_HOUSE, "sensor strip, hardware/pcb/gerber", BOARD_HOUSE,
+                         "Gerber upload: 2 layers, 1.6 mm, HASL, 10 pieces", 5.00, "fab"),
+    "playing surface": ("a laser-cutting service", "board-top.dxf, clock-bottoms.dxf", "a laser-cutting service",
+                        "3 mm birch plywood or acrylic, cut and engraved from the DXF files", 12.00, "fab"),
+    "ribbon 16-way": ("3M", "3365/16", DIGIKEY, "3365/16 by the foot (DigiKey product 22532519)", 1.20, "seen"),
+    "header 1x16 right-angle": ("Samtec", "TSW-116-08-G-S-RA", MOUSER, "200-TSW11608GSRA", 1.10, "scheme"),
+    "standoff M2.5x6": ("Würth Elektronik", "970060144", MOUSER, "710-970060144", 0.30, "scheme"),
+    "rubber foot": ("3M", "SJ-5003 (black)", DIGIKEY, "SJ5003-0-ND", 0.15, "scheme"),
+    "cell holder 4x18650": ("MPD", "BK-18650-PC8", DIGIKEY, "BK-18650-PC8-ND", 5.60, "seen"),
+    "screw M3x10 countersunk": (ANY, "ISO 7046-1 M3 x 10, A2", FASTENERS, "ISO 7046-1 M3x10 A2", 0.06, "standard"),
+    "screw M3x8 countersunk": (ANY, "ISO 7046-1 M3 x 8, A2", FASTENERS, "ISO 7046-1 M3x8 A2", 0.06, "standard"),
+    "bolt M3x16 + nut": (ANY, "ISO 7045 M3 x 16 + ISO 4032 M3, A2", FASTENERS, "ISO 7045 M3x16 A2; ISO 4032 M3 A2",
+                         0.08, "standard"),
+    "screw M2.5x12 + nut": (ANY, "ISO 7045 M2.5 x 12 + ISO 4032 M2.5, A2", FASTENERS,
+                            "ISO 7045 M2.5x12 A2; ISO 4032 M2.5 A2", 0.07, "standard"),
+    "screw M2.5x6": (ANY, "ISO 7045 M2.5 x 6 (8) + ISO 7046-1 M2.5 x 6 (8), A2", FASTENERS,
+                     "ISO 7045 M2.5x6 A2; ISO 7046-1 M2.5x6 A2", 0.05, "standard"),
+    "screw M2x10 + nut": (ANY, "ISO 7045 M2 x 10 + ISO 7089 2 + ISO 4032 M2, A2", FASTENERS,
+                          "ISO 7045 M2x10 A2; ISO 7089 2 A2; ISO 4032 M2 A2", 0.07, "standard"),
+    "screw M3x20 pan": (ANY, "ISO 7045 M3 x 20, A2", FASTENERS, "ISO 7045 M3x20 A2", 0.06, "standard"),
+    "screw M3x6 pan": (ANY, "ISO 7045 M3 x 6, A2", FASTENERS, "ISO 7045 M3x6 A2", 0.05, "standard"),
+    "screw M2.5x8 + nut": (ANY, "ISO 7045 M2.5 x 8 + ISO 4032 M2.5, A2", FASTENERS,
+                           "ISO 7045 M2.5x8 A2; ISO 4032 M2.5 A2", 0.06, "standard"),
+    "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
+                        "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
+    "chess pieces": (ANY, "Staunton, king 95 mm, felted", MARKET, "Staunton chess pieces, king 95 mm", 25.00,
+                     "marketplace"),
+    "felt": (ANY, "self-adhesive felt, A4, 1 mm", MARKET, "self-adhesive felt sheet A4", 2.00, "marketplace"),
+    "filament (g)": (ANY, "PLA or PETG, 1.75 mm, 1 kg spools", MARKET, "PLA filament 1.75 mm", FILAMENT_EUR_PER_G,
+                     "marketplace"),
+    "spring 6x11": (ANY, "compression spring 6 x 11 mm, 0.6 mm wire", MARKET, "compression spring assortment",
+                    0.20, "marketplace"),
+    "perfboard 90x70": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 90 x 70 mm",
+                        0.80, "marketplace"),
+    "perfboard 180x50": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 180 x 50 mm",
+                         1.50, "marketplace"),
+    "perfboard 122x20": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 122 x 20 mm",
+                         0.50, "marketplace"),
+    "perfboard 76x40": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 76 x 40 mm",
+                        0.50, "marketplace"),
+    "perfboard 98x39": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 98 x 39 mm",
+                        0.50, "marketplace"),
+    "18650 cell": ("Samsung SDI", "INR18650-30Q", MARKET, "Samsung INR18650-30Q, flat top", 4.00, "marketplace"),
+    "wire and sleeving": (ANY, "hook-up wire 0.25 mm2 (24 AWG), heat-shrink 1.6-4.8 mm", MARKET,
+                          "hook-up wire set and heat-shrink assortment", 3.00, "marketplace"),
+    "glue": (ANY, "cyanoacrylate, or two-part epoxy", MARKET, "cyanoacrylate glue", 3.00, "marketplace"),
+    "micro SD card": (ANY, "microSDHC, any size", MARKET, "microSD card", 3.00, "marketplace"),
+    "USB cable": (ANY, "USB 2.0 A or C to micro-B, with data lines", MARKET, "USB micro-B data cable", 2.00,
+                  "marketplace"),
 }
 
 # What a footprint of the circuit needs besides itself: [(fitting, how many per part)], the
@@ -115,7 +176,10 @@ LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "fa
          "controller:J_GUARD": "guard:J_CONTROLLER",
          "controller:J_LED_W": None, "controller:J_LED_B": None, "controller:J_SWITCH": None,
          "face-white:J_KEYS": None, "face-black:J_KEYS": None, "voice:J_EARS": None,
-         "guard:J_BOARD": "the 16-way jumper's housing (mechanical.csv)"}
+         "guard:J_BOARD": "strip:J1"}  # the board's cable: onto plain pins at both ends (no KK header)
+# A KK number seen at the distributor up to this many circuits; above it, formed as Molex
+# numbers the series (22-27-2{nn}1, 22-01-3{nn}7): look the larger ones up before ordering.
+SEEN_CIRCUITS = 9
 
 
 def source(mpn: str, value: str = "", n: int = 0) -> dict:
@@ -125,6 +189,8 @@ def source(mpn: str, value: str = "", n: int = 0) -> dict:
         raise KeyError("no source for %r: add it to hardware/sourcing.py" % mpn)
     v = value + "R" if value.isdigit() else value.upper()  # a resistor's: 100 and 330 are ohms (100R), 4k7 4K7
     maker, part, dist, order, eur, checked = CATALOGUE[mpn]
+    if "{n" in part and n > SEEN_CIRCUITS and checked == "seen":
+        checked = "scheme"
     return {"manufacturer": maker, "mpn": part.format(v=v, n=n), "distributor": dist,
             "order_number": order.format(v=v, n=n), "eur_each": eur, "checked": checked}
 
@@ -167,9 +233,9 @@ def fittings(board=None, layouts=None) -> list[dict]:
                 raise KeyError("the perfboard connector %s has no lead in hardware/sourcing.py LEADS" % where)
             voice = layout.name == "voice" or name == "J_VOICE"
             if where == "guard:J_BOARD":
-                header_pins += n  # plain pins: the jumper's own housing
-                continue
-            add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, source("KK header", n=n))
+                header_pins += n  # plain pins, as the strip's J1: the cable's housings fit both
+            else:
+                add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, source("KK header", n=n))
             if where in LEADS:  # the lead starts here: its housing(s) and crimps
                 ends = 2 if far else 1
                 add("KK housing %d" % n, ends, "the lead from %s" % where, voice, source("KK housing", n=n))

@@ -57,7 +57,16 @@ def test_every_connector_of_the_netlist_gets_its_housing_and_a_crimp_per_pin(boa
     assert {r["part"]: r["qty"] for r in face} == {"KK housing 4": 2, "KK crimp": 8}
     keys = [r for r in got if r["for"] == "the lead from face-white:J_KEYS"]
     assert {r["part"]: r["qty"] for r in keys} == {"KK housing 4": 1, "KK crimp": 4}  # soldered at the keys
-    assert all(r["mpn"] == "22-01-3047" for r in face if r["part"] == "KK housing 4")
+    assert all(r["mpn"] == "22-01-3047" and r["checked"] == "seen" for r in face if r["part"] == "KK housing 4")
+    # Above nine circuits Molex's numbers take two digits, and were formed, not seen.
+    guard = {r["part"]: r for r in got if r["for"] == "the lead from controller:J_GUARD"}
+    assert guard["KK housing 20"]["mpn"] == "22-01-3207" and guard["KK housing 20"]["qty"] == 2
+    assert guard["KK housing 20"]["checked"] == "scheme" and guard["KK crimp"]["qty"] == 40
+    # The board's cable: plain pins at both ends (the strip's J1, the guard's J_BOARD), a
+    # 16-way housing crimped at each end of the ribbon.
+    cable = {r["part"]: r for r in got if r["for"] == "the lead from guard:J_BOARD"}
+    assert {k: r["qty"] for k, r in cable.items()} == {"KK housing 16": 2, "KK crimp": 32}
+    assert cable["KK housing 16"]["order_number"] == "538-22-01-3167"
 
 
 def test_a_part_or_a_connector_the_order_does_not_know_is_refused(board, monkeypatch):
@@ -81,3 +90,27 @@ def test_the_order_is_up_to_date_and_the_cost_counts_it(tmp_path):
     rest = sum(float(r["eur"]) for r in rows if not r["voice"])
     assert cost[parts.ELECTRONICS] == pytest.approx(rest, abs=0.01)
     assert cost[parts.THE_VOICE] == pytest.approx(voice + 4.00 + 3.00 + 0.50 + 0.12, abs=0.01)  # + cell, card, board, screws
+
+
+def test_the_rest_of_the_bill_of_materials_has_its_sources_too(monkeypatch):
+    from hardware import parts
+
+    rows = parts.mechanical_rows()
+    for r in rows:
+        for field in ("manufacturer", "mpn", "distributor", "order_number"):
+            assert r[field], (r["part"], field)
+        assert r["checked"] in sourcing.CHECKED, r["part"]
+    kinds = {r["part"]: r["checked"] for r in rows}
+    assert kinds["sensor strip PCB"] == "fab" and kinds["cell holder 4x18650"] == "seen"
+    # A fastener is ordered by its standard's designation, thread and length as the line says.
+    for r in rows:
+        if r["checked"] == "standard":
+            size = r["part"].split()[1]  # "M3x10"
+            assert r["order_number"].startswith("ISO") and size in r["order_number"], r["part"]
+    # The ribbon bought covers the seven joins and the longer cable.
+    ribbon = next(r for r in rows if r["part"] == "ribbon 16-way")
+    assert int(ribbon["qty"]) * parts.FOOT >= 7 * parts.RIBBON_JOIN + parts.RIBBON_CABLE
+    # A line with no source is named, not priced at nothing.
+    monkeypatch.delitem(sourcing.CATALOGUE, "rubber foot")
+    with pytest.raises(KeyError, match="rubber foot"):
+        parts.mechanical_rows()
