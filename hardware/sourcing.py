@@ -36,6 +36,13 @@ ANY = "any"
 FILAMENT_EUR_PER_G = 0.022
 CHECKED = ("seen", "scheme", "fab", "standard", "marketplace")
 
+def _fastener(eur: float, *designations: str) -> tuple:
+    """A fastener's source: its ISO designations (with their nuts and washers), which any
+    fastener supplier fills."""
+    spec = "; ".join(designations)
+    return ANY, spec, FASTENERS, spec, eur, "standard"
+
+
 # Part -> (manufacturer, manufacturer's part number, distributor, order number, EUR each, checked).
 # Keys: the circuit's MPN field (bom.csv), or a fitting's name below.
 CATALOGUE = {
@@ -107,20 +114,15 @@ CATALOGUE = {
     "standoff M2.5x6": ("Würth Elektronik", "970060144", MOUSER, "710-970060144", 0.30, "scheme"),
     "rubber foot": ("3M", "SJ-5003 (black)", DIGIKEY, "SJ5003-0-ND", 0.15, "scheme"),
     "cell holder 4x18650": ("MPD", "BK-18650-PC8", DIGIKEY, "BK-18650-PC8-ND", 5.60, "seen"),
-    "screw M3x10 countersunk": (ANY, "ISO 7046-1 M3 x 10, A2", FASTENERS, "ISO 7046-1 M3x10 A2", 0.06, "standard"),
-    "screw M3x8 countersunk": (ANY, "ISO 7046-1 M3 x 8, A2", FASTENERS, "ISO 7046-1 M3x8 A2", 0.06, "standard"),
-    "bolt M3x16 + nut": (ANY, "ISO 7045 M3 x 16 + ISO 4032 M3, A2", FASTENERS, "ISO 7045 M3x16 A2; ISO 4032 M3 A2",
-                         0.08, "standard"),
-    "screw M2.5x12 + nut": (ANY, "ISO 7045 M2.5 x 12 + ISO 4032 M2.5, A2", FASTENERS,
-                            "ISO 7045 M2.5x12 A2; ISO 4032 M2.5 A2", 0.07, "standard"),
-    "screw M2.5x6": (ANY, "ISO 7045 M2.5 x 6 (8) + ISO 7046-1 M2.5 x 6 (8), A2", FASTENERS,
-                     "ISO 7045 M2.5x6 A2; ISO 7046-1 M2.5x6 A2", 0.05, "standard"),
-    "screw M2x10 + nut": (ANY, "ISO 7045 M2 x 10 + ISO 7089 2 + ISO 4032 M2, A2", FASTENERS,
-                          "ISO 7045 M2x10 A2; ISO 7089 2 A2; ISO 4032 M2 A2", 0.07, "standard"),
-    "screw M3x20 pan": (ANY, "ISO 7045 M3 x 20, A2", FASTENERS, "ISO 7045 M3x20 A2", 0.06, "standard"),
-    "screw M3x6 pan": (ANY, "ISO 7045 M3 x 6, A2", FASTENERS, "ISO 7045 M3x6 A2", 0.05, "standard"),
-    "screw M2.5x8 + nut": (ANY, "ISO 7045 M2.5 x 8 + ISO 4032 M2.5, A2", FASTENERS,
-                           "ISO 7045 M2.5x8 A2; ISO 4032 M2.5 A2", 0.06, "standard"),
+    "screw M3x10 countersunk": _fastener(0.06, "ISO 7046-1 M3x10 A2"),
+    "screw M3x8 countersunk": _fastener(0.06, "ISO 7046-1 M3x8 A2"),
+    "bolt M3x16 + nut": _fastener(0.08, "ISO 7045 M3x16 A2", "ISO 4032 M3 A2"),
+    "screw M2.5x12 + nut": _fastener(0.07, "ISO 7045 M2.5x12 A2", "ISO 4032 M2.5 A2"),
+    "screw M2.5x6": _fastener(0.05, "ISO 7045 M2.5x6 A2 (8)", "ISO 7046-1 M2.5x6 A2 (8)"),
+    "screw M2x10 + nut": _fastener(0.07, "ISO 7045 M2x10 A2", "ISO 7089 2 A2", "ISO 4032 M2 A2"),
+    "screw M3x20 pan": _fastener(0.06, "ISO 7045 M3x20 A2"),
+    "screw M3x6 pan": _fastener(0.05, "ISO 7045 M3x6 A2"),
+    "screw M2.5x8 + nut": _fastener(0.06, "ISO 7045 M2.5x8 A2", "ISO 4032 M2.5 A2"),
     "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
                         "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
     "chess pieces": (ANY, "Staunton, king 95 mm, felted", MARKET, "Staunton chess pieces, king 95 mm", 25.00,
