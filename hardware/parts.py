@@ -74,8 +74,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "(order 10: two spares; about EUR 40 with shipping)" % (length, width), "the board's sensor"),
         (math.ceil(ribbon / FOOT), "ribbon 16-way", "flat ribbon cable, 16 wires at 1.27 mm, 28 AWG, by the foot "
          "(%d mm): seven %d mm pieces, their wires parted and soldered into one strip's J2 and the next strip's J1, "
-         "pin 1 to pin 1; and the board's cable, %d mm (a clock at White's left needs 300), crimped into a 16-way "
-         "KK housing at each end (order.csv) keeping the order" % (ribbon, RIBBON_JOIN, RIBBON_CABLE),
+         "pin 1 to pin 1; and the board's cable, %d mm (a clock at White's left needs 300), crimped into two 8-way "
+         "KK housings side by side at each end (order.csv) keeping the order" % (ribbon, RIBBON_JOIN, RIBBON_CABLE),
          "joining the strips; the board to the clock"),
         (1, "header 1x16 right-angle", "pin header, 1 row, 16 pins, 2.54 mm, right-angle, fitted from underneath "
          "in the first strip's J1", "the board's cable"),

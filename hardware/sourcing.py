@@ -180,8 +180,19 @@ LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "fa
          "face-white:J_KEYS": None, "face-black:J_KEYS": None, "voice:J_EARS": None,
          "guard:J_BOARD": "strip:J1"}  # the board's cable: onto plain pins at both ends (no KK header)
 # A KK number seen at the distributor up to this many circuits; above it, formed as Molex
-# numbers the series (22-27-2{nn}1, 22-01-3{nn}7): look the larger ones up before ordering.
-SEEN_CIRCUITS = 9
+# numbers the series (22-27-2{nn}1, 22-01-3{nn}7): look those up before ordering.
+SEEN_CIRCUITS = 6
+# A KK row longer than this is made of shorter ones end to end (a KK header's body and a
+# housing are each 2.54 mm a circuit, so two stand side by side on one row of pins): the
+# common sizes, never a rare long one.
+KK_LONGEST = 10
+
+
+def kk_sizes(n: int) -> list[int]:
+    """The KK headers (or housings) that make a row of n circuits: as few as can, as equal
+    as can be (20: 10 and 10; 16: 8 and 8)."""
+    k = -(-n // KK_LONGEST)
+    return [n // k + (1 if i < n % k else 0) for i in range(k)]
 
 
 def source(mpn: str, value: str = "", n: int = 0) -> dict:
@@ -237,10 +248,14 @@ def fittings(board=None, layouts=None) -> list[dict]:
             if where == "guard:J_BOARD":
                 header_pins += n  # plain pins, as the strip's J1: the cable's housings fit both
             else:
-                add("KK header %d" % n, 1, "%s (%s)" % (name, layout.name), voice, source("KK header", n=n))
+                for size in kk_sizes(n):
+                    add("KK header %d" % size, 1, "%s (%s)" % (name, layout.name), voice,
+                        source("KK header", n=size))
             if where in LEADS:  # the lead starts here: its housing(s) and crimps
                 ends = 2 if far else 1
-                add("KK housing %d" % n, ends, "the lead from %s" % where, voice, source("KK housing", n=n))
+                for size in kk_sizes(n):
+                    add("KK housing %d" % size, ends, "the lead from %s" % where, voice,
+                        source("KK housing", n=size))
                 add("KK crimp", ends * n, "the lead from %s" % where, voice)
     if header_pins:
         add("pin header 1x40", math.ceil(header_pins / 40), "J_BOARD (%d pins, broken off a 40)" % header_pins,

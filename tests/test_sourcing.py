@@ -52,21 +52,30 @@ def test_every_connector_of_the_netlist_gets_its_housing_and_a_crimp_per_pin(boa
     # end, and a crimp per pin at each housing.
     connectors = [(lay.name, name, int(fp[1:])) for lay in perfboard.LAYOUTS
                   for name, (fp, *_) in lay.places.items() if name.startswith("J_") and (lay.name, name) != ("guard", "J_BOARD")]
-    assert sum(r["qty"] for r in got if r["part"].startswith("KK header")) == len(connectors)
+    assert sum(r["qty"] for r in got if r["part"].startswith("KK header")) == sum(
+        len(sourcing.kk_sizes(n)) for _, _, n in connectors)
     face = [r for r in got if r["for"] == "the lead from controller:J_FACE_W"]
     assert {r["part"]: r["qty"] for r in face} == {"KK housing 4": 2, "KK crimp": 8}
     keys = [r for r in got if r["for"] == "the lead from face-white:J_KEYS"]
     assert {r["part"]: r["qty"] for r in keys} == {"KK housing 4": 1, "KK crimp": 4}  # soldered at the keys
     assert all(r["mpn"] == "22-01-3047" and r["checked"] == "seen" for r in face if r["part"] == "KK housing 4")
-    # Above nine circuits Molex's numbers take two digits, and were formed, not seen.
+    # A row of more than ten circuits is made of common sizes end to end: the 20-way lead
+    # between the controller and the guard two 10-way housings at each end (Molex's numbers
+    # take two digits there, formed, not seen).
     guard = {r["part"]: r for r in got if r["for"] == "the lead from controller:J_GUARD"}
-    assert guard["KK housing 20"]["mpn"] == "22-01-3207" and guard["KK housing 20"]["qty"] == 2
-    assert guard["KK housing 20"]["checked"] == "scheme" and guard["KK crimp"]["qty"] == 40
-    # The board's cable: plain pins at both ends (the strip's J1, the guard's J_BOARD), a
-    # 16-way housing crimped at each end of the ribbon.
+    assert {k: r["qty"] for k, r in guard.items()} == {"KK housing 10": 4, "KK crimp": 40}
+    assert guard["KK housing 10"]["mpn"] == "22-01-3107" and guard["KK housing 10"]["checked"] == "scheme"
+    assert sum(r["qty"] for r in got if r["part"] == "KK header 10") == 4
+    # The board's cable: plain pins at both ends (the strip's J1, the guard's J_BOARD), two
+    # 8-way housings crimped at each end of the ribbon.
     cable = {r["part"]: r for r in got if r["for"] == "the lead from guard:J_BOARD"}
-    assert {k: r["qty"] for k, r in cable.items()} == {"KK housing 16": 2, "KK crimp": 32}
-    assert cable["KK housing 16"]["order_number"] == "538-22-01-3167"
+    assert {k: r["qty"] for k, r in cable.items()} == {"KK housing 8": 4, "KK crimp": 32}
+    assert cable["KK housing 8"]["order_number"] == "538-22-01-3087"
+
+
+@pytest.mark.parametrize("n, sizes", [(2, [2]), (10, [10]), (11, [6, 5]), (16, [8, 8]), (20, [10, 10]), (25, [9, 8, 8])])
+def test_a_long_kk_row_is_made_of_common_sizes(n, sizes):
+    assert sourcing.kk_sizes(n) == sizes and sum(sizes) == n
 
 
 def test_a_part_or_a_connector_the_order_does_not_know_is_refused(board, monkeypatch):
