@@ -11,7 +11,7 @@ import pytest
 from hardware import enclosure as E
 from hardware import facepcb as F
 from hardware import pcb
-from tests.kicad import PCBNEW, needs_pcbnew, normal
+from tests.kicad import PCBNEW, assert_same_board, needs_pcbnew, regenerate
 
 pytestmark = needs_pcbnew
 
@@ -90,16 +90,8 @@ def test_the_assembly_files_list_every_surface_mount_part(face):
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, "-m", "hardware.facepcb", "--out", str(tmp_path)], capture_output=True,
-                       text=True, timeout=600, cwd=str(F.HERE.parent))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert (tmp_path / F.BOARD_FILE.name).read_text() == F.BOARD_FILE.read_text(), \
-        "hardware/pcb/face.* is stale: run python -m hardware.facepcb"
-    assert normal(tmp_path / F.DRC_FILE.name)[1:] == normal(F.DRC_FILE)[1:]
-    for new in sorted((tmp_path / F.FAB.name).iterdir()):
-        assert normal(new) == normal(F.FAB / new.name), new.name
+    regenerate(tmp_path, "hardware.facepcb")
+    assert_same_board([tmp_path / p.name for p in (F.BOARD_FILE, F.DRC_FILE, F.FAB)], (F.BOARD_FILE, F.DRC_FILE, F.FAB),
+                      "hardware/pcb/face.* is stale: run python -m hardware.facepcb")
     rows = list(csv.DictReader((F.FAB / "face-cpl.csv").open()))
     assert rows and set(rows[0]) == {"Designator", "Mid X", "Mid Y", "Layer", "Rotation"}

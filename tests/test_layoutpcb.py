@@ -12,7 +12,7 @@ from hardware import layoutpcb as C
 from hardware import enclosure as E
 from hardware import pcb
 from hardware.routedpcb import TRACK, WIDE
-from tests.kicad import PCBNEW, needs_pcbnew, normal
+from tests.kicad import PCBNEW, assert_same_board, needs_pcbnew, regenerate
 
 pytestmark = needs_pcbnew
 
@@ -114,15 +114,6 @@ def test_the_assembly_files_list_every_surface_mount_part(board):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_generated_files_are_up_to_date(tmp_path, name):
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, "-m", "hardware.layoutpcb", "--board", name, "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=600, cwd=str(C.HERE.parent))
-    assert r.returncode == 0, r.stdout + r.stderr
-    made, committed = C.files(name, tmp_path), C.files(name)
-    assert made[0].read_text() == committed[0].read_text(), \
-        "hardware/pcb/%s.* is stale: run python -m hardware.layoutpcb" % name
-    assert normal(made[1])[1:] == normal(committed[1])[1:]
-    for new in sorted(made[2].iterdir()):
-        assert normal(new) == normal(committed[2] / new.name), new.name
+    regenerate(tmp_path, "hardware.layoutpcb", "--board", name)
+    assert_same_board(C.files(name, tmp_path), C.files(name),
+                      "hardware/pcb/%s.* is stale: run python -m hardware.layoutpcb" % name)

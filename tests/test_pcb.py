@@ -10,7 +10,7 @@ import pytest
 
 from hardware import geometry as G
 from hardware import pcb
-from tests.kicad import PCBNEW, needs_pcbnew, normal
+from tests.kicad import PCBNEW, assert_same_board, needs_pcbnew, regenerate
 
 pytestmark = needs_pcbnew
 
@@ -163,18 +163,10 @@ def test_the_switches_lie_on_the_square_grid():
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, "-m", "hardware.pcb", "--out", str(tmp_path)], capture_output=True,
-                       text=True, timeout=300, cwd=str(pcb.HERE.parent))
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert (tmp_path / pcb.BOARD_FILE.name).read_text() == pcb.BOARD_FILE.read_text(), \
-        "hardware/pcb/ is stale: run python -m hardware.pcb"
+    regenerate(tmp_path, "hardware.pcb", timeout=300)
     assert (tmp_path / pcb.PICTURE.name).exists()
-    assert normal(tmp_path / pcb.DRC_FILE.name)[1:] == normal(pcb.DRC_FILE)[1:]
-    for new in sorted((tmp_path / "gerber").iterdir()):
-        assert normal(new) == normal(pcb.GERBERS / new.name), new.name
+    assert_same_board((tmp_path / pcb.BOARD_FILE.name, tmp_path / pcb.DRC_FILE.name, tmp_path / "gerber"),
+                      (pcb.BOARD_FILE, pcb.DRC_FILE, pcb.GERBERS), "hardware/pcb/ is stale: run python -m hardware.pcb")
 
 
 def test_the_strip_takes_its_parts_and_says_where_each_goes():
