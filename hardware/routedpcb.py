@@ -42,13 +42,36 @@ SMD = {
     # SC-70-6 (SOT-363): 1-3 below left to right, 4-6 above right to left
     "SC-70-6": ("Package_TO_SOT_SMD:SOT-363_SC-70-6", (0.4, 0.9),
                 [(-0.65, 0.95), (0.0, 0.95), (0.65, 0.95), (0.65, -0.95), (0.0, -0.95), (-0.65, -0.95)]),
+    # SOT-23-6: 1-3 below left to right, 4-6 above right to left
+    "SOT-23-6": ("Package_TO_SOT_SMD:SOT-23-6", (0.7, 1.0),
+                 [(-0.95, 1.1), (0.0, 1.1), (0.95, 1.1), (0.95, -1.1), (0.0, -1.1), (-0.95, -1.1)]),
+    # Molex 105017-0001 micro-USB B, as its drawing lands it (KiCad's footprint of it): pins
+    # 1-5 (VBUS, D-, D+, ID, GND) 0.65 mm apart, the mouth towards +y, 0.7 mm past the
+    # board's edge at y = 1.8; its shell (SHELL below) on pin 5's net.
+    "USB-MICRO-B": ("Connector_USB:USB_Micro-B_Molex-105017-0001", (0.4, 1.35),
+                    [(-1.3 + 0.65 * k, -2.35) for k in range(5)]),
+}
+USB_EDGE = 1.8  # the micro-USB footprint's centre from the board's edge
+# A footprint's shell: the pin whose net it takes, and its pads (dx, dy, size, drill: none
+# for a surface pad, a diameter for a round hole, (w, h) for a slot).
+SHELL = {
+    "USB-MICRO-B": ("5", [(dx * side, dy, size, drill) for side in (-1, 1) for dx, dy, size, drill in (
+        (1.0, 0.35, (1.5, 1.9), None), (2.9, 0.35, (1.2, 1.9), None), (2.5, -2.35, (1.45, 1.45), 0.85),
+        (3.5, 0.35, (1.2, 1.9), (0.6, 1.3)))]),
 }
 
 
+def turn(dx, dy, rot):
+    """An offset turned counter-clockwise on the screen (y down) by rot degrees (0, 90, 180,
+    270): 90 takes +y to -x, 270 takes +y to +x."""
+    return {0: (dx, dy), 90: (-dy, dx), 180: (-dx, -dy), 270: (dy, -dx)}[rot]
+
+
 class Pad:
-    def __init__(self, part, number, x, y, net, size, layers, drill=0.0, rect=False):
+    def __init__(self, part, number, x, y, net, size, layers, drill=0.0, rect=False, slot=None):
         self.part, self.number, self.x, self.y, self.net = part, number, x, y, net
         self.size, self.layers, self.drill, self.rect = size, layers, drill, rect  # layers: "FB", "B"
+        self.slot = slot  # a slotted hole's (w, h), instead of the round drill
 
     def distance(self, x, y):
         """From (x, y) to the pad's copper (0 inside)."""
@@ -70,6 +93,8 @@ class RoutedBoard:
     vias; `wide`: the nets routed WIDE."""
 
     SEED = 19
+    FIRST = ()  # nets routed before the rest
+    THIN = frozenset()  # (part key, pad number): a wide net's pins that draw no current
 
     def __init__(self, width, height, holes=(), wide=()):
         self.W, self.H = width, height
@@ -90,13 +115,24 @@ class RoutedBoard:
     def _smd(self, ref, key, value, kind, x, y, nets, rot=0, side="B"):
         fp, size, offsets = SMD[kind]
         part = Part(ref, key, value, side, fp, x, y, rot)
-        size_ = size if rot in (0, 180) else (size[1], size[0])
+
+        def turned(size):
+            return size if rot in (0, 180) else (size[1], size[0])
+
         for k, (dx, dy) in enumerate(offsets):
-            if rot == 90:
-                dx, dy = -dy, dx
-            elif rot == 180:
-                dx, dy = -dx, -dy
-            part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], size_, side, rect=True))
+            dx, dy = turn(dx, dy, rot)
+            part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], turned(size), side, rect=True))
+        if kind in SHELL:
+            pin, pads = SHELL[kind]
+            for dx, dy, size, drill in pads:
+                dx, dy = turn(dx, dy, rot)
+                if drill is None:
+                    pad = Pad(part, pin, x + dx, y + dy, nets[int(pin) - 1], turned(size), side, rect=True)
+                else:
+                    slot = turned(drill) if isinstance(drill, tuple) else None
+                    pad = Pad(part, pin, x + dx, y + dy, nets[int(pin) - 1], turned(size), "FB",
+                              drill=min(drill) if slot else drill, slot=slot)
+                part.pads.append(pad)
         self.parts.append(part)
         return part
 
@@ -219,8 +255,10 @@ class RoutedBoard:
         for p in pads:
             if p.net:
                 by_net.setdefault(p.net, []).append(p)
-        # The longest nets first (the character rows), then by name.
-        order = sorted((n for n in by_net if len(by_net[n]) > 1), key=lambda n: (-len(by_net[n]), n))
+        # The nets named FIRST (a fine-pitch socket's lines, before anything walls its pads
+        # in), then the longest (the character rows), then by name.
+        order = sorted((n for n in by_net if len(by_net[n]) > 1),
+                       key=lambda n: (n not in self.FIRST, -len(by_net[n]), n))
         for name in order:
             n = ids[name]
             members = sorted(by_net[name], key=lambda p: (p.x, p.y))
@@ -229,15 +267,18 @@ class RoutedBoard:
                 tree.add((layer, i, j))
             todo = members[1:]
             while todo:
-                # the nearest pin still apart
-                target = min(todo, key=lambda p: min(abs(p.x - i * GRID) + abs(p.y - j * GRID) for _, i, j in tree))
+                # the nearest pin still apart; a pin that draws no current (THIN) last, on a
+                # thin branch, so that the wide tree never runs through one
+                target = min(todo, key=lambda p: ((p.part.key, p.number) in self.THIN,
+                                                  min(abs(p.x - i * GRID) + abs(p.y - j * GRID) for _, i, j in tree)))
+                wide = n in wide_ids and (target.part.key, target.number) not in self.THIN
                 todo.remove(target)
                 goal = {(l, i, j) for l in LAYERS[target.layers] for i, j in inside[target]}
                 path = self._astar(tree, goal, owner, crowd, n, target, via_ok,
-                                   wide_ok if n in wide_ids else None, taken, wide_cells)
+                                   wide_ok if wide else None, taken, wide_cells)
                 if path is None:
                     raise ValueError("no route for %s to %s pad %s" % (name, target.part.ref, target.number))
-                thin = {c for c in path if n not in wide_ids or necked(c[0], c[1], c[2], n)}
+                thin = {c for c in path if not wide or necked(c[0], c[1], c[2], n)}
                 for a, b in zip(path, path[1:]):
                     if a[0] != b[0]:
                         via_at[(a[1], a[2])] = n
@@ -351,8 +392,13 @@ class RoutedBoard:
                 pad.SetSize(pcbnew.wxSize(mm(sx), mm(sy)))
                 if p.layers == "FB":
                     pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
-                    pad.SetShape(pcbnew.PAD_SHAPE_RECT if p.rect else pcbnew.PAD_SHAPE_CIRCLE)
-                    pad.SetDrillSize(pcbnew.wxSize(mm(p.drill), mm(p.drill)))
+                    if p.slot:
+                        pad.SetShape(pcbnew.PAD_SHAPE_OVAL)
+                        pad.SetDrillShape(pcbnew.PAD_DRILL_SHAPE_OBLONG)
+                        pad.SetDrillSize(pcbnew.wxSize(mm(p.slot[0]), mm(p.slot[1])))
+                    else:
+                        pad.SetShape(pcbnew.PAD_SHAPE_RECT if p.rect else pcbnew.PAD_SHAPE_CIRCLE)
+                        pad.SetDrillSize(pcbnew.wxSize(mm(p.drill), mm(p.drill)))
                     pad.SetLayerSet(pad.PTHMask())
                 else:
                     pad.SetAttribute(pcbnew.PAD_ATTRIB_SMD)
