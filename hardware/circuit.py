@@ -57,6 +57,10 @@ PICO_PINS = {
     34: "GP28", 35: "ADC_VREF", 36: "3V3", 37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
 }
 HEADER_GPIOS = [int(n[2:]) for n in PICO_PINS.values() if n.startswith("GP")]
+# Its test points under the board by its micro-USB socket that carry its USB (its datasheet:
+# "TP1, TP2 and TP3 can be used to access the USB signals instead of using the micro-USB
+# port"): the board's own socket, clamped, reaches the RP2040 through them.
+PICO_TEST_POINTS = {"TP1": "GND", "TP2": "USB_DM", "TP3": "USB_DP"}
 
 
 def _pico_pin_type(name):
@@ -65,7 +69,7 @@ def _pico_pin_type(name):
     if name == "3V3":
         return T.PWROUT
     if name == "VBUS":
-        return T.PWROUT  # USB's 5 V, out of the Pico when it is plugged in
+        return T.PWRIN  # USB's 5 V, from the board's own socket (into the Pico's Schottky to VSYS)
     if name == "VSYS":
         return T.PWRIN
     if name in ("RUN", "3V3_EN", "ADC_VREF"):
@@ -87,7 +91,8 @@ def _parts():
     diode = [(1, "K", T.PASSIVE), (2, "A", T.PASSIVE)]
     polar = [(1, "+", T.PASSIVE), (2, "-", T.PASSIVE)]
     return {
-        "pico": _template("Raspberry_Pi_Pico", "U", [(n, s, _pico_pin_type(s)) for n, s in PICO_PINS.items()],
+        "pico": _template("Raspberry_Pi_Pico", "U", [(n, s, _pico_pin_type(s)) for n, s in PICO_PINS.items()]
+                          + [(tp, s, T.PWRIN if s == "GND" else T.BIDIR) for tp, s in PICO_TEST_POINTS.items()],
                           "Module:RaspberryPi_Pico_Common_THT", "SC0915",
                           "Raspberry Pi Pico (RP2040), on 2x20 female headers"),
         "decoder": _template("74HC138", "U", [
@@ -210,6 +215,17 @@ def _parts():
                             "Package_TO_SOT_SMD:SOT-23-5", "SN74AHCT1G125DBVR",
                             "single buffer with TTL inputs at 5 V (SOT-23-5, on a SOT-23-6 adapter): a 3.3 V "
                             "signal lifted to 5 V"),
+        "usb": _template("USB_B_Micro", "J", [(1, "VBUS", T.PWROUT), (2, "D-", T.BIDIR), (3, "D+", T.BIDIR),
+                                              (4, "ID", T.PASSIVE), (5, "GND", T.PWRIN)],
+                         "Connector_USB:USB_Micro-B_Molex-105017-0001", "105017-0001",
+                         "micro-USB B socket, right angle, its shell's legs through the board (on a micro-USB "
+                         "to DIP-5 adapter board on the perfboard): the clock's USB, at its end wall"),
+        "usb_clamp": _template("USBLC6-2SC6", "U", [(1, "IO1", T.PASSIVE), (2, "GND", T.PWRIN), (3, "IO2", T.PASSIVE),
+                                                     (4, "IO2'", T.PASSIVE), (5, "VBUS", T.PWRIN),
+                                                     (6, "IO1'", T.PASSIVE)],
+                               "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-2SC6",
+                               "USB ESD protection: two data lines and VBUS, 15 kV contact discharge, 3.5 pF "
+                               "(SOT-23-6, on a SOT-23-6 adapter on the perfboard)"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
                             "slide switch: the regulator's enable (microamps), on/off"),
@@ -569,6 +585,20 @@ class Board:
         self._part("r_bat_bottom", t["r"], value="100k")["1", "2"] += adc, gnd
         self._part("c_bat_adc", t["c"], value="100n")["1", "2"] += adc, gnd
 
+        # ----- USB (the relay's line and the charger's supply): the clock's own micro-USB
+        # socket at its end wall, its two data lines and VBUS clamped by a USBLC6-2SC6 beside
+        # it, the data then wired to the Pico's test points TP2 and TP3 (TP1 its ground), so
+        # that a spark on the cable meets the clamp, not the RP2040. The Pico's own socket
+        # stays inside the clock.
+        usb = self._part("usb_socket", t["usb"], value="micro-USB B", role="USB: the relay's line, the charger")
+        dm, dp = self._net("USB_DM"), self._net("USB_DP")
+        usb["VBUS", "D-", "D+", "GND"] += vbus, dm, dp, gnd
+        usb["ID"] += self.circuit.NC
+        clamp = self._part("usb_clamp", t["usb_clamp"], value="USBLC6-2SC6", role="USB guard")
+        clamp[1, 6, 3, 4] += dp, dp, dm, dm  # (by number: I/O1 is pins 1 and 6, I/O2 pins 3 and 4)
+        clamp["GND", "VBUS"] += gnd, vbus
+        pico["TP1", "TP2", "TP3"] += gnd, dm, dp
+
         # Pins the board leaves free.
         for name in ("3V3_EN", "ADC_VREF"):
             pico[name] += self.circuit.NC
@@ -576,10 +606,18 @@ class Board:
     # ----- checks and outputs
 
     def unguarded(self):
-        """What a spark on the board's cable would reach unguarded: each of the cable's lines
-        (the matrix's sixteen and the LEDs' data) needs a TVS channel, and nothing on it but
-        the strips' switches and diodes, its clamp, its series resistor and its connector."""
+        """What a spark on a cable would reach unguarded. Each of the board's cable's lines (the
+        matrix's sixteen and the LEDs' data) needs a TVS channel, and nothing on it but the
+        strips' switches and diodes, its clamp, its series resistor and its connector; each of
+        USB's data lines needs the USB clamp, and nothing on it but the socket, the clamp and
+        the Pico's test point."""
         out = []
+        for name in ("USB_DM", "USB_DP"):
+            parts = {p.part for p in self.nets[name].pins}
+            if not any(p.name == "USBLC6-2SC6" for p in parts):
+                out.append("%s has no USB clamp" % name)
+            out += ["%s (%s) sits on %s beside the USB clamp" % (p.ref, p.name, name) for p in parts
+                    if p.name not in ("USBLC6-2SC6", "USB_B_Micro") and p is not self.pico]
         lines = list(self.cable) + [self.nets["LED_DATA"]]
         for net in lines:
             parts = {p.part for p in net.pins}

@@ -22,7 +22,7 @@ held up by a spring round the screw that keeps it on a printed bracket under it;
 bracket carries the microswitch in two slots, set to click as the head lands. The coin
 motor sits in a pocket under the top beside the lever, where the player's hand rests, and
 the 10 mm LED shows whose clock runs. White's half holds the cells' holder, the power
-switch and the speaker; Black's half the controller board (Pico by the USB slot), the cable
+switch and the speaker; Black's half the controller board (its USB socket at the end wall's slot), the cable
 guard the board's cable plugs into, the menu buttons and reset on the arbiter's side (the
 rear), and the board's ribbon. The halves bolt
 together through their joint walls, which leave an opening for the wires.
@@ -93,6 +93,16 @@ SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 BATTERY_HOLDER = (80.4, 77.7, 21.6)
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)
 CONTROLLER_PARTS = 13.0  # the tallest thing on it: the Pico on its sockets
+# The clock's micro-USB socket (hardware/layoutpcb.py: a Molex 105017-0001 at the controller's
+# outer edge, its mouth 0.7 mm past the board): its centre from the board's rear edge, and
+# its mouth's centre above the board's top. On the perfboard its adapter board, soldered
+# flat, lifts it by ADAPTER_LIFT. The end wall's slot lets a micro-B plug's overmould (USB_PLUG:
+# width, thickness, as large as common cables have them) reach the socket at either height.
+CONTROLLER_USB = (34.925, 1.3)
+USB_MOUTH = 0.7  # how far the socket's mouth stands past the board's edge
+ADAPTER_LIFT = 1.6
+USB_PLUG = (11.0, 7.5)
+USB_SLOT_MARGIN = 0.5  # round the plug, each side
 GUARD_BOARD = (97.8, 39.4, 1.6)  # the cable guard (hardware/perfboard.py, layoutpcb.py), by the board's cable
 GUARD_PARTS = 17.0  # its tallest: the LED chain's 1000 uF standing
 STANDOFF = 6.0  # M2.5 hex standoffs, female-female
@@ -394,7 +404,8 @@ class ClockHalf:
             for sx in (-17.0, 17.0):
                 part -= Pos(xm + sx, ry, SPEAKER_Z + 17.0) * Rot(90, 0, 0) * Cylinder(1.35, 10, align=mid)
         else:
-            part -= Pos(ox, DEPTH / 2, 18.5) * Box(10, 12, 9, align=mid)  # the Pico's USB
+            y, z0, z1, w = self.usb_slot()
+            part -= Pos(ox, y, (z0 + z1) / 2) * Box(10, w, z1 - z0, align=mid)  # the clock's USB socket
             for k, x in enumerate(self.buttons()):
                 part -= Pos(x, ry, 22.0) * Rot(90, 0, 0) * Cylinder(4.0 if k < 4 else 1.5, 10, align=mid)
             part -= Pos(HALF - 50.0, ry, 8.0) * Box(24, 10, 10, align=mid)  # the board's ribbon
@@ -610,9 +621,44 @@ class ClockHalf:
         return T + 4.0, 12.0
 
     def controller_at(self):
-        """The controller board's corner (x, y), at Black's outer end (the Pico's USB
-        towards the slot)."""
+        """The controller board's corner (x, y), at Black's outer end (its USB socket at the
+        end wall's slot)."""
         return HALF - T - 1.0 - CONTROLLER_BOARD[0], 10.0
+
+    def usb_at(self, from_rear=CONTROLLER_USB[0]):
+        """The clock's USB socket's mouth, on the PCB: (x, y, z) of its centre (Black's half;
+        from_rear: the socket's centre from the controller's rear edge)."""
+        cx, cy = self.controller_at()
+        w, d, t = CONTROLLER_BOARD
+        return cx + w + USB_MOUTH, cy + d - from_rear, STANDOFF + t + CONTROLLER_USB[1]
+
+    def usb_slot(self):
+        """The end wall's slot for the USB plug: (y, z from, z to, width)."""
+        _, y, z = self.usb_at()
+        m = USB_SLOT_MARGIN
+        return y, z - USB_PLUG[1] / 2 - m, z + ADAPTER_LIFT + USB_PLUG[1] / 2 + m, USB_PLUG[0] + 2 * m
+
+    def usb_faults(self, from_rear=CONTROLLER_USB[0]) -> list[str]:
+        """Why a plug through the slot would not reach the socket (none: it does), for a
+        socket from_rear mm from the controller's rear edge (the PCB puts it at CONTROLLER_USB)."""
+        if self.side != "black":
+            return []
+        x, y, z = self.usb_at(from_rear)
+        sy, z0, z1, w = self.usb_slot()
+        inner = HALF - T
+        out = []
+        if not inner - 1.0 <= x <= inner:
+            out.append("the socket's mouth is %.1f mm from the wall's inside (at most 1 mm, never in it)" % (inner - x))
+        for lift, where in ((0.0, "PCB"), (ADAPTER_LIFT, "perfboard's adapter")):
+            pw, pt = USB_PLUG
+            if not (sy - w / 2 <= y - pw / 2 and y + pw / 2 <= sy + w / 2 and
+                    z0 <= z + lift - pt / 2 and z + lift + pt / 2 <= z1):
+                out.append("a plug into the %s socket at y %.1f, z %.1f misses the slot (y %.1f-%.1f, z %.1f-%.1f)"
+                           % (where, y, z + lift, sy - w / 2, sy + w / 2, z0, z1))
+        jy, jz = JACK_AT
+        if abs(jy - sy) < w / 2 + JACK[0] / 2 and z0 - JACK[0] / 2 < jz < z1 + JACK[0] / 2:
+            out.append("the slot runs into the headphone socket's hole")
+        return out
 
     def guard_at(self):
         """The cable guard's corner (x, y) in Black's half: beside the controller, behind
@@ -868,6 +914,9 @@ def main(argv=None):
             faults = ClockHalf(side).lever_faults()
             if faults:
                 raise ValueError("%s's lever: %s" % (side, "; ".join(faults)))
+            faults = ClockHalf(side).usb_faults()
+            if faults:
+                raise ValueError("%s's USB: %s" % (side, "; ".join(faults)))
         from hardware import printability
 
         for path in write_all(a.pitch, a.bed, Path(a.out)):

@@ -3,8 +3,10 @@ circuit and the same placement as the perfboard layouts (hardware/perfboard.py: 
 where the perfboard puts it, 2.54 mm a hole), so that the two cannot disagree; what a
 perfboard wires underneath, tracks here (hardware/routedpcb.py routes them). The chips the
 perfboards carry on adapters sit as themselves, surface-mount on the top for an assembly
-service (the controller's BSS138s and LM66100s, the cable guard's SP0504s and 74AHCT1G125,
-the voice's SP0504); everything else is through-hole. The supply nets (VSYS, VBUS, the
+service (the controller's BSS138s, LM66100s, USBLC6-2SC6 and micro-USB socket, the cable
+guard's SP0504s and 74AHCT1G125, the voice's SP0504); everything else is through-hole. The
+micro-USB socket stands at the controller's right edge, its mouth 0.7 mm past it, as its
+drawing lands it. The supply nets (VSYS, VBUS, the
 cells', the fuse's, the regulator's) run 0.6 mm wide (1 A of charging and the clock's
 load), thinning only at a chip's pins; the ground is routed, then poured over both sides.
 
@@ -35,7 +37,7 @@ PADS = {"R": (1.6, 0.8), "C": (1.6, 0.8), "D35": (1.6, 0.8), "D41": (1.8, 1.0), 
         "TO92": (1.5, 0.8), "BUZZER": (1.7, 1.0), "PUSH12": (1.8, 1.1), "LED3": (1.6, 0.9), "DIP16": (1.6, 0.8),
         "PICO": (1.7, 1.0)}
 # The perfboard's adapters, and what stands there on the PCB
-ADAPTED = {"SOT23": "SOT-23", "DIP6": "SC-70-6", "SOT235": "SOT-23-5"}
+ADAPTED = {"SOT23": "SOT-23", "DIP6": "SC-70-6", "SOT235": "SOT-23-5", "SOT236": "SOT-23-6", "USB5": "USB-MICRO-B"}
 # The surface-mount parts an assembly service fits: (value, footprint) -> (MPN, LCSC number or "")
 ASSEMBLY = {
     ("BSS138", "SOT-23"): ("BSS138", "C52895"),
@@ -43,6 +45,8 @@ ASSEMBLY = {
     ("SP0504", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
     ("SP0504 ears", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
     ("74AHCT1G125", "SOT-23-5"): ("SN74AHCT1G125DBVR", "C7484"),
+    ("USBLC6-2SC6", "SOT-23-6"): ("USBLC6-2SC6", "C7519"),
+    ("micro-USB B", "USB-MICRO-B"): ("105017-0001", ""),
 }
 # Each board: its pcbnew seed and its back's note (words, where). Its size: the perfboard's
 # holes and a margin (the controller's as the clock's seat has it).
@@ -66,6 +70,8 @@ class LayoutPCB(RoutedBoard):
 
     POUR = "GND"
     ASSEMBLY = ASSEMBLY
+    FIRST = ("USB_DM", "USB_DP")  # the micro-USB socket's data (its pads 0.65 mm apart), before they are walled in
+    THIN = frozenset({("usb_clamp", "5")})  # the USB clamp's VBUS: a reference, no current
 
     def __init__(self, name: str = "controller", circuit=None):
         layout = next(lay for lay in PB.LAYOUTS if lay.name == name)
@@ -94,7 +100,10 @@ class LayoutPCB(RoutedBoard):
                 cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
                 cx, cy = round(cx / GRID) * GRID, round(cy / GRID) * GRID
                 nets = [pb.nets[(key, str(n + 1))] for n in range(len(pins))]
-                self._smd(ref, key, value, ADAPTED[fp], cx, cy, nets, side="F")
+                if ADAPTED[fp] == "USB-MICRO-B":  # at the board's edge, its mouth out (+x)
+                    self._smd(ref, key, value, ADAPTED[fp], self.W - routedpcb.USB_EDGE, cy, nets, rot=270, side="F")
+                else:
+                    self._smd(ref, key, value, ADAPTED[fp], cx, cy, nets, side="F")
                 continue
             size, drill = PADS.get(fp, (1.7, 1.0))
             self._tht(ref, key, value, fp, [(num, *self.at(*hole), pb.nets[(key, num)]) for num, hole in

@@ -100,7 +100,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         if sig is None:
             sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, BSS138 gates",
                    "VSYS": "VSYS: 5 V regulator (via 1N5819), faces, motors, LEDs",
-                   "VBUS": "VBUS: charger IN+, WS2812 chain, 10k -> BC337: regulator off",
+                   "VBUS": "VBUS: the clock's USB socket (clamped); charger IN+, WS2812 chain, 10k -> BC337",
                    "RUN": "reset button to GND"}.get(name, "not connected")
         if sig.startswith("COL_"):
             label = "file %s: 10k to 3V3, 220R (cable guard) to file %s's switches" % (sig[-1], sig[-1])
@@ -165,6 +165,8 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
         "  Power: 3 x 18650 in parallel -> charger B+/B- (IN+ from VBUS); OUT+ -> switch -> 5 V regulator VIN;",
         "      VOUT -> 1N5819 -> VSYS (100u); regulator EN <- BC337 collector, base <- 10k <- VBUS: off on USB.",
+        "  USB: the clock's micro-USB socket, D+ D- VBUS clamped by a USBLC6-2SC6, D+ -> the Pico's TP3, D- -> TP2,",
+        "      GND -> TP1 (wires to its test points under it), VBUS -> pin 40.",
         "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R, 1000u across the supply.",
         "  Voice (optional): SC16IS750 module on the 3V3 I2C (SDA, SCL; VCC 3V3, I2C/SPI and RESET to 3V3, A0 A1",
         "      to GND: 0x4D); its TX -> 1k -> DFPlayer Mini RX, DFPlayer TX -> its RX; DFPlayer VCC VSYS (100u),",

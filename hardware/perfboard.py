@@ -4,7 +4,8 @@ made from the circuit (hardware/circuit.py), so that the layout cannot drift fro
     python -m hardware.perfboard     # hardware/perfboard/: controller, face-white, face-black
                                      # (.txt: parts and wires by hole; .png: the picture)
 
-The board holds the Pico (on sockets, its USB at the clock's outer end), the 74HC138, the
+The board holds the Pico (on sockets), the clock's micro-USB socket at its right edge (the
+clock's outer end) and its ESD clamp, the 74HC138, the
 pull-ups, the I2C level shifter, the transistor drivers with their flyback diodes, the
 buzzer, the power path (the charger and regulator modules on their pins) and a connector
 for everything elsewhere: the sensor strips' ribbon (the strips' J1 order: ranks 1-8, files
@@ -44,12 +45,19 @@ FOOTPRINTS = {
     "SOT23": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),  # on an adapter
     # an SC-70-6 on its adapter to DIP-6 (pins 1-3 below, 4-6 above, counted round)
     "DIP6": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
+    # a SOT-23-6 on its adapter to DIP-6, the same way round
+    "SOT236": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
+    # the micro-USB socket on its adapter board (about 10 x 12 mm): VBUS, D-, D+, ID, GND down
+    # a row of pins, the board reaching right to the perfboard's edge, where the socket's mouth is
+    "USB5": ([(str(i + 1), 0, i) for i in range(5)], (-0.5, -0.4, 3.6, 4.2)),
     # a SOT-23-5 on a SOT-23-6 adapter: its pins 4 and 5 where the adapter has 4 and 6
     "SOT235": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
     "DIP16": ([(str(i + 1), i, 3) for i in range(8)] + [(str(16 - i), i, 0) for i in range(8)],
               (-0.5, 0.4, 7.5, 2.6)),
-    "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)],
-             (-19.9, -0.6, 0.9, 7.6)),
+    # the Pico on its sockets, its USB to the right; under it, by its USB, the holes for the
+    # wires from its test points TP1 (ground), TP2 (D-) and TP3 (D+), each under its pad
+    "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)]
+             + [("TP1", 0, 3), ("TP2", -1, 3), ("TP3", -1, 4)], (-19.9, -0.6, 0.9, 7.6)),
     "BUZZER": ([("1", 0, 0), ("2", 3, 0)], (-1.0, -2.4, 4.0, 2.4)),
     # a 0.8-inch character: segments A to G2 on top, H to N, DP and its common below (as bom.csv
     # numbers them: map to the chosen display's own pinout)
@@ -101,6 +109,8 @@ CONTROLLER_PLACES = {
     "flyback_motor_white": ("D41", 14, 21, 0), "flyback_motor_black": ("D41", 19, 21, 0),
     "flyback_buzzer": ("D41", 24, 21, 0),
     "buzzer": ("BUZZER", 29, 22, 0),
+    # USB: the socket at the right edge (the clock's end wall), its clamp beside it
+    "usb_socket": ("USB5", 31, 11, 0), "usb_clamp": ("SOT236", 28, 11, 0),
     # connectors for what is elsewhere (the circuit's own connectors, and the groups below)
     "J_LED_W": ("H2", 28, 19, 0), "J_LED_B": ("H2", 32, 18, 90),
     "motor_white": ("H2", 14, 24, 0), "motor_black": ("H2", 17, 24, 0),

@@ -121,6 +121,7 @@ SUPPLIES = (
     ("LM66100 ideal diodes, input", "BOOST_5V", 1.5, 5.5),
     ("LM66100 ideal diodes, input", "VBUS", 1.5, 5.5),
     ("WS2812 square LEDs", "VBUS", 3.5, 5.3),
+    ("USBLC6-2SC6 (USB's clamp), its stand-off", "VBUS", 0.0, 5.25),
     ("74AHCT1G125 (the LEDs' data to 5 V)", "VSYS", 4.5, 5.5),
 )
 MOTOR_START_V = 2.3  # what a 3 V coin motor needs to start turning

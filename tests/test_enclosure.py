@@ -251,6 +251,25 @@ def test_the_clocks_contents_fit_inside_its_half(side):
         assert (tall & shell).volume > 1.0
 
 
+def test_a_usb_plug_reaches_the_clocks_socket_through_the_end_wall():
+    # The socket where the controller's PCB puts it (read from hardware/layoutpcb.py): at the
+    # board's outer edge, its mouth just inside the end wall, and the wall's slot round a
+    # micro-B plug's overmould at the PCB's socket and at the perfboard adapter's, clear of
+    # the headphone socket.
+    from hardware import routedpcb
+    from hardware.layoutpcb import LayoutPCB
+
+    pcb = LayoutPCB("controller")
+    socket = next(p for p in pcb.parts if p.key == "usb_socket")
+    assert socket.x + routedpcb.USB_EDGE == pytest.approx(pcb.W)
+    assert socket.y == pytest.approx(E.CONTROLLER_USB[0])
+    half = E.ClockHalf("black")
+    assert half.usb_faults(socket.y) == []
+    # Not blind: the Pico's own socket (between its pins 1 and 40) would miss the slot.
+    pico = {p.number: p for p in next(p for p in pcb.parts if p.key == "pico").pads}
+    assert any("misses the slot" in f for f in half.usb_faults((pico["1"].y + pico["40"].y) / 2))
+
+
 def test_the_lever_lands_on_the_top_and_never_on_its_switch(monkeypatch):
     # A blitz slam: the cap's head lands on the shell's top after LEVER_TRAVEL; the switch,
     # set in its slots to click at the stop for any D2F-L within its datasheet's operating

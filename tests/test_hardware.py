@@ -303,6 +303,30 @@ def test_the_cable_guard_clamps_every_line_of_the_boards_cable(board):
     assert broken.unguarded() == ["BOARD_RANK_1 has no TVS channel"]
 
 
+def test_the_usb_cable_meets_its_clamp_before_the_pico(board):
+    # The clock's own micro-USB socket: each data line through a USBLC6-2SC6 channel to the
+    # Pico's test point (TP2 D-, TP3 D+: its datasheet's way round its own socket), VBUS on
+    # the clamp's rail and the Pico's, nothing else on the data lines.
+    nets, parts = board.nets, board.parts
+    usb, clamp, pico = parts["usb_socket"], parts["usb_clamp"], board.pico
+    for socket_pin, tp, channel in (("D-", "TP2", (3, 4)), ("D+", "TP3", (1, 6))):
+        net = usb[socket_pin].net
+        assert pico[tp].net is net and all(clamp[n].net is net for n in channel)
+        assert {p.part for p in net.pins} == {usb, clamp, pico}
+    assert usb["VBUS"].net is nets["VBUS"] is clamp["VBUS"].net is pico["VBUS"].net
+    assert usb["GND"].net is nets["GND"] is clamp["GND"].net is pico["TP1"].net
+    # Not blind: the clamp left off a line, or a part hung on one, is named.
+    broken = C.Board()
+    for n in (3, 4):
+        broken.parts["usb_clamp"][n].disconnect()
+    assert broken.unguarded() == ["USB_DM has no USB clamp"]
+    broken = C.Board()
+    with broken.circuit:
+        broken.parts["r_led_pull"]["1"].disconnect()
+        broken.parts["r_led_pull"]["1"] += broken.nets["USB_DP"]
+    assert any("USB_DP" in f and "r_led_pull" not in f and "sits on" in f for f in broken.unguarded())
+
+
 def test_every_square_reads_and_no_ghosts_appear(board):
     squares = _matrix(board)
     assert len(squares) == 64 and {(f, r) for f, r, _ in squares} == {(f, r) for f in range(8) for r in range(8)}

@@ -68,6 +68,16 @@ def test_every_pad_carries_its_pins_net_as_the_perfboard_has_it(board):
     if board.name == "controller":
         u = next(part for part in board.parts if part.key == "ideal_usb")
         assert u.fp.endswith("SC-70-6") and [p.net for p in u.pads] == ["VBUS", "GND", "GND", None, None, "VSYS"]
+        # USB: the micro-USB socket's five pins, its shell's pads (four surface, two round
+        # holes, two slots) all on ground; the clamp's I/O1 (1, 6) on D+, I/O2 (3, 4) on D-.
+        j = next(part for part in board.parts if part.key == "usb_socket")
+        assert [p.net for p in j.pads[:5]] == ["VBUS", "USB_DM", "USB_DP", None, "GND"]
+        shell = j.pads[5:]
+        assert len(shell) == 8 and {p.net for p in shell} == {"GND"}
+        assert sum(1 for p in shell if p.slot) == 2 and sum(1 for p in shell if p.layers == "FB") == 4
+        clamp = next(part for part in board.parts if part.key == "usb_clamp")
+        assert clamp.fp.endswith("SOT-23-6")
+        assert [p.net for p in clamp.pads] == ["USB_DP", "GND", "USB_DM", "USB_DM", "VBUS", "USB_DP"]
     if board.name == "guard":  # each cable line's clamp: an SP0504 channel, pin 2 to ground
         for part in board.parts:
             if part.key.startswith("tvs_cable"):
@@ -107,7 +117,7 @@ def test_the_holes_sit_over_the_clocks_standoffs(board):
 def test_the_assembly_files_list_every_surface_mount_part(board):
     bom, cpl = board.assembly_rows()
     smd = sorted(part.ref for part in board.parts if part.pads[0].layers == "F")
-    assert len(smd) == {"controller": 4, "guard": 6, "voice": 1, "buttons": 0}[board.name]
+    assert len(smd) == {"controller": 6, "guard": 6, "voice": 1, "buttons": 0}[board.name]
     assert sorted(r[0] for r in cpl) == smd
     assert all(r[3] == "top" for r in cpl) and all(row[3] or row[4] for row in bom)
 
