@@ -185,9 +185,11 @@ LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "fa
          "controller:J_LED_W": None, "controller:J_LED_B": None, "controller:J_SWITCH": None,
          "face-white:J_KEYS": None, "face-black:J_KEYS": None, "voice:J_EARS": None,
          "guard:J_BOARD": "strip:J1"}  # the board's cable: onto plain pins at both ends (no KK header)
-# A KK number seen at the distributor up to this many circuits; above it, formed as Molex
-# numbers the series (22-27-2{nn}1, 22-01-3{nn}7): look those up before ordering.
-SEEN_CIRCUITS = 6
+# The KK sizes whose distributor number was seen in published bills of materials; the rest
+# are formed as Molex numbers the series (22-27-2{nn}1, 22-01-3{nn}7) and Mouser prefixes
+# Molex's (538-): look those up before ordering. (The 10-way 22-27-2101 and 22-01-3107 are
+# Molex's numbers in published designs; their Mouser numbers were not seen.)
+SEEN_SIZES = {"KK header": (2, 3, 4, 5, 6), "KK housing": (2, 3, 4, 5, 6, 8)}
 # A KK row longer than this is made of shorter ones end to end (a KK header's body and a
 # housing are each 2.54 mm a circuit, so two stand side by side on one row of pins): the
 # common sizes, never a rare long one.
@@ -208,7 +210,7 @@ def source(mpn: str, value: str = "", n: int = 0) -> dict:
         raise KeyError("no source for %r: add it to hardware/sourcing.py" % mpn)
     v = value + "R" if value.isdigit() else value.upper()  # a resistor's: 100 and 330 are ohms (100R), 4k7 4K7
     maker, part, dist, order, eur, checked = CATALOGUE[mpn]
-    if "{n" in part and n > SEEN_CIRCUITS and checked == "seen":
+    if "{n" in part and n not in SEEN_SIZES.get(mpn, ()) and checked == "seen":
         checked = "scheme"
     return {"manufacturer": maker, "mpn": part.format(v=v, n=n), "distributor": dist,
             "order_number": order.format(v=v, n=n), "eur_each": eur, "checked": checked}

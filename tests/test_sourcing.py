@@ -62,7 +62,7 @@ def test_every_connector_of_the_netlist_gets_its_housing_and_a_crimp_per_pin(boa
     assert all(r["mpn"] == "22-01-3047" and r["checked"] == "seen" for r in face if r["part"] == "KK housing 4")
     # A row of more than ten circuits is made of common sizes end to end: the 20-way lead
     # between the controller and the guard two 10-way housings at each end (Molex's numbers
-    # take two digits there, formed, not seen).
+    # take two digits there; the distributor's number for ten was not seen).
     guard = {r["part"]: r for r in got if r["for"] == "the lead from controller:J_GUARD"}
     assert {k: r["qty"] for k, r in guard.items()} == {"KK housing 10": 4, "KK crimp": 40}
     assert guard["KK housing 10"]["mpn"] == "22-01-3107" and guard["KK housing 10"]["checked"] == "scheme"
@@ -71,7 +71,7 @@ def test_every_connector_of_the_netlist_gets_its_housing_and_a_crimp_per_pin(boa
     # 8-way housings crimped at each end of the ribbon.
     cable = {r["part"]: r for r in got if r["for"] == "the lead from guard:J_BOARD"}
     assert {k: r["qty"] for k, r in cable.items()} == {"KK housing 8": 4, "KK crimp": 32}
-    assert cable["KK housing 8"]["order_number"] == "538-22-01-3087"
+    assert cable["KK housing 8"]["order_number"] == "538-22-01-3087" and cable["KK housing 8"]["checked"] == "seen"
 
 
 @pytest.mark.parametrize("n, sizes", [(2, [2]), (10, [10]), (11, [6, 5]), (16, [8, 8]), (20, [10, 10]), (25, [9, 8, 8])])
