@@ -251,6 +251,25 @@ def test_the_clocks_contents_fit_inside_its_half(side):
         assert (tall & shell).volume > 1.0
 
 
+@pytest.mark.parametrize("width, fits", [(74.0, True), (100.0, True), (190.0, False)])
+def test_the_cells_holder_fits_whatever_its_width(monkeypatch, width, fits):
+    # The BK-18650-PC8's width across its four cells is an estimate (its own drawing was not
+    # at hand): from four bare cells side by side to 100 mm, the holder and its printed
+    # corners stay clear of the shell, the bottom and everything else in White's half (and
+    # the check is not blind: at 190 mm the far corner runs into the end wall).
+    monkeypatch.setattr(E, "BATTERY_HOLDER", (width,) + E.BATTERY_HOLDER[1:])
+    half = E.ClockHalf("white")
+    shell, bottom = half.shell(), half.bottom()
+    inside = half.contents()
+    mine = [k for k in inside if k == "cells" or k.startswith("holder corner")]
+    assert len(mine) == 3 and inside["cells"].bounding_box().size.X == pytest.approx(width)
+    clashes = [(name, "shell") for name in mine if (inside[name] & shell).volume >= 1e-3]
+    clashes += [(name, "bottom") for name in mine if (inside[name] & bottom).volume >= 1e-3]
+    clashes += [(name, other) for name in mine for other in inside
+                if other not in mine and (inside[name] & inside[other]).volume >= 1e-3]
+    assert (clashes == []) is fits, clashes
+
+
 def test_a_usb_plug_reaches_the_clocks_socket_through_the_end_wall():
     # The socket where the controller's PCB puts it (read from hardware/layoutpcb.py): at the
     # board's outer edge, its mouth just inside the end wall, and the wall's slot round a
