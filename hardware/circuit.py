@@ -224,7 +224,7 @@ def _parts():
                                                      (4, "IO2'", T.PASSIVE), (5, "VBUS", T.PWRIN),
                                                      (6, "IO1'", T.PASSIVE)],
                                "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-2SC6",
-                               "USB ESD protection: two data lines and VBUS, 15 kV contact discharge, 3.5 pF "
+                               "USB ESD protection: two data lines and VBUS, IEC 61000-4-2 level 4, a few pF "
                                "(SOT-23-6, on a SOT-23-6 adapter on the perfboard)"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
