@@ -100,10 +100,9 @@ class LayoutPCB(RoutedBoard):
                 cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
                 cx, cy = round(cx / GRID) * GRID, round(cy / GRID) * GRID
                 nets = [pb.nets[(key, str(n + 1))] for n in range(len(pins))]
-                if ADAPTED[fp] == "USB-MICRO-B":  # at the board's edge, its mouth out (+x)
-                    self._smd(ref, key, value, ADAPTED[fp], self.W - routedpcb.USB_EDGE, cy, nets, rot=270, side="F")
-                else:
-                    self._smd(ref, key, value, ADAPTED[fp], cx, cy, nets, side="F")
+                kind = ADAPTED[fp]
+                edge, rot = routedpcb.AT_EDGE.get(kind, (None, 0))
+                self._smd(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot, side="F")
                 continue
             size, drill = PADS.get(fp, (1.7, 1.0))
             self._tht(ref, key, value, fp, [(num, *self.at(*hole), pb.nets[(key, num)]) for num, hole in

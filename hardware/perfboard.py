@@ -26,6 +26,7 @@ from pathlib import Path
 
 from firmware.hal import pinmap as P
 from hardware.circuit import VOICE
+from hardware.routedpcb import turn
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "perfboard"
@@ -263,10 +264,6 @@ COLS, ROWS = CONTROLLER.cols, CONTROLLER.rows  # the controller's, 90 x 70 mm
 SCREWS = CONTROLLER.screws
 
 
-def _rotate(dx, dy, rot):
-    return {0: (dx, dy), 90: (-dy, dx), 180: (-dx, -dy), 270: (dy, -dx)}[rot]
-
-
 class Perfboard:
     """The layout as data: parts with their holes and bodies, the connectors' nets, the
     wires."""
@@ -321,11 +318,11 @@ class Perfboard:
                 if any(nets[n] and not nets[n].startswith("__") for n in extra):
                     raise ValueError("%s: pins %s have no hole" % (key, sorted(extra)))
             for number, dx, dy in pins:
-                rx, ry = _rotate(dx, dy, rot)
+                rx, ry = turn(dx, dy, rot)
                 self.pins[(key, number)] = (col + rx, row + ry)
                 net = nets.get(number)
                 self.nets[(key, number)] = None if net is None or net.startswith("__") else net
-            corners = [_rotate(x, y, rot) for x, y in ((x0, y0), (x1, y1))]
+            corners = [turn(x, y, rot) for x, y in ((x0, y0), (x1, y1))]
             self.bodies[key] = (col + min(c[0] for c in corners), row + min(c[1] for c in corners),
                                 col + max(c[0] for c in corners), row + max(c[1] for c in corners))
 

@@ -52,6 +52,9 @@ SMD = {
                     [(-1.3 + 0.65 * k, -2.35) for k in range(5)]),
 }
 USB_EDGE = 1.8  # the micro-USB footprint's centre from the board's edge
+# Footprints that stand at the board's right edge, whatever their adapter's place on the
+# perfboard: their centre's distance from the edge and their turn (the mouth out, +x).
+AT_EDGE = {"USB-MICRO-B": (USB_EDGE, 270)}
 # A footprint's shell: the pin whose net it takes, and its pads (dx, dy, size, drill: none
 # for a surface pad, a diameter for a round hole, (w, h) for a slot).
 SHELL = {
@@ -72,6 +75,7 @@ class Pad:
         self.part, self.number, self.x, self.y, self.net = part, number, x, y, net
         self.size, self.layers, self.drill, self.rect = size, layers, drill, rect  # layers: "FB", "B"
         self.slot = slot  # a slotted hole's (w, h), instead of the round drill
+        self.thin = False  # a wide net's pin that draws no current (its board's THIN), set when routed
 
     def distance(self, x, y):
         """From (x, y) to the pad's copper (0 inside)."""
@@ -122,17 +126,17 @@ class RoutedBoard:
         for k, (dx, dy) in enumerate(offsets):
             dx, dy = turn(dx, dy, rot)
             part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], turned(size), side, rect=True))
-        if kind in SHELL:
-            pin, pads = SHELL[kind]
-            for dx, dy, size, drill in pads:
-                dx, dy = turn(dx, dy, rot)
-                if drill is None:
-                    pad = Pad(part, pin, x + dx, y + dy, nets[int(pin) - 1], turned(size), side, rect=True)
-                else:
-                    slot = turned(drill) if isinstance(drill, tuple) else None
-                    pad = Pad(part, pin, x + dx, y + dy, nets[int(pin) - 1], turned(size), "FB",
-                              drill=min(drill) if slot else drill, slot=slot)
-                part.pads.append(pad)
+        pin, shell = SHELL.get(kind, ("", ()))
+        for dx, dy, size, drill in shell:
+            dx, dy = turn(dx, dy, rot)
+            net = nets[int(pin) - 1]
+            if drill is None:
+                pad = Pad(part, pin, x + dx, y + dy, net, turned(size), side, rect=True)
+            else:
+                slot = turned(drill) if isinstance(drill, tuple) else None
+                pad = Pad(part, pin, x + dx, y + dy, net, turned(size), "FB", drill=min(drill) if slot else drill,
+                          slot=slot)
+            part.pads.append(pad)
         self.parts.append(part)
         return part
 
@@ -253,6 +257,7 @@ class RoutedBoard:
                     crowd[i][j] = 3
         by_net = {}
         for p in pads:
+            p.thin = (p.part.key, p.number) in self.THIN
             if p.net:
                 by_net.setdefault(p.net, []).append(p)
         # The nets named FIRST (a fine-pitch socket's lines, before anything walls its pads
@@ -269,9 +274,9 @@ class RoutedBoard:
             while todo:
                 # the nearest pin still apart; a pin that draws no current (THIN) last, on a
                 # thin branch, so that the wide tree never runs through one
-                target = min(todo, key=lambda p: ((p.part.key, p.number) in self.THIN,
-                                                  min(abs(p.x - i * GRID) + abs(p.y - j * GRID) for _, i, j in tree)))
-                wide = n in wide_ids and (target.part.key, target.number) not in self.THIN
+                target = min(todo, key=lambda p: (p.thin, min(abs(p.x - i * GRID) + abs(p.y - j * GRID)
+                                                              for _, i, j in tree)))
+                wide = n in wide_ids and not target.thin
                 todo.remove(target)
                 goal = {(l, i, j) for l in LAYERS[target.layers] for i, j in inside[target]}
                 path = self._astar(tree, goal, owner, crowd, n, target, via_ok,
