@@ -37,6 +37,21 @@ def _line(n, body=0.5):
     return [(str(i + 1), i, 0) for i in range(n)], (-0.5, -body, n - 0.5, body)
 
 
+# The Pico seen from above, in mm from its centre, its USB end towards -y (its datasheet's
+# mechanical drawing, as the KiCad libraries for the Pico place its pads): pin 1 and pin 40
+# at the USB end, 17.78 mm apart, the pins 2.54 mm apart down each side; its test points
+# on its underside by its USB socket, TP1 ground, TP2 D-, TP3 D+.
+PICO_PIN1 = (-8.89, -24.13)
+PICO_TEST_PADS = {"TP1": (0.0, -21.0), "TP2": (1.0, -24.3), "TP3": (-1.0, -24.3)}
+
+
+def pico_hole(x, y):
+    """The hole (in the PICO footprint's holes: pin 1 at (0, 0), pin 20 at (-19, 0), pin 40
+    at (0, 7)) nearest a point of the Pico given in mm as PICO_TEST_PADS: the Pico lies with
+    its USB to the right, turned a quarter, not mirrored."""
+    return round(-(y - PICO_PIN1[1]) / 2.54), round((x - PICO_PIN1[0]) / 2.54)
+
+
 FOOTPRINTS = {
     "R": ([("1", 0, 0), ("2", 1, 0)], (-0.49, -0.49, 0.49, 0.49)),  # standing: the body over pin 1
     "D41": ([("1", 0, 0), ("2", 4, 0)], (0.4, -0.6, 3.6, 0.6)),  # 1N5819 lying flat, its band (K) at pin 1
@@ -56,9 +71,9 @@ FOOTPRINTS = {
     "DIP16": ([(str(i + 1), i, 3) for i in range(8)] + [(str(16 - i), i, 0) for i in range(8)],
               (-0.5, 0.4, 7.5, 2.6)),
     # the Pico on its sockets, its USB to the right; under it, by its USB, the holes for the
-    # wires from its test points TP1 (ground), TP2 (D-) and TP3 (D+), each under its pad
+    # wires from its test points TP1 (ground), TP2 (D-) and TP3 (D+), each the hole under its pad
     "PICO": ([(str(k), -(k - 1), 0) for k in range(1, 21)] + [(str(k), -19 + (k - 21), 7) for k in range(21, 41)]
-             + [("TP1", 0, 3), ("TP2", -1, 3), ("TP3", -1, 4)], (-19.9, -0.6, 0.9, 7.6)),
+             + [(tp,) + pico_hole(*at) for tp, at in sorted(PICO_TEST_PADS.items())], (-19.9, -0.6, 0.9, 7.6)),
     "BUZZER": ([("1", 0, 0), ("2", 3, 0)], (-1.0, -2.4, 4.0, 2.4)),
     # a 0.8-inch character: segments A to G2 on top, H to N, DP and its common below (as bom.csv
     # numbers them: map to the chosen display's own pinout)

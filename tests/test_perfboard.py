@@ -111,6 +111,29 @@ def test_the_checks_catch_a_bad_layout():
     assert any("mounting hole" in w for w in PB.Perfboard(places=places).problems())
 
 
+def test_the_picos_test_point_holes_lie_under_its_pads():
+    # The Pico's pins, placed in mm as its drawing has them (pin 1 and 40 at the USB end,
+    # pins 1-20 down the left side), go through pico_hole to the PICO footprint's own pin
+    # holes: the turn that takes the test points' pads to their holes is the one the pins
+    # take (a mirror would send pin 40 to pin 1's hole and swap D+ and D-).
+    pins = dict((num, (dx, dy)) for num, dx, dy in PB.FOOTPRINTS["PICO"][0])
+    x1, y1 = PB.PICO_PIN1
+    for k in range(1, 41):
+        x, y = (x1, y1 + (k - 1) * 2.54) if k <= 20 else (-x1, y1 + (40 - k) * 2.54)
+        assert PB.pico_hole(x, y) == pins[str(k)], k
+    # Each test point's hole is the one under its pad (within the half-diagonal of a hole),
+    # a hole of its own, clear of the pins' rows, and under the Pico's USB end.
+    taken = {pins[str(k)] for k in range(1, 41)}
+    for tp, (x, y) in PB.PICO_TEST_PADS.items():
+        col, row = pins[tp]
+        hx, hy = x1 + row * 2.54, y1 - col * 2.54
+        assert ((hx - x) ** 2 + (hy - y) ** 2) ** 0.5 < 2.54 / 2 ** 0.5, tp
+        assert (col, row) not in taken and 0 < row < 7 and col > -3, tp
+        taken.add((col, row))
+    # The datasheet's order: D- (TP2) beside pin 40's side of the USB end, D+ (TP3) by pin 1's.
+    assert pins["TP2"][1] > pins["TP3"][1]
+
+
 def test_it_fits_the_clocks_controller_seat():
     # The controller and the cable guard on Black's bottom: each standoff under a corner
     # the layout keeps free for a screw.
