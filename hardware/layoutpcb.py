@@ -46,7 +46,7 @@ ASSEMBLY = {
     ("SP0504 ears", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
     ("74AHCT1G125", "SOT-23-5"): ("SN74AHCT1G125DBVR", "C7484"),
     ("USBLC6-2SC6", "SOT-23-6"): ("USBLC6-2SC6", "C7519"),
-    ("micro-USB B", "USB-MICRO-B"): ("105017-0001", ""),
+    ("micro-USB B", "USB-MICRO-B"): ("105017-0001", "C136000"),
 }
 # Each board: its pcbnew seed and its back's note (words, where). Its size: the perfboard's
 # holes and a margin (the controller's as the clock's seat has it).
