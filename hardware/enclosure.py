@@ -647,11 +647,11 @@ class ClockHalf:
         x, y, z = self.usb_at(from_rear)
         sy, z0, z1, w = self.usb_slot()
         inner = HALF - T
+        pw, pt = USB_PLUG
         out = []
         if not inner - 1.0 <= x <= inner:
             out.append("the socket's mouth is %.1f mm from the wall's inside (at most 1 mm, never in it)" % (inner - x))
         for lift, where in ((0.0, "PCB"), (ADAPTER_LIFT, "perfboard's adapter")):
-            pw, pt = USB_PLUG
             if not (sy - w / 2 <= y - pw / 2 and y + pw / 2 <= sy + w / 2 and
                     z0 <= z + lift - pt / 2 and z + lift + pt / 2 <= z1):
                 out.append("a plug into the %s socket at y %.1f, z %.1f misses the slot (y %.1f-%.1f, z %.1f-%.1f)"

@@ -52,6 +52,9 @@ def pico_hole(x, y):
     return round(-(y - PICO_PIN1[1]) / 2.54), round((x - PICO_PIN1[0]) / 2.54)
 
 
+# A six-pin chip on its adapter to DIP-6: pins 1-3 below, 4-6 above, counted round.
+_DIP6 = ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6))
+
 FOOTPRINTS = {
     "R": ([("1", 0, 0), ("2", 1, 0)], (-0.49, -0.49, 0.49, 0.49)),  # standing: the body over pin 1
     "D41": ([("1", 0, 0), ("2", 4, 0)], (0.4, -0.6, 3.6, 0.6)),  # 1N5819 lying flat, its band (K) at pin 1
@@ -59,10 +62,8 @@ FOOTPRINTS = {
     "CP": ([("1", 0, 0), ("2", 2, 0)], (-1.0, -2.0, 3.0, 2.0)),  # 10 mm radial
     "TO92": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),
     "SOT23": ([("1", 0, 0), ("2", 1, 0), ("3", 2, 0)], (-0.5, -0.8, 2.5, 0.8)),  # on an adapter
-    # an SC-70-6 on its adapter to DIP-6 (pins 1-3 below, 4-6 above, counted round)
-    "DIP6": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
-    # a SOT-23-6 on its adapter to DIP-6, the same way round
-    "SOT236": ([("1", 0, 3), ("2", 1, 3), ("3", 2, 3), ("4", 2, 0), ("5", 1, 0), ("6", 0, 0)], (-0.5, 0.4, 2.5, 2.6)),
+    "DIP6": _DIP6,  # an SC-70-6 on its adapter
+    "SOT236": _DIP6,  # a SOT-23-6 on its adapter
     # the micro-USB socket on its adapter board (about 10 x 12 mm): VBUS, D-, D+, ID, GND down
     # a row of pins, the board reaching right to the perfboard's edge, where the socket's mouth is
     "USB5": ([(str(i + 1), 0, i) for i in range(5)], (-0.5, -0.4, 3.6, 4.2)),

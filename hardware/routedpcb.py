@@ -127,9 +127,9 @@ class RoutedBoard:
             dx, dy = turn(dx, dy, rot)
             part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], turned(size), side, rect=True))
         pin, shell = SHELL.get(kind, ("", ()))
+        net = nets[int(pin) - 1] if shell else None
         for dx, dy, size, drill in shell:
             dx, dy = turn(dx, dy, rot)
-            net = nets[int(pin) - 1]
             if drill is None:
                 pad = Pad(part, pin, x + dx, y + dy, net, turned(size), side, rect=True)
             else:
