@@ -788,7 +788,7 @@ def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
 
 def test_a_board_that_restarted_tells_the_arbiter():
     from host_tools.protocol import parse_line
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
 
     s = BoardSession(1)
     out = s.handle(parse_line("recovered game=3 seq=40 ply=21 interrupted=w:73000"))

@@ -16,7 +16,7 @@ import chess
 import serial
 
 from host_tools.protocol import GREETING, DeviceParser, Event, Status, encode
-from host_tools.relay.session import BoardSession
+from host_tools.board.session import BoardSession
 
 ANSWER_TIMEOUT_S = 5.0
 QUIET_S = 3.0

@@ -8,7 +8,7 @@ import chess
 
 from host_tools.relay.pairing import PAIRED
 from host_tools.relay.round import RoundInfo
-from host_tools.relay.session import BoardSession
+from host_tools.board.session import BoardSession
 
 
 # What only the arbiter's page gets of a board: its serial, its line's and its position's
