@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import chess  # noqa: E402
 
 from host_tools.engines import find_engine  # noqa: E402
-from host_tools.play.boardlink import BoardLink  # noqa: E402
+from host_tools.board.link import BoardLink  # noqa: E402
 from host_tools.play.engine import EngineGame  # noqa: E402
 from host_tools.play.lichess_api import BoardApi  # noqa: E402
 from host_tools.play.online import OnlineGame  # noqa: E402

@@ -801,7 +801,7 @@ def test_a_board_that_restarted_tells_the_arbiter():
 def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkeypatch):
     # Windows: no file descriptor to watch, no add_reader. The same relay with a reader
     # thread per port: the game arrives, commands go out, an unplug is seen.
-    from host_tools.relay import lines
+    from host_tools.board import lines
 
     monkeypatch.setattr(lines.SerialLine, "threaded", True)
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",

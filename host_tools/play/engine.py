@@ -26,7 +26,8 @@ import chess
 import chess.engine
 
 from host_tools import engines
-from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
+from host_tools.board.link import BoardError, BoardLink, castling_step
+from host_tools.protocol import encode
 from host_tools.play.keyboard import typed
 
 # level: (Stockfish's Skill Level, search depth, most seconds a move, Elo shown)
@@ -126,9 +127,9 @@ class EngineGame:
 
     def new_game(self) -> None:
         white, black = ("You", self.name) if self.color == chess.BLACK else (self.name, "You")
-        cmd = f"new tc={self.control} white={quoted(white)} black={quoted(black)}"
+        cmd = f"new tc={self.control} white={encode(white)} black={encode(black)}"
         if self.fen:
-            cmd += " fen=" + quoted(self.fen)
+            cmd += " fen=" + encode(self.fen)
         if self.hands is not None:  # the simulated board: the person sets the pieces up first
             self.hands.set_up(chess.Board(self.fen) if self.fen else chess.Board())
         self.link.command(cmd)

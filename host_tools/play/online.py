@@ -24,7 +24,8 @@ import time
 
 import chess
 
-from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
+from host_tools.board.link import BoardError, BoardLink, castling_step
+from host_tools.protocol import encode
 from host_tools.play.keyboard import typed
 from host_tools.play.lichess_events import read as read_lichess
 from host_tools.play.lichess_api import BoardApi, LichessError
@@ -339,10 +340,10 @@ class OnlineGame:
         clock = self.full["clock"]
         tc = "%d+%d" % (clock["initial"] // 1000, clock["increment"] // 1000) if clock else "-"
         white, black = self._names()
-        cmd = f"new tc={tc} white={quoted(white)} black={quoted(black)} source={quoted(source)}"
+        cmd = f"new tc={tc} white={encode(white)} black={encode(black)} source={encode(source)}"
         fen = self.full.get("initialFen", "startpos")
         if fen != "startpos":
-            cmd += " fen=" + quoted(fen)
+            cmd += " fen=" + encode(fen)
         try:
             answer = self.link.command(cmd)
         except BoardError as e:

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import chess
 
+from host_tools.board.link import BoardError, BoardLink
 from host_tools.commandline import CommandError
-from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.protocol import encode
 
 
 def board_name(link: BoardLink, timeout_s: float = 10.0) -> str:
@@ -38,7 +39,7 @@ def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, whi
             if not link.connected.wait(10):
                 raise CommandError(f"the board on {port} does not answer")
             names.append(board_name(link))
-            link.command(f"new tc={control} white={quoted(white)} black={quoted(black)}")
+            link.command(f"new tc={control} white={encode(white)} black={encode(black)}")
             if extra:
                 link.command(extra)
         except BoardError as e:

@@ -28,7 +28,7 @@ from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
-from host_tools.relay.lines import Lines
+from host_tools.board.lines import Lines
 from host_tools.relay.pairing import PAIRED, Pairing
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi

@@ -160,7 +160,7 @@ class Boards:
         self.log(f"board {n}: {serial} (was board {old}) plays pairing {n} now")
         self.publisher.renumbered(old, n)
 
-    # ----- lines (host_tools/relay/lines.py calls these in the event loop)
+    # ----- lines (host_tools/board/lines.py calls these in the event loop)
 
     def opened(self, line) -> None:
         self._lines[line] = st = _LineState(line)

@@ -15,8 +15,9 @@ import time
 import chess
 import serial
 
-from host_tools.protocol import GREETING, DeviceParser, Event, Status, encode
+from host_tools.board.port import open_port
 from host_tools.board.session import BoardSession
+from host_tools.protocol import GREETING, DeviceParser, Event, Status
 
 ANSWER_TIMEOUT_S = 5.0
 QUIET_S = 3.0
@@ -61,9 +62,8 @@ class BoardLink:
     # ----- the line
 
     def _open(self) -> bool:
-        try:
-            port = serial.Serial(self.path, 115200, timeout=0.1, write_timeout=1.0)
-        except (serial.SerialException, OSError):
+        port = open_port(self.path, 0.1)
+        if port is None:
             return False
         with self._lock:
             self._port = port
@@ -172,11 +172,6 @@ class BoardLink:
     def close(self) -> None:
         self._stopped = True
         self._close()
-
-
-def quoted(value: str) -> str:
-    """A value as one word of a command (the protocol's encoding)."""
-    return encode(value)
 
 
 def castling_step(board: chess.Board | None, expected: str, attempt: str) -> bool:
