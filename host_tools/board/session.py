@@ -116,7 +116,7 @@ class BoardSession:
         self.written: tuple | None = None  # (game, ply, uci, san, side): a move an incorrect claim wrote (9.5.3)
         self.clock_line: str | None = None  # the board's latest clock line
         # The board whose clock is this game's (appendix D: the blind player's board of a
-        # pair, relay/pairing.py); this board's own clock lines are then not the game's.
+        # pair, relay/twoboards.py); this board's own clock lines are then not the game's.
         self.clock_from: "BoardSession | None" = None
         self.unreadable = 0  # unreadable lines not yet told of
         self._unreadable_said_at: float | None = None

@@ -220,7 +220,7 @@ def _pair(a, prog, until=None) -> int:
     path = pair.round_file(out, *names, blind, a.white, a.black, a.touches)
     print(f"the sighted player's board {names[0]} is board 1, the blind player's {names[1]} board 1001 "
           f"(its clock is the game's)", flush=True)
-    asyncio.run(cli.run(cli.parse(pair.relay_args(a.sighted, a.blind_board, path, out, a.http_port)), until=until))
+    asyncio.run(cli.run(cli.parse(pair.relay_args([a.sighted, a.blind_board], path, out, a.http_port)), until=until))
     return 0
 
 

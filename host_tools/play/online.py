@@ -25,6 +25,7 @@ import time
 import chess
 
 from host_tools.board.link import BoardError, BoardLink, castling_step
+from host_tools.board.record import Outcome
 from host_tools.protocol import encode
 from host_tools.play.keyboard import typed
 from host_tools.play.lichess_events import read as read_lichess
@@ -261,8 +262,7 @@ class OnlineGame:
         if self.finished.is_set():
             return
         self.finished.set()
-        winner = st.get("winner")
-        result = "1-0" if winner == "white" else "0-1" if winner == "black" else "1/2-1/2"
+        result = Outcome(self.status, {"white": chess.WHITE, "black": chess.BLACK}.get(st.get("winner"))).result()
         if self.status == "aborted":
             text = "The game was aborted."
         else:

@@ -17,7 +17,7 @@ from host_tools.board.record import SIDE_NAMES
 from host_tools.board.session import ACTIVE, BoardSession, SessionSink
 from host_tools.protocol import GREETING, DeviceParser, Event, Status
 from host_tools.relay.alerts import Alerts, alert_of
-from host_tools.relay.pairing import PAIRED
+from host_tools.relay.twoboards import PAIRED
 
 
 HELLO_AGAIN_S = 2.0
