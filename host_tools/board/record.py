@@ -54,10 +54,6 @@ class Outcome:
     def result(self) -> str:
         return "1-0" if self.winner is chess.WHITE else "0-1" if self.winner is chess.BLACK else "1/2-1/2"
 
-    def pgn_termination(self) -> str:
-        """PGN's Termination tag for it."""
-        return PGN_TERMINATION.get(self.termination, "normal")
-
 
 class Applied(str, enum.Enum):
     """What GameRecord.apply made of an event (equal to its name in lower case)."""
