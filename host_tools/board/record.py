@@ -137,9 +137,8 @@ class GameRecord:
     def next_seq(self) -> int:
         return self.last_seq + 1
 
-    @property
     def outcome(self) -> Outcome | None:
-        """How the game ended; None while it goes on."""
+        """How the game ended; None while it goes on (as python-chess's Board.outcome())."""
         if self.result == "*":
             return None
         winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(self.result)
