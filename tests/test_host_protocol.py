@@ -102,8 +102,8 @@ def test_an_event_of_the_wrong_shape_is_refused_and_changes_nothing(line):
 
 
 def test_values_are_encoded_alike_on_both_sides_of_the_wire():
-    # The host's encode/decode and the firmware's (firmware/app/protocol.py) are two
-    # copies of one definition: they must agree on every value.
+    # The host encodes with the firmware's encode (firmware/app/protocol.py) and decodes
+    # with its own tolerant decode: the two sides must agree on every value.
     from firmware.app import protocol as fw
     from host_tools import protocol as host
 
@@ -136,8 +136,8 @@ def test_a_decoded_value_holds_no_control_character():
 
 
 def test_the_vocabulary_is_the_same_on_both_sides_of_the_wire():
-    # Event words, termination names and the clock line are defined once on each side of
-    # the wire (firmware/app/eventlog.py, host_tools/protocol.py and gamerecord.py): they agree.
+    # Event words, termination names and the clock line: the firmware's
+    # (firmware/app/eventlog.py), as the host reads them (host_tools/protocol.py, board/record.py).
     from firmware.app import eventlog
     from host_tools.board import record as gamerecord
     from host_tools import protocol as host

@@ -315,7 +315,7 @@ class GameRecord:
         headers() takes them."""
         return self.accept(PgnExporter(), **tags) + "\n\n"
 
-    def game(self, **tags) -> chess.pgn.Game:
+    def pgn_game(self, **tags) -> chess.pgn.Game:
         """The record as python-chess's game (its GameBuilder)."""
         return self.accept(chess.pgn.GameBuilder(), **tags)
 
