@@ -57,7 +57,7 @@ class SessionSink:
         board that restarted (session.problem)."""
 
     def answer(self, line: str, m: Status) -> None:
-        """A command line sent with session.command was answered (ok or err)."""
+        """A command waiting in session.waiting was answered (ok or err)."""
 
     def ask(self, side: str, what: str) -> None:
         """A player asked the board for his time ("w"/"b", what he asked)."""
