@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from firmware.app.eventlog import WORDS
-from firmware.app.protocol import VERSION as PROTOCOL_VERSION
-from firmware.app.protocol import encode
+from firmware.app.protocol import VERSION as PROTOCOL_VERSION  # (the host's name for it)
+from firmware.app.protocol import encode  # (a host writes values as the board does)
+
+__all__ = ["PROTOCOL_VERSION", "MAX_LINE", "GREETING", "TWO_WORD_KINDS", "EVENT_KINDS", "CLOCK_STATES", "Event",
+           "Status", "decode", "encode", "parse_line", "DeviceParser"]
 
 MAX_LINE = 4096
 # What a host says to a board first, and again while it waits for an answer (the board
