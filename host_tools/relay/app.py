@@ -10,7 +10,7 @@ Relay builds the parts and holds them together; each part has one job:
     analysis.py the spectators' engine evaluation (off the boards' path)
     round.py    the round (event, players), checked
     standings.py the event across its rounds: standings, earlier rounds
-    twoboards.py  two boards, one game (appendix D: a blind player's own board)
+    twoboards.py two boards, one game (appendix D: a blind player's own board)
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
 Nothing below imports this module: the servers are given the relay and use its public
@@ -75,8 +75,8 @@ class Relay:
         self.door = Door(lambda text: self.log(text), **(door or {}))
         # Appendix D: a blind player's board paired with the sighted player's (relay/twoboards.py).
         self.pairing = TwoBoards(self.sessions, lambda: self.round, self.boards.alert, self.tell_board,
-                               note=self.note, clock_changed=self.publisher.clock_changed,
-                               board_changed=self.publisher.board_changed)
+                                 note=self.note, clock_changed=self.publisher.clock_changed,
+                                 board_changed=self.publisher.board_changed)
         self.publisher.clock_watchers.append(self.pairing.changed)
         self.boards.attach_watchers.append(self.pairing.attached)
         self.boards.line_watchers.append(self.pairing.heard)
