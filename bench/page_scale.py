@@ -193,7 +193,7 @@ def bench(n, seconds, port, engine_ms, engine):
 
 
 def main():
-    from host_tools.relay.lines import raise_open_files_limit
+    from host_tools.board.port import raise_open_files_limit
 
     raise_open_files_limit()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import chess  # noqa: E402
 
 from host_tools.engines import find_engine  # noqa: E402
-from host_tools.play.boardlink import BoardLink  # noqa: E402
+from host_tools.board.link import BoardLink  # noqa: E402
 from host_tools.play.engine import EngineGame  # noqa: E402
 from host_tools.play.lichess_api import BoardApi  # noqa: E402
 from host_tools.play.online import OnlineGame  # noqa: E402
@@ -54,9 +54,6 @@ class TimedGame(OnlineGame):
             self.state_at.setdefault(n, time.monotonic())
         super()._lichess(what, obj)
 
-    def _board(self, what, detail):
-        super()._board(what, detail)
-
     def _expect(self, ply, uci):
         was = self._expected
         super()._expect(ply, uci)
@@ -73,10 +70,10 @@ class TimedEngineGame(EngineGame):
         self.search_s = {}  # ply the engine plays -> its search's own time
         self.lit_at = {}  # ply the engine plays -> when the board answered its expect
 
-    def _message(self, what, detail):
-        if what == "event" and detail.kind == "clk":
-            self.press_at.setdefault(int(detail.args[0]), time.monotonic())
-        super()._message(what, detail)
+    def _event(self, ev):
+        if ev.kind == "clk":
+            self.press_at.setdefault(int(ev.args[0]), time.monotonic())
+        super()._event(ev)
 
     def _search(self, board, limit, think):
         t = time.monotonic()
@@ -161,13 +158,13 @@ def lichess_figures(n_plies):
     api = BoardApi(TOKEN, server.url)
     game = TimedGame(link, api, say=lambda t: None)
     # The host's instant of each move line, as the loop sees it.
-    orig_board = game._board
+    orig_event = game._event
 
-    def board(what, detail):
-        if what == "event" and detail.kind == "move":
-            game.line_at.setdefault(int(detail.args[0]), time.monotonic())
-        orig_board(what, detail)
-    game._board = board
+    def event(ev):
+        if ev.kind == "move":
+            game.line_at.setdefault(int(ev.args[0]), time.monotonic())
+        orig_event(ev)
+    game._event = event
     stop = threading.Event()
     gid = server.new_game(me_white=True, minutes=60, inc=0)
     game.wait()

@@ -261,7 +261,7 @@ def bench(n, seconds, port):
 
 
 def main():
-    from host_tools.relay.lines import raise_open_files_limit
+    from host_tools.board.port import raise_open_files_limit
 
     raise_open_files_limit()  # a thousand boards are two thousand pty descriptors here
     if sys.argv[1:2] == ["--replayers"]:

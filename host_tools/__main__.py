@@ -24,9 +24,9 @@ def main(argv=None):
 
         return replay.main(rest)
     if a.command == "sim" and "--pair" in rest:  # two boards for one game, with a relay
-        from host_tools import pairgame
+        from host_tools import simpair
 
-        return pairgame.main([w for w in rest if w != "--pair"])
+        return simpair.main([w for w in rest if w != "--pair"])
     if a.command == "sim":
         from host_tools import sim
 

@@ -14,7 +14,7 @@ results are in, checking them against the source games with python-chess.
 With --appendix-d, a blind-versus-sighted game (FIDE appendix D) on two simulated boards
 paired into one game: the sighted player's board (board 1) and the blind player's (board
 1001, whose clock is the game's), each move made on one and repeated on the other, in real
-time (host_tools/pairgame.py): captures, a promotion, one repetition late, one misheard and
+time (host_tools/simpair.py): captures, a promotion, one repetition late, one misheard and
 put right, and the blind player's flag at the end.
     python -m host_tools demo --appendix-d [--quick]   (--quick: a 30 s control, not 60 s)
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from host_tools import pairgame, tracegen
+from host_tools import simpair, tracegen
 from host_tools.relay import cli
 from host_tools.sim import SimulatedBoard
 
@@ -128,7 +128,7 @@ def appendix_d(quick: bool, port: int, out: Path = PAIR_OUT, log=print) -> int:
     in the round PGN is that game, won on Black's flag on the blind player's clock, with
     the misheard repetition told to the arbiter and no move lost."""
     moves = italian_to_moves(PAIR_GAME["moves"])
-    happened = pairgame.run_pair(moves, out, "30" if quick else "60", port, chess.BLACK, log=log,
+    happened = simpair.run_pair(moves, out, "30" if quick else "60", port, chess.BLACK, log=log,
                          faults={"lag_ply": PAIR_GAME["lag_ply"], "wrong_ply": PAIR_GAME["wrong_ply"]},
                          white=PAIR_GAME["white"], black=PAIR_GAME["black"])
     if "error" in happened:

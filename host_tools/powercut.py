@@ -13,7 +13,6 @@ on the same flash, and asked for the whole game record. A trial passes when
 tests/test_power_cut.py runs 200 trials; bench/nothing_lost.py runs more and prints figures."""
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import signal

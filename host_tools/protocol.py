@@ -9,23 +9,34 @@ socket) and feeds what it got, in pieces of any size.
 Sequenced events (`@<game>:<seq> <kind> ...`) become `Event`s, everything else `Status`.
 A line the host cannot read becomes a `Status` of kind "unreadable" rather than an
 exception: one bad line from one board must never stop a relay.
+
+The protocol's words and its value encoding are the firmware's own
+(firmware/app/protocol.py, firmware/app/eventlog.py: MicroPython code that CPython imports),
+so the two sides of the wire cannot drift apart. Decoding differs on purpose: the board
+refuses a bad value whole (its `decode` raises), while the host reads whatever a board or
+anything on its line sent, a bad byte shown as U+FFFD (`decode` here).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-PROTOCOL_VERSION = 1
+from firmware.app.eventlog import WORDS
+from firmware.app.protocol import VERSION as PROTOCOL_VERSION  # (the host's name for it)
+from firmware.app.protocol import encode  # (a host writes values as the board does)
+
+__all__ = ["PROTOCOL_VERSION", "MAX_LINE", "GREETING", "TWO_WORD_KINDS", "EVENT_KINDS", "CLOCK_STATES", "Event",
+           "Status", "decode", "encode", "parse_line", "DeviceParser"]
+
 MAX_LINE = 4096
 # What a host says to a board first, and again while it waits for an answer (the board
 # never speaks first): an empty line, which ends whatever half line the board may hold
 # (the board ignores an empty line), then hello (docs/protocol.md, "Who speaks first").
 GREETING = ("", "hello")
 TWO_WORD_KINDS = ("set",)  # "set time", "set moves", "set period"
-# The sequenced events a board sends (docs/protocol.md; the firmware's eventlog.WORDS: a
-# test holds the two together).
-EVENT_KINDS = ("game", "move", "clk", "takeback", "start", "flag", "period", "penalty", "set time",
-               "set moves", "set period", "pause", "resume", "quickplay", "illegal", "result")
+# The sequenced events a board sends (docs/protocol.md), in the order of the firmware's
+# event kinds: EVENT_KINDS[eventlog.MOVE] == "move".
+EVENT_KINDS = tuple(WORDS)
 CLOCK_STATES = ("running", "paused", "stopped")  # the clock line's fourth word
 
 
@@ -60,16 +71,6 @@ def decode(value: str) -> str:
     """A value's text: %XX escapes of UTF-8 bytes decoded; a byte that is not UTF-8 and
     any control character become U+FFFD (the board refuses both on its side)."""
     return unquote(value, errors="replace").translate(_CONTROL)
-
-
-def _plain(b: int) -> bool:
-    return 32 < b < 127 and b != 37 and b != 61  # printable ASCII but space, % and =
-
-
-def encode(value: str) -> str:
-    """A value as one word of a line: every UTF-8 byte but printable ASCII, and space, %
-    and =, as %XX; the same as the firmware's encode (a test holds them together)."""
-    return "".join(chr(b) if _plain(b) else "%%%02X" % b for b in value.encode("utf-8", "surrogatepass"))
 
 
 def parse_line(line: str) -> Event | Status:

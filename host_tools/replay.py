@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from host_tools import micropython
-from host_tools.gamerecord import GameRecord
+from host_tools.board.record import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status, encode
 from host_tools.commandline import CommandError, trace_file
 

@@ -13,7 +13,7 @@ record, and the host asks for a resend - and a replug gives a new path, as a new
 /dev/ttyACMn would be.
 
 With --pair, two simulated boards for one game (FIDE appendix D) and a relay on them:
-host_tools/pairgame.py (`python -m host_tools sim --pair --help`).
+host_tools/simpair.py (`python -m host_tools sim --pair --help`).
 """
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def fuzz_session(n: int, seed: int = 1) -> Counter:
     from host_tools.protocol import DeviceParser
     from host_tools.relay.livechess import LiveChessApi
     from host_tools.relay.round import RoundInfo
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
     from host_tools.relay.views import board_json
 
     rng = random.Random(seed)
@@ -166,7 +166,7 @@ ROUND = {"event": "Club", "site": "Here", "date": "2026.11.25", "round": "3",
 def fuzz_round(n: int, seed: int = 1) -> Counter:
     """n mutated round files read as the relay reads them: each is a round, or refused with
     a RoundError; a round's PGN tags are one line each."""
-    from host_tools.gamerecord import GameRecord
+    from host_tools.board.record import GameRecord
     from host_tools.relay.round import RoundError, RoundInfo, parse_json
 
     rng = random.Random(seed)

@@ -11,7 +11,7 @@ from host_tools.engines import EngineMissing, find_engine
 from host_tools.protocol import encode, parse_line
 from host_tools.relay import analysis as analysis_mod
 from host_tools.relay.analysis import Analysis
-from host_tools.relay.session import ACTIVE, BoardSession
+from host_tools.board.session import ACTIVE, BoardSession
 
 
 def _stockfish():

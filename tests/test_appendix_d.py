@@ -1,6 +1,6 @@
 """Appendix D in full on the real firmware (#39): `demo --appendix-d` - a sighted player's
 board and a blind player's, two simulated boards paired in the round file, one game played
-on both as the players play it (host_tools/pairgame.py): every move made on one board and
+on both as the players play it (host_tools/simpair.py): every move made on one board and
 repeated on the other, the sighted player pressing the one clock on the blind player's
 board before his move is repeated there, a repetition late, one misheard and refused, put
 right. The round PGN has one game - the moves, the clock of the blind player's board and
@@ -14,7 +14,8 @@ import chess
 import chess.pgn
 
 from firmware.access.phrases import NUMBERS, WORDS
-from host_tools import demo, pairgame
+from host_tools import demo
+from host_tools import simpair as pairgame
 
 
 def _said(outputs: str) -> str:

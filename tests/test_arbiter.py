@@ -301,7 +301,7 @@ def test_alerts_from_lines_a_board_sends():
     # Each kind of line the protocol documents for the arbiter, in words (docs/protocol.md).
     from host_tools.protocol import parse_line
     from host_tools.relay.alerts import alert_of
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
 
     s = BoardSession(1)
     s.handle(parse_line(f"@1:1 game tc=60 fen={START} chess960=- white=A black=B"))

@@ -21,7 +21,7 @@ import chess.pgn
 import pytest
 import serial
 
-from host_tools.gamerecord import GameRecord, pgn_string
+from host_tools.board.record import GameRecord, pgn_string
 from host_tools.protocol import decode
 from host_tools.relay.round import RoundError, RoundInfo
 from host_tools.sim import SimulatedBoard
@@ -267,7 +267,7 @@ def test_a_round_file_with_a_control_character_is_refused(tmp_path):
 def test_a_round_file_gives_the_players_fide_ids_titles_and_ratings(tmp_path):
     # (#14) As PGN tags lichess's broadcasts read; a bad value is refused with the reason.
     from host_tools.relay.publish import Publisher
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
 
     data = {"event": "Open", "round": 3, "lichess_round": "AbCd1234", "boards": {"1": {
         "white": "Anna", "black": "Bo", "white_fide_id": 1503014, "white_title": "GM", "white_rating": 2610,

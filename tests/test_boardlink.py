@@ -1,4 +1,4 @@
-"""The player programs' link to the board (host_tools/play/boardlink.py) over a line
+"""The player programs' link to the board (host_tools/board/link.py) over a line
 that breaks at the worst moment: while the link answers the board's hello."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 
 import serial
 
-from host_tools.play import boardlink
+from host_tools.board import link as boardlink
 
 
 class FakeSerial:

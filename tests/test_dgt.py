@@ -97,7 +97,7 @@ def test_picochess_start_up_and_a_whole_game_with_every_kind_of_move(board):
     finally:
         host.close()
     # The line protocol afterwards: the game is all there.
-    from host_tools.play.boardlink import BoardLink
+    from host_tools.board.link import BoardLink
 
     link = BoardLink(sim.link, retry_s=0.2)
     try:

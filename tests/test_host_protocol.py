@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from host_tools.gamerecord import GameRecord
+from host_tools.board.record import GameRecord
 from host_tools.protocol import CLOCK_STATES, DeviceParser, Event, Status, parse_line
 
 STREAM = (
@@ -102,8 +102,8 @@ def test_an_event_of_the_wrong_shape_is_refused_and_changes_nothing(line):
 
 
 def test_values_are_encoded_alike_on_both_sides_of_the_wire():
-    # The host's encode/decode and the firmware's (firmware/app/protocol.py) are two
-    # copies of one definition: they must agree on every value.
+    # The host encodes with the firmware's encode (firmware/app/protocol.py) and decodes
+    # with its own tolerant decode: the two sides must agree on every value.
     from firmware.app import protocol as fw
     from host_tools import protocol as host
 
@@ -136,10 +136,10 @@ def test_a_decoded_value_holds_no_control_character():
 
 
 def test_the_vocabulary_is_the_same_on_both_sides_of_the_wire():
-    # Event words, termination names and the clock line are defined once on each side of
-    # the wire (firmware/app/eventlog.py, host_tools/protocol.py and gamerecord.py): they agree.
+    # Event words, termination names and the clock line: the firmware's
+    # (firmware/app/eventlog.py), as the host reads them (host_tools/protocol.py, board/record.py).
     from firmware.app import eventlog
-    from host_tools import gamerecord
+    from host_tools.board import record as gamerecord
     from host_tools import protocol as host
 
     assert tuple(eventlog.WORDS) == host.EVENT_KINDS
@@ -152,7 +152,7 @@ def test_the_vocabulary_is_the_same_on_both_sides_of_the_wire():
 def test_the_boards_clock_line_reads_on_the_host():
     from firmware.app.device import Device
     from firmware.rules.squares import WHITE
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
     from tests.firmware.fakehal import FakeHal, run, speak_first
 
     hal = FakeHal()
@@ -176,7 +176,7 @@ def _pgn_by_python_chess(rec, **tags):
     import chess
     import chess.pgn
 
-    from host_tools.gamerecord import PGN_TERMINATION, note_text, pgn_string
+    from host_tools.board.record import PGN_TERMINATION, note_text, pgn_string
 
     class Escaping(chess.pgn.StringExporter):
         def visit_header(self, tagname, tagvalue):
@@ -223,7 +223,7 @@ def test_the_pgn_is_what_python_chess_writes():
     # SANs it has, and it must be exactly what python-chess's exporter makes of the game.
     import chess
 
-    from host_tools.gamerecord import Ply
+    from host_tools.board.record import Ply
 
     r = random.Random(9)
     starts = [(chess.STARTING_FEN, None), ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", None),

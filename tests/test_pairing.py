@@ -1,4 +1,4 @@
-"""Two boards, one game (#39, appendix D; host_tools/relay/pairing.py): the sighted player's
+"""Two boards, one game (#39, appendix D; host_tools/relay/twoboards.py): the sighted player's
 board and the blind player's paired in the round file. A move made on one is asked of the
 other (`expect`); a second move before the first was repeated, or another move in its
 place, is an urgent alert at once (D.2.9) that names the move where the games part and

@@ -14,7 +14,7 @@ import time
 import chess
 import pytest
 
-from host_tools.play.boardlink import BoardLink
+from host_tools.board.link import BoardLink
 from host_tools.play.engine import EngineGame, PlayError, find_engine
 from tests.playing import lit_move, wait_until
 

@@ -14,7 +14,7 @@ import time
 import chess
 import pytest
 
-from host_tools.play.boardlink import BoardLink
+from host_tools.board.link import BoardLink
 from host_tools.play.lichess_api import BoardApi, LichessError
 from host_tools.play.online import OnlineGame
 from tests import surfacefuzz

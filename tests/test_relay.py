@@ -788,7 +788,7 @@ def test_the_relay_speaks_moves_and_times_on_request(tmp_path):
 
 def test_a_board_that_restarted_tells_the_arbiter():
     from host_tools.protocol import parse_line
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
 
     s = BoardSession(1)
     out = s.handle(parse_line("recovered game=3 seq=40 ply=21 interrupted=w:73000"))
@@ -801,7 +801,7 @@ def test_a_board_that_restarted_tells_the_arbiter():
 def test_lines_read_by_threads_where_the_loop_cannot_watch_them(tmp_path, monkeypatch):
     # Windows: no file descriptor to watch, no add_reader. The same relay with a reader
     # thread per port: the game arrives, commands go out, an unplug is seen.
-    from host_tools.relay import lines
+    from host_tools.board import lines
 
     monkeypatch.setattr(lines.SerialLine, "threaded", True)
     events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",

@@ -10,7 +10,7 @@ import chess
 import serial
 
 from host_tools import tracegen
-from host_tools.gamerecord import GameRecord
+from host_tools.board.record import GameRecord
 from host_tools.protocol import DeviceParser, Event
 from host_tools.sim import SimulatedBoard
 

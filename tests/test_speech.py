@@ -104,9 +104,9 @@ def test_espeak_speaks(tmp_path, lang):
 def test_a_player_who_asks_for_the_move_hears_the_moves_left_to_the_control():
     import time
 
-    from host_tools.gamerecord import GameRecord
+    from host_tools.board.record import GameRecord
     from host_tools.protocol import parse_line
-    from host_tools.relay.session import BoardSession
+    from host_tools.board.session import BoardSession
     from host_tools.relay.speaker import Speaker
 
     class Silent:

@@ -7,7 +7,7 @@ import time
 import pytest
 import serial
 
-from host_tools.gamerecord import GameRecord
+from host_tools.board.record import GameRecord
 from host_tools.protocol import DeviceParser, Event, Status
 from host_tools.sim import SimulatedBoard
 from tests.test_relay import _trace

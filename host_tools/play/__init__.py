@@ -69,7 +69,7 @@ def main(argv=None) -> int:
 
 
 def _engine(a, prog) -> int:
-    from host_tools.play.boardlink import BoardError
+    from host_tools.board.link import BoardError
     from host_tools.play.engine import EngineGame, PlayError, find_engine
 
     if a.fen:
@@ -164,7 +164,7 @@ def _minutes_inc(text: str, what: str) -> tuple[float, int]:
 
 
 def _lichess(a, prog) -> int:
-    from host_tools.play.boardlink import BoardError
+    from host_tools.board.link import BoardError
     from host_tools.play.lichess_api import BoardApi, LichessError
     from host_tools.play.online import OnlineGame
 
@@ -220,7 +220,7 @@ def _pair(a, prog, until=None) -> int:
     path = pair.round_file(out, *names, blind, a.white, a.black, a.touches)
     print(f"the sighted player's board {names[0]} is board 1, the blind player's {names[1]} board 1001 "
           f"(its clock is the game's)", flush=True)
-    asyncio.run(cli.run(cli.parse(pair.relay_args(a.sighted, a.blind_board, path, out, a.http_port)), until=until))
+    asyncio.run(cli.run(cli.parse(pair.relay_args([a.sighted, a.blind_board], path, out, a.http_port)), until=until))
     return 0
 
 
@@ -230,7 +230,7 @@ def _stopper(sim) -> tuple:
 
 def _open_link(port, sim, *also):
     """The board's line, answering; else everything opened so far closed again."""
-    from host_tools.play.boardlink import BoardLink
+    from host_tools.board.link import BoardLink
 
     link = BoardLink(port)
     if not link.connected.wait(10):
@@ -256,7 +256,7 @@ def _until_done(prog, play, errors, *closers) -> int:
 
 
 def _find_board() -> str:
-    from host_tools.relay.lines import find_picos
+    from host_tools.board.port import find_picos
 
     found = find_picos()
     if not found:

@@ -26,7 +26,8 @@ import chess
 import chess.engine
 
 from host_tools import engines
-from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
+from host_tools.board.link import BoardError, BoardLink, LinkSink, castling_step
+from host_tools.protocol import encode
 from host_tools.play.keyboard import typed
 
 # level: (Stockfish's Skill Level, search depth, most seconds a move, Elo shown)
@@ -126,9 +127,9 @@ class EngineGame:
 
     def new_game(self) -> None:
         white, black = ("You", self.name) if self.color == chess.BLACK else (self.name, "You")
-        cmd = f"new tc={self.control} white={quoted(white)} black={quoted(black)}"
+        cmd = f"new tc={self.control} white={encode(white)} black={encode(black)}"
         if self.fen:
-            cmd += " fen=" + quoted(self.fen)
+            cmd += " fen=" + encode(self.fen)
         if self.hands is not None:  # the simulated board: the person sets the pieces up first
             self.hands.set_up(chess.Board(self.fen) if self.fen else chess.Board())
         self.link.command(cmd)
@@ -171,46 +172,37 @@ class EngineGame:
 
     def run(self, until=None, commands: queue.Queue | None = None) -> None:
         """Play until until() is true (None: until quit)."""
+        heard = _Heard(self)
         while until is None or not until():
-            try:
-                what, detail = self.link.messages.get(timeout=0.05)
-                self._message(what, detail)
-            except queue.Empty:
-                pass
+            self.link.tell(heard, timeout_s=0.05)
             if typed(commands, self.keyboard):
                 return
             self._collect()
             self._maybe_think()
 
-    def _message(self, what, detail) -> None:
-        if what == "event":
-            ev = detail
-            if ev.kind == "takeback":
-                self._takeback_at = time.monotonic()
-                self._expected = None
-                self.say("Move taken back.")
-            elif ev.kind == "game":
-                self._expected = None
-                self._announced_result = None
-            elif ev.kind == "move":
-                self._moved_at = time.monotonic()
-                self._expected_is_done(ev)
-            elif ev.kind == "result":
-                self._result(ev)
-        elif what == "line":
-            m = detail
-            if m.kind == "button" and m.args:
-                self._button(m.args[0])
-            elif m.kind == "attempt" and self._expected and not castling_step(
-                    chess.Board(self._expected[0]), self._expected[1], m.args[0] if m.args else ""):
-                self.say(f"That is not the move: play {self._expected[2]} "
-                         f"({self._expected[1][:2]} to {self._expected[1][2:4]}).")
-        elif what == "disconnected":
-            self.say("The board's line is gone: waiting for it to come back...")
-        elif what == "connected":
-            self._expected = None  # asked again once the board is heard (its state may have moved on)
-        elif what == "problem":
-            self.say(f"Board: {detail}")
+    def _event(self, ev) -> None:
+        """A new event of the board's game."""
+        if ev.kind == "takeback":
+            self._takeback_at = time.monotonic()
+            self._expected = None
+            self.say("Move taken back.")
+        elif ev.kind == "game":
+            self._expected = None
+            self._announced_result = None
+        elif ev.kind == "move":
+            self._moved_at = time.monotonic()
+            self._expected_is_done(ev)
+        elif ev.kind == "result":
+            self._result(ev)
+
+    def _line(self, m) -> None:
+        """A line of the board's: a button, an attempt, ..."""
+        if m.kind == "button" and m.args:
+            self._button(m.args[0])
+        elif m.kind == "attempt" and self._expected and not castling_step(
+                chess.Board(self._expected[0]), self._expected[1], m.args[0] if m.args else ""):
+            self.say(f"That is not the move: play {self._expected[2]} "
+                     f"({self._expected[1][:2]} to {self._expected[1][2:4]}).")
 
     def _expected_is_done(self, ev) -> bool:
         if self._expected and ev.args[1:2] == [self._expected[1]]:
@@ -276,7 +268,7 @@ class EngineGame:
             self._results.put((think, result.move, None))
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             self._results.put((think, None, e))
-        self.link.messages.put(("engine", None))  # the loop wakes to show the move now
+        self.link.wake()  # the loop wakes to show the move now
 
     def _collect(self) -> None:
         try:
@@ -392,3 +384,25 @@ class EngineGame:
 def _stopped(error) -> PlayError:
     return PlayError(f"the engine stopped working ({error or type(error).__name__}); the game on the board "
                      f"is kept: start play engine again (same level) to go on with it")
+
+
+class _Heard(LinkSink):
+    """What the board's link tells the game, in the game's loop."""
+
+    def __init__(self, game: EngineGame):
+        self.game = game
+
+    def event(self, ev) -> None:
+        self.game._event(ev)
+
+    def line(self, m) -> None:
+        self.game._line(m)
+
+    def problem(self, text: str) -> None:
+        self.game.say(f"Board: {text}")
+
+    def connected(self) -> None:
+        self.game._expected = None  # asked again once the board is heard (its state may have moved on)
+
+    def disconnected(self) -> None:
+        self.game.say("The board's line is gone: waiting for it to come back...")

@@ -14,6 +14,8 @@ import time
 
 import chess
 
+from host_tools.board.record import clock_text
+
 # What a typed move looks like (UCI or SAN): anything else is a command of the game's.
 MOVE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?|O-O(-O)?[+#]?|0-0(-0)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?)$")
 SETTLE_S = 5.0  # a typed move made: the board has it within this (else the next is read anyway)
@@ -88,13 +90,8 @@ def picture(board: chess.Board, clock) -> str:
     rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).split("\n"))]
     times = ""
     if clock is not None and clock.at:
-        times = f"\nWhite {_clock(clock.white_ms)} · Black {_clock(clock.black_ms)}"
+        times = f"\nWhite {clock_text(clock.white_ms, hours=False)} · Black {clock_text(clock.black_ms, hours=False)}"
     return "\n".join(rows) + "\n  a b c d e f g h" + times
-
-
-def _clock(ms: int) -> str:
-    s = ms // 1000
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
 def parse_move(board: chess.Board, text: str):

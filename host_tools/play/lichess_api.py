@@ -164,13 +164,6 @@ class BoardApi:
 
         self.loop.call_soon_threadsafe(start)
 
-    def stop_stream(self, name: str) -> None:
-        def stop():
-            t = self._streams.pop(name, None)
-            if t is not None:
-                t.cancel()
-        self.loop.call_soon_threadsafe(stop)
-
     def events(self) -> None:
         self.stream("event", "/api/stream/event")
 

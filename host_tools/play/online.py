@@ -24,7 +24,9 @@ import time
 
 import chess
 
-from host_tools.play.boardlink import BoardError, BoardLink, castling_step, quoted
+from host_tools.board.link import BoardError, BoardLink, LinkSink, castling_step
+from host_tools.board.record import Outcome
+from host_tools.protocol import encode
 from host_tools.play.keyboard import typed
 from host_tools.play.lichess_events import read as read_lichess
 from host_tools.play.lichess_api import BoardApi, LichessError
@@ -130,18 +132,15 @@ class OnlineGame:
     # ----- the loop
 
     def run(self, until=None, commands: queue.Queue | None = None) -> None:
+        heard = _Heard(self)
         while until is None or not until():
             try:
                 what, detail = self.api.items.get(timeout=0.02)
                 self._lichess(what, detail)
             except queue.Empty:
                 pass
-            while True:
-                try:
-                    what, detail = self.link.messages.get_nowait()
-                except queue.Empty:
-                    break
-                self._board(what, detail)
+            while self.link.tell(heard):
+                pass
             while True:
                 try:
                     ply, uci, error = self._results.get_nowait()
@@ -260,8 +259,7 @@ class OnlineGame:
         if self.finished.is_set():
             return
         self.finished.set()
-        winner = st.get("winner")
-        result = "1-0" if winner == "white" else "0-1" if winner == "black" else "1/2-1/2"
+        result = Outcome(self.status, {"white": chess.WHITE, "black": chess.BLACK}.get(st.get("winner"))).result()
         if self.status == "aborted":
             text = "The game was aborted."
         else:
@@ -300,24 +298,28 @@ class OnlineGame:
 
     BUTTONS = {"plus": "draw", "minus": "takeback", "ok-long": "resign"}
 
-    def _board(self, what, detail) -> None:
-        if what == "line" and detail.kind == "button" and detail.args:
+    def _event(self, ev) -> None:
+        """A new event of the board's game: nothing to do at once (the loop reads the
+        session's record as it syncs with lichess)."""
+
+    def _line(self, m) -> None:
+        """A line of the board's: a button, an attempt, ..."""
+        if m.kind == "button" and m.args:
             # The clock's buttons (docs/protocol.md): plus draw, minus take-back, ok held
             # resign - or abort, while lichess allows it (before each side has moved).
-            word = self.BUTTONS.get(detail.args[0])
+            word = self.BUTTONS.get(m.args[0])
             if word == "resign" and len(self.moves) < 2:
                 word = "abort"
             if word:
                 self.keyboard(word)
-        elif what == "line" and detail.kind == "attempt" and self._expected:
-            if not castling_step(self.board(), self._expected[1], detail.args[0] if detail.args else ""):
+        elif m.kind == "attempt" and self._expected:
+            if not castling_step(self.board(), self._expected[1], m.args[0] if m.args else ""):
                 self.say(f"That is not the move: play {self._expected[1][:2]} to {self._expected[1][2:4]}.")
-        elif what == "disconnected":
-            on = self.game_id and self.status not in ENDED and not self.finished.is_set()
-            self.say("The board's line is gone: waiting for it to come back..." +
-                     (" (the game goes on on lichess: your clock runs while it is your move)" if on else ""))
-        elif what == "connected":
-            self._expected = None  # sent again once the board is heard
+
+    def _disconnected(self) -> None:
+        on = self.game_id and self.status not in ENDED and not self.finished.is_set()
+        self.say("The board's line is gone: waiting for it to come back..." +
+                 (" (the game goes on on lichess: your clock runs while it is your move)" if on else ""))
 
     def _names(self) -> tuple[str, str]:
         def name(p):
@@ -339,10 +341,10 @@ class OnlineGame:
         clock = self.full["clock"]
         tc = "%d+%d" % (clock["initial"] // 1000, clock["increment"] // 1000) if clock else "-"
         white, black = self._names()
-        cmd = f"new tc={tc} white={quoted(white)} black={quoted(black)} source={quoted(source)}"
+        cmd = f"new tc={tc} white={encode(white)} black={encode(black)} source={encode(source)}"
         fen = self.full.get("initialFen", "startpos")
         if fen != "startpos":
-            cmd += " fen=" + quoted(fen)
+            cmd += " fen=" + encode(fen)
         try:
             answer = self.link.command(cmd)
         except BoardError as e:
@@ -536,3 +538,22 @@ def _words(err) -> str:
         text += " (the Board API takes rapid and slower games: minutes x 60 + 40 x increment of 480 s at least)"
     return text
 
+
+
+class _Heard(LinkSink):
+    """What the board's link tells the game, in the game's loop."""
+
+    def __init__(self, game: OnlineGame):
+        self.game = game
+
+    def event(self, ev) -> None:
+        self.game._event(ev)
+
+    def line(self, m) -> None:
+        self.game._line(m)
+
+    def connected(self) -> None:
+        self.game._expected = None  # sent again once the board is heard
+
+    def disconnected(self) -> None:
+        self.game._disconnected()

@@ -1,12 +1,13 @@
 """A game between a sighted and a blind player at home or at a club, on two boards (FIDE
 appendix D): the sighted player's board and the blind player's own, both plugged into this
-computer, kept as one game by the relay (host_tools/relay/pairing.py), as at a tournament
+computer, kept as one game by the relay (host_tools/relay/twoboards.py), as at a tournament
 but with no round file to write: this makes it from the two boards' names.
 
 Each board is asked who it is; both get the new game (the control, the names), and the
 blind player's board is told which colour is blind (`access blind=`, his other settings as
 he left them). Then the relay runs on the two lines until Ctrl-C: the live page, the
-arbiter's page (both boards side by side), the game's PGN in --out."""
+arbiter's page (both boards side by side), the game's PGN in --out. The round file and the
+relay's command line are made here for simulated boards too (host_tools/simpair.py)."""
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import chess
 
+from host_tools.board.link import BoardError, BoardLink
 from host_tools.commandline import CommandError
-from host_tools.play.boardlink import BoardError, BoardLink, quoted
+from host_tools.protocol import encode
 
 
 def board_name(link: BoardLink, timeout_s: float = 10.0) -> str:
@@ -38,7 +40,7 @@ def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, whi
             if not link.connected.wait(10):
                 raise CommandError(f"the board on {port} does not answer")
             names.append(board_name(link))
-            link.command(f"new tc={control} white={quoted(white)} black={quoted(black)}")
+            link.command(f"new tc={control} white={encode(white)} black={encode(black)}")
             if extra:
                 link.command(extra)
         except BoardError as e:
@@ -51,16 +53,18 @@ def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, whi
 
 
 def round_file(out: Path, sighted_name: str, blind_name: str, blind_color: chess.Color, white: str, black: str,
-               touches: bool) -> Path:
-    """The round file of the one pairing (board 1; the blind player's board is 1001)."""
+               touches: bool, event: str = "Casual game", site: str = "?") -> Path:
+    """The round file of the one pairing (board 1; the blind player's board is 1001), in out."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "round.json"
-    path.write_text(json.dumps({"event": "Casual game", "site": "?", "round": "1", "boards": {"1": {
+    path.write_text(json.dumps({"event": event, "site": site, "round": "1", "boards": {"1": {
         "white": white, "black": black, "serial": sighted_name, "blind_serial": blind_name,
         "blind": "white" if blind_color == chess.WHITE else "black", "touches": touches}}}))
     return path
 
 
-def relay_args(sighted: str, blind: str, round_path: Path, out: Path, http_port: int) -> list[str]:
-    return [sighted, blind, "--out", str(out / "relay"), "--round-file", str(round_path), "--no-discover",
+def relay_args(ports: list[str], round_path: Path, out: Path, http_port: int) -> list[str]:
+    """The relay's command line on the two boards' ports (paths or a glob), the round file
+    of the pairing, its files in out/relay, its page on http_port (0: any)."""
+    return [*ports, "--out", str(out / "relay"), "--round-file", str(round_path), "--no-discover",
             "--port", str(http_port), "--livechess-port", str(http_port + 1 if http_port else 0)]

@@ -12,7 +12,7 @@ import time
 from dataclasses import asdict, dataclass
 from itertools import islice
 
-from host_tools.gamerecord import SIDE_NAMES
+from host_tools.board.record import SIDE_NAMES
 from host_tools.protocol import Event
 
 KEEP = 2000  # alerts kept (all boards): the newest

@@ -10,7 +10,7 @@ Relay builds the parts and holds them together; each part has one job:
     analysis.py the spectators' engine evaluation (off the boards' path)
     round.py    the round (event, players), checked
     standings.py the event across its rounds: standings, earlier rounds
-    pairing.py  two boards, one game (appendix D: a blind player's own board)
+    twoboards.py two boards, one game (appendix D: a blind player's own board)
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
 Nothing below imports this module: the servers are given the relay and use its public
@@ -28,8 +28,8 @@ from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
-from host_tools.relay.lines import Lines
-from host_tools.relay.pairing import PAIRED, Pairing
+from host_tools.board.lines import Lines
+from host_tools.relay.twoboards import PAIRED, TwoBoards
 from host_tools.relay.door import Door
 from host_tools.relay.livechess import LiveChessApi
 from host_tools.relay.publish import Publisher
@@ -73,10 +73,10 @@ class Relay:
         self.boards = Boards(self.store, self.publisher, self.sessions, lambda: self.round,
                              lambda text: self.log(text), speaker, self.alerts)
         self.door = Door(lambda text: self.log(text), **(door or {}))
-        # Appendix D: a blind player's board paired with the sighted player's (relay/pairing.py).
-        self.pairing = Pairing(self.sessions, lambda: self.round, self.boards.alert, self.tell_board,
-                               note=self.note, clock_changed=self.publisher.clock_changed,
-                               board_changed=self.publisher.board_changed)
+        # Appendix D: a blind player's board paired with the sighted player's (relay/twoboards.py).
+        self.pairing = TwoBoards(self.sessions, lambda: self.round, self.boards.alert, self.tell_board,
+                                 note=self.note, clock_changed=self.publisher.clock_changed,
+                                 board_changed=self.publisher.board_changed)
         self.publisher.clock_watchers.append(self.pairing.changed)
         self.boards.attach_watchers.append(self.pairing.attached)
         self.boards.line_watchers.append(self.pairing.heard)
@@ -185,7 +185,7 @@ class Relay:
 
     def clock_board(self, s):
         """The board whose clock is s's game's: the blind player's board for the sighted
-        player's of a pair (relay/pairing.py), else s."""
+        player's of a pair (relay/twoboards.py), else s."""
         if s.number < PAIRED and self.pairing.entry(s.number) is not None:
             return self.sessions.get(s.number + PAIRED) or s
         return s

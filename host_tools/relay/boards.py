@@ -1,4 +1,4 @@
-"""The boards: their serial lines, and each board's session (host_tools/relay/session.py).
+"""The boards: their serial lines, and each board's session (host_tools/board/session.py).
 A board never speaks first: the relay says `hello` on every line it opens, again every
 HELLO_AGAIN_S until the board answers (a half line or a DGT program's bytes may have come
 before it), and again after QUIET_S without a word from an answered board (one that was
@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import time
 
-from host_tools.gamerecord import SIDE_NAMES
+from host_tools.board.record import SIDE_NAMES
+from host_tools.board.session import ACTIVE, BoardSession, SessionSink
 from host_tools.protocol import GREETING, DeviceParser, Event, Status
 from host_tools.relay.alerts import Alerts, alert_of
-from host_tools.relay.pairing import PAIRED
-from host_tools.relay.session import ACTIVE, BoardSession
+from host_tools.relay.twoboards import PAIRED
 
 
 HELLO_AGAIN_S = 2.0
@@ -39,6 +39,52 @@ def _read_json(p) -> dict:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+class _Heard(SessionSink):
+    """What one line from board s changed, as the relay acts on it: every new event into
+    the journal (and a move to the speaker), an answer to the page, a problem to the
+    arbiter; then (Boards.handle) the page told of the board or only of its clock."""
+
+    def __init__(self, boards: "Boards", s: BoardSession, m):
+        self.boards, self.s, self.m = boards, s, m
+        self.new_event = self.changed = self.clock_changed = False
+
+    def event(self, ev: Event) -> None:
+        self.new_event = self.changed = True
+        b, s = self.boards, self.s
+        b.store.append_event(s.number, ev.line)
+        if ev.kind == "move" and s.written and s.written[0] == ev.game:
+            b._written_move(s, ev)
+        if ev.kind == "move" and b.speaker and s.record and s.record.plies:
+            first_white = s.record.fen.split()[1] == "w"
+            side = "w" if (len(s.record.plies) % 2 == 1) == first_white else "b"
+            pos = s.record.board()
+            last = pos.pop()
+            b.speaker.move(s.record.plies[-1].san, side, last.uci(), pos.is_en_passant(last))
+
+    def clock(self) -> None:
+        self.clock_changed = True
+
+    def status(self, m: Status) -> None:
+        self.changed = True
+
+    def answer(self, line: str, m: Status) -> None:
+        self.changed = True
+        self.boards.publisher.board_changed(self.s)  # the page shows the arbiter what the board said
+
+    def problem(self, text: str) -> None:
+        self.changed = True
+        recovered = isinstance(self.m, Status) and self.m.kind == "recovered"
+        self.boards.alert(self.s, "recovered" if recovered else "problem", text, True)
+
+    def ask(self, side: str, what: str) -> None:
+        self.changed = True
+        if self.boards.speaker:
+            self.boards.speaker.ask(self.s, side, what)
+
+    def result(self) -> "_Heard":
+        return self
 
 
 class Boards:
@@ -114,7 +160,7 @@ class Boards:
         self.log(f"board {n}: {serial} (was board {old}) plays pairing {n} now")
         self.publisher.renumbered(old, n)
 
-    # ----- lines (host_tools/relay/lines.py calls these in the event loop)
+    # ----- lines (host_tools/board/lines.py calls these in the event loop)
 
     def opened(self, line) -> None:
         self._lines[line] = st = _LineState(line)
@@ -191,26 +237,8 @@ class Boards:
 
     def handle(self, s: BoardSession, m) -> None:
         before = s.current
-        changes = s.handle(m)
-        for what, detail in changes:
-            if what == "event":
-                self.store.append_event(s.number, detail.line)
-                if detail.kind == "move" and s.written and s.written[0] == detail.game:
-                    self._written_move(s, detail)
-                if detail.kind == "move" and self.speaker and s.record and s.record.plies:
-                    first_white = s.record.fen.split()[1] == "w"
-                    side = "w" if (len(s.record.plies) % 2 == 1) == first_white else "b"
-                    pos = s.record.board()
-                    last = pos.pop()
-                    self.speaker.move(s.record.plies[-1].san, side, last.uci(), pos.is_en_passant(last))
-            elif what == "answer":
-                self.publisher.board_changed(s)  # the page shows the arbiter what the board said
-            elif what == "problem":
-                recovered = isinstance(m, Status) and m.kind == "recovered"
-                self.alert(s, "recovered" if recovered else "problem", detail, True)
-            elif what == "ask" and self.speaker:
-                self.speaker.ask(s, *detail)
-        if not isinstance(m, Event) or any(what == "event" for what, _ in changes):
+        heard = s.handle(m, _Heard(self, s, m))
+        if not isinstance(m, Event) or heard.new_event:
             found = alert_of(s, m)  # a new event (not one seen before), or a status line
             if found:
                 self.alert(s, *found)
@@ -218,9 +246,9 @@ class Boards:
             f(s, m)
         if before is not None and s.current != before and before in s.records:
             self.publisher.game_ended(s, before)
-        if any(what != "clock" for what, _ in changes):
+        if heard.changed:
             self.publisher.board_changed(s)
-        elif changes:
+        elif heard.clock_changed:
             self.publisher.clock_changed(s)
 
     def _written_move(self, s: BoardSession, ev) -> None:

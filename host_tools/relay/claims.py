@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import chess
 
-from host_tools.gamerecord import SIDE_NAMES
+from host_tools.board.record import SIDE_NAMES
 
 
 class ClaimError(ValueError):

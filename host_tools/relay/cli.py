@@ -165,7 +165,7 @@ async def run(a, until=None, on_start=None):
 
 
 def main(argv=None):
-    from host_tools.relay.lines import raise_open_files_limit
+    from host_tools.board.port import raise_open_files_limit
 
     raise_open_files_limit()
     asyncio.run(run(parse(argv)))

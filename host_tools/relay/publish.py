@@ -9,8 +9,8 @@ import asyncio
 import json
 
 from host_tools.relay import views
-from host_tools.relay.pairing import PAIRED
-from host_tools.relay.session import BoardSession
+from host_tools.relay.twoboards import PAIRED
+from host_tools.board.session import BoardSession
 from host_tools.relay.store import Store
 
 ROUND_EVERY_S = 0.5

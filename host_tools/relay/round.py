@@ -75,7 +75,7 @@ class RoundInfo:
             if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
                 raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
             boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
-            # Appendix D: the blind player's own board, paired with this one (relay/pairing.py).
+            # Appendix D: the blind player's own board, paired with this one (relay/twoboards.py).
             if ("blind_serial" in boards[n]) != ("blind" in boards[n]) or boards[n].get("blind", "white") not in (
                     "white", "black"):
                 raise RoundError(f"board {k}: a blind player's board is given with blind_serial and blind "

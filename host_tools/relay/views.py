@@ -6,9 +6,9 @@ import time
 
 import chess
 
-from host_tools.relay.pairing import PAIRED
+from host_tools.relay.twoboards import PAIRED
 from host_tools.relay.round import RoundInfo
-from host_tools.relay.session import BoardSession
+from host_tools.board.session import BoardSession
 
 
 # What only the arbiter's page gets of a board: its serial, its line's and its position's
@@ -29,7 +29,7 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
     time was added - increments, a new period, a penalty)."""
     rec = s.record
     entry = round_info.boards.get(s.number, {})
-    if not entry and s.number > PAIRED:  # a blind player's board: its pairing's players (relay/pairing.py)
+    if not entry and s.number > PAIRED:  # a blind player's board: its pairing's players (relay/twoboards.py)
         entry = round_info.boards.get(s.number - PAIRED, {})
     out = {"number": s.number, "serial": s.serial, "state": s.state, "problem": s.problem,
            "status": s.board_status, "flipped": s.flipped, "command": s.last_command,
@@ -70,7 +70,7 @@ def state_json(sessions: dict, round_info: RoundInfo, arbiter: bool = False) -> 
     """The round and its boards: every board the relay has, and every pairing of the round
     whose board has not connected yet (its players shown, WAITING); as the arbiter sees
     them, or as spectators do."""
-    # The blind player's board of a pair (relay/pairing.py) is the arbiter's: spectators
+    # The blind player's board of a pair (relay/twoboards.py) is the arbiter's: spectators
     # follow the game on the sighted player's board.
     boards = {n: board_json(s, round_info) for n, s in sessions.items() if arbiter or n < PAIRED}
     for n, entry in round_info.boards.items():

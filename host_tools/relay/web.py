@@ -25,7 +25,7 @@ ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's a
 # Commands the API passes to a board (the protocol's, docs/protocol.md).
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config", "message"}
-# Appendix D (relay/pairing.py): on the sighted player's board of a pair these go to the
+# Appendix D (relay/twoboards.py): on the sighted player's board of a pair these go to the
 # game's clock, the blind player's board; these to both boards.
 ON_THE_CLOCK = {"start", "pause", "resume", "set", "penalty", "claim", "quickplay", "resign", "draw", "result"}
 ON_BOTH = {"new", "message"}

@@ -39,7 +39,7 @@ def sans(s) -> list[str]:
     return [p.san for p in rec.plies] if rec is not None else []
 
 
-class Pairing:
+class TwoBoards:
     def __init__(self, sessions: dict, round_info, alert, send, note=None, clock_changed=None,
                  board_changed=None):
         """round_info(): the round; alert(session, kind, text, urgent); send(session, line):

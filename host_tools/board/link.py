@@ -1,6 +1,6 @@
 """One board on its serial line, for a program that plays on it (host_tools/play): the
 line opened with pyserial and opened again after an unplug, the board's lines read by a
-thread and handed over in order, the game kept as the relay keeps it (BoardSession: a
+thread and told in order to the program's LinkSink in its own thread (`tell`), the game kept as the relay keeps it (BoardSession: a
 resend asks for whatever was missed, so no move is lost across an unplug), and commands
 with their answers (`ok ...` or `err <code> <text>`). A board never speaks first: the link
 says `hello` when it opens the line, and again while the board is quiet (QUIET_S): one that
@@ -15,8 +15,9 @@ import time
 import chess
 import serial
 
-from host_tools.protocol import GREETING, DeviceParser, Event, Status, encode
-from host_tools.relay.session import BoardSession
+from host_tools.board.port import open_port
+from host_tools.board.session import BoardSession, SessionSink
+from host_tools.protocol import GREETING, DeviceParser, Event, Status
 
 ANSWER_TIMEOUT_S = 5.0
 QUIET_S = 3.0
@@ -34,12 +35,54 @@ class BoardError(RuntimeError):
     """The board refused a command (its `err` line) or did not answer."""
 
 
+class LinkSink(SessionSink):
+    """What a player program hears of its board, told in the program's own thread
+    (BoardLink.tell): what the board's session changed (SessionSink's methods) and what
+    happened to the line."""
+
+    def connected(self) -> None:
+        """The line is open (again); the board is asked hello."""
+
+    def disconnected(self) -> None:
+        """The line is gone (an unplug); it is opened again as soon as it can be."""
+
+    def line(self, m: Status) -> None:
+        """A line of the board's other than an answer, its clock or its hello: a button,
+        an attempt, a touch, its board state."""
+
+
+class _Queued(SessionSink):
+    """The session's changes, queued for the player program's thread."""
+
+    def __init__(self, put):
+        self.put = put
+
+    def event(self, ev):
+        self.put(lambda sink: sink.event(ev))
+
+    def clock(self):
+        self.put(lambda sink: sink.clock())
+
+    def status(self, m):
+        self.put(lambda sink: sink.status(m))
+
+    def problem(self, text):
+        self.put(lambda sink: sink.problem(text))
+
+    def answer(self, line, m):
+        self.put(lambda sink: sink.answer(line, m))
+
+    def ask(self, side, what):
+        self.put(lambda sink: sink.ask(side, what))
+
+
 class BoardLink:
     def __init__(self, path: str, retry_s: float = 0.5):
         self.path = path
         self.retry_s = retry_s
         self.session = BoardSession(1)
-        self.messages: queue.Queue = queue.Queue()  # ("event"|"clock"|"status"|..., detail)
+        self._heard: queue.Queue = queue.Queue()  # f(sink): what the board said, in order (tell)
+        self._queued = _Queued(self._heard.put)
         self.connected = threading.Event()
         self._port = None
         self._lock = threading.Lock()
@@ -61,15 +104,14 @@ class BoardLink:
     # ----- the line
 
     def _open(self) -> bool:
-        try:
-            port = serial.Serial(self.path, 115200, timeout=0.1, write_timeout=1.0)
-        except (serial.SerialException, OSError):
+        port = open_port(self.path, 0.1)
+        if port is None:
             return False
         with self._lock:
             self._port = port
         self.session.send = self.send
         self.connected.set()
-        self.messages.put(("connected", None))
+        self._heard.put(lambda sink: sink.connected())
         self._hello()
         return True
 
@@ -91,7 +133,7 @@ class BoardLink:
             with self._lock:
                 self._sent.clear()  # what was sent on that line will not be answered
             self.connected.clear()
-            self.messages.put(("disconnected", None))
+            self._heard.put(lambda sink: sink.disconnected())
 
     def _run(self) -> None:
         parser = DeviceParser()
@@ -120,10 +162,24 @@ class BoardLink:
             with self._lock:
                 ticket = self._sent.popleft() if self._sent else None
             self._answers.put((ticket, m))
-        for what, detail in self.session.handle(m):
-            self.messages.put((what, detail))
+        self.session.handle(m, self._queued)
         if isinstance(m, Status) and m.kind not in ("ok", "err", "clock", "hello"):
-            self.messages.put(("line", m))
+            self._heard.put(lambda sink: sink.line(m))
+
+    def tell(self, sink: LinkSink, timeout_s: float | None = 0) -> bool:
+        """Tell sink the next thing heard of the board, waiting for one up to timeout_s (0:
+        not at all, None: as long as it takes); False if there was none."""
+        try:
+            told = self._heard.get(timeout=timeout_s) if timeout_s != 0 else self._heard.get_nowait()
+        except queue.Empty:
+            return False
+        told(sink)
+        return True
+
+    def wake(self) -> None:
+        """A tell() waiting in another thread returns at once (a player program's own news:
+        an engine's move found)."""
+        self._heard.put(lambda sink: None)
 
     def send(self, text: str) -> int | None:
         """A line to the board; the ticket its ok or err will carry (None: a line answered
@@ -172,11 +228,6 @@ class BoardLink:
     def close(self) -> None:
         self._stopped = True
         self._close()
-
-
-def quoted(value: str) -> str:
-    """A value as one word of a command (the protocol's encoding)."""
-    return encode(value)
 
 
 def castling_step(board: chess.Board | None, expected: str, attempt: str) -> bool:

@@ -3,7 +3,7 @@ they play it: each makes his move on his own board and the other repeats it on h
 clock, the blind player's board's, which both press (the sighted player after his move,
 D.2.5; the blind player after his, D.2.4). The hands are host_tools/hands.py's, in real
 time, on two SimulatedBoards (real firmware) attached to a relay, whose pairing
-(host_tools/relay/pairing.py) asks each board for the move to repeat.
+(host_tools/relay/twoboards.py) asks each board for the move to repeat.
 
 Things go wrong once each, as they do at a real board, for the arbiter to see:
   lag_ply:     the move of that ply is repeated late (the board lags a move for a while);
@@ -18,12 +18,21 @@ run_pair() sets it all up: the two boards, a round file pairing them, the relay.
 tests/test_appendix_d.py."""
 from __future__ import annotations
 
+import argparse
+import asyncio
+import shutil
+import threading
 import time
 from pathlib import Path
 
 import chess
+import chess.pgn
 
-from host_tools.relay.pairing import PAIRED
+from host_tools.commandline import CommandError, readable_file, writable_folder
+from host_tools.play import pair
+from host_tools.protocol import encode
+from host_tools.relay import cli
+from host_tools.relay.twoboards import PAIRED
 
 REPEAT_S = 0.4  # the other player hears the move announced and reaches for the piece
 LAG_S = 3.0  # the lagging repetition's delay
@@ -118,28 +127,18 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
               until_result: bool = True, linger: bool = False, log=print) -> dict:
     """Two simulated boards paired in a round file (board 1 the sighted player's, 1001 the
     blind player's) and a relay on them (its files in out/relay, its page on port, 0: any);
-    moves played on them as the players do (host_tools/pairgame.py, with faults: lag_ply,
+    moves played on them as the players do (play() above, with faults: lag_ply,
     wrong_ply, missing_ply), then - until_result - until the game has a result, and with
     linger until the relay is stopped (Ctrl-C), its page still there. What
     happened, with the relay's alerts and the public game's termination; "error" if the
     game could not be played."""
-    import asyncio
-    import json
-    import shutil
-    import threading
-
-    from host_tools.protocol import encode
-    from host_tools.relay import cli
-    from host_tools.sim import SimulatedBoard
+    from host_tools.sim import SimulatedBoard  # (here: pseudo-terminals, POSIX only; demo imports this module)
 
     shutil.rmtree(out, ignore_errors=True)
     (out / "lines").mkdir(parents=True)
-    round_file = out / "round.json"
+    round_file = pair.round_file(out, "sim-sighted", "sim-tactile", blind_color, white, black, True,
+                                 event="Appendix D", site="simulated boards")
     blind = "white" if blind_color == chess.WHITE else "black"
-    round_file.write_text(json.dumps({"event": "Appendix D", "site": "simulated boards", "round": "1",
-                                      "boards": {"1": {"white": white, "black": black,
-                                                       "serial": "sim-sighted", "blind_serial": "sim-tactile",
-                                                       "blind": blind, "touches": True}}}))
     new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
     sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
                              flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
@@ -150,8 +149,7 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
     if fen:
         sighted.hands.set_up(start)
         tactile.hands.set_up(start)
-    args = cli.parse([str(out / "lines" / "*"), "--out", str(out / "relay"), "--round-file", str(round_file),
-                      "--no-discover", "--port", str(port), "--livechess-port", str(port + 1 if port else 0)])
+    args = cli.parse(pair.relay_args([str(out / "lines" / "*")], round_file, out, port))
     happened = {}
 
     async def until_done(relay):
@@ -191,12 +189,6 @@ def main(argv=None) -> int:
     colour: --blind, Black unless told), paired in a round file, with a relay on them whose
     page and arbiter's page it prints; the PGN's game is played on them as the two players
     do. The relay stays until Ctrl-C; its files are in --out (out/sim-pair)."""
-    import argparse
-
-    import chess.pgn
-
-    from host_tools.commandline import CommandError, readable_file, writable_folder
-
     prog = "python -m host_tools sim --pair"
     ap = argparse.ArgumentParser(prog=prog, description=main.__doc__)
     ap.add_argument("--pgn", required=True, help="the game to play on the two boards")

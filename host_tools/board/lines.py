@@ -6,7 +6,7 @@ add_reader), each port gets a reader thread that hands what it read to the loop.
 way the relay sees the same calls, in the event loop. A line that fails (a USB unplug) is
 closed and opened again when its path answers again; the paths given (or glob patterns)
 are looked at every second, and with discover=True so are the Picos plugged in later,
-found by their USB vendor id."""
+found by their USB vendor id (port.py)."""
 from __future__ import annotations
 
 import glob
@@ -15,32 +15,11 @@ import threading
 import time
 
 import serial
-from serial.tools import list_ports
 
-PICO_VID = 0x2E8A  # Raspberry Pi (MicroPython on a Pico enumerates with it)
+from host_tools.board.port import WRITE_TIMEOUT_S, find_picos, open_port
+
 THREAD_READ_TIMEOUT_S = 0.1  # a reader thread's wait for bytes: how soon it sees a close
 READ_SIZE = 4096
-WRITE_TIMEOUT_S = 1.0
-
-
-def raise_open_files_limit() -> None:
-    """A hall of boards is a descriptor or more each: raise this process's soft limit on
-    open files as far as the system allows (nothing to do on Windows)."""
-    try:
-        import resource
-    except ImportError:
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < want:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-        except (ValueError, OSError):
-            pass
-
-
-def find_picos() -> list[str]:
-    return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
 
 
 class SerialLine:
@@ -64,9 +43,8 @@ class SerialLine:
         self._timer = None
         if self._stopped:
             return
-        try:
-            port = serial.Serial(self.path, 115200, timeout=0, write_timeout=1)
-        except (serial.SerialException, OSError, ValueError):
+        port = open_port(self.path, 0)
+        if port is None:
             self._timer = self.loop.call_later(self.retry_s, self._try_open)
             return
         self._port = port
