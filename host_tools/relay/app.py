@@ -43,6 +43,7 @@ class Relay:
     def __init__(self, out: str | Path, patterns=(), discover: bool = True,
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
+                 livechess_host: str = "127.0.0.1",
                  origins=None, lichess: dict | None = None, log=print, speaker=None,
                  analysis: dict | None = None, door: dict | None = None, delay_s: float = 0.0,
                  earlier=()):
@@ -61,6 +62,7 @@ class Relay:
         self.patterns = list(patterns)
         self.discover = discover
         self.host, self.http_port, self.livechess_port = host, http_port, livechess_port
+        self.livechess_host = livechess_host
         self.token = token or secrets.token_urlsafe(16)
         self._log = log
         self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
@@ -174,6 +176,7 @@ class Relay:
 
     def set_round(self, round_info: RoundInfo) -> None:
         self.round = round_info
+        self.boards.follow_round()  # the round's serials win over what boards.json remembers
         self.publisher.round_changed()
         self.pairing.round_changed()
 
@@ -245,6 +248,7 @@ class Relay:
 
     async def start(self) -> None:
         self.publisher.loop = asyncio.get_running_loop()
+        self.boards.follow_round()  # a round corrected since the last run wins over boards.json
         self._runners = await start_web(self)
         if self.analysis:
             self.analysis.start()
@@ -265,5 +269,5 @@ class Relay:
     def urls(self) -> dict:
         base = f"http://{self.host}:{self.http_port}"
         return {"page": base + "/", "arbiter": base + "/arbiter", "round_pgn": base + "/round.pgn",
-                "livechess": f"ws://{self.host}:{self.livechess_port}/api/v1.0",
+                "livechess": f"ws://{self.livechess_host}:{self.livechess_port}/api/v1.0",
                 "pgn_file": str(self.store.path("round.pgn"))}

@@ -106,9 +106,10 @@ class Publisher:
         if arbiter or not self.delay_s:
             return views.state_json(self.sessions, self.round_info(), arbiter)
         r = self.round_info()
-        boards = dict(self._public_boards)
+        # (a blind player's paired board is the arbiter's; a waiting pairing's serial too)
+        boards = {n: b for n, b in self._public_boards.items() if n < PAIRED}
         for n, entry in r.boards.items():
-            boards.setdefault(n, views.waiting_json(n, entry))
+            boards.setdefault(n, views.public(views.waiting_json(n, entry)))
         return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s}
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:

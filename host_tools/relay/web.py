@@ -17,6 +17,7 @@ from host_tools.relay.claims import ClaimError, check_claim
 from host_tools.relay.door import GuardedSite
 from host_tools.relay.guards import BODY_TIME, ascii_headers, authorised, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
+from host_tools.relay.pairing import PAIRED
 from host_tools.relay.round import RoundError, RoundInfo
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -38,13 +39,15 @@ NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <a href="/">Every board of the round</a>.</p></main></body></html>"""
 
 
-def _board(relay, request):
+def _board(relay, request, public: bool = False):
+    """The board a request names; public: as spectators may have it (a blind player's
+    paired board, n + 1000, is the arbiter's: relay/pairing.py)."""
     try:
         n = int(request.match_info["n"])
     except ValueError:
         raise web.HTTPNotFound(text="no such board")
     s = relay.sessions.get(n)
-    if s is None:
+    if s is None or (public and n >= PAIRED and not authorised(relay.token, request)):
         raise web.HTTPNotFound(text="no such board")
     return s
 
@@ -65,7 +68,7 @@ def make_app(relay) -> web.Application:
     @routes.get(r"/board/{n:[0-9]{1,9}}")
     async def board_page(request):  # one board, large: the page reads its number from the URL
         n = int(request.match_info["n"])
-        if n not in relay.sessions and n not in relay.round.boards:
+        if (n not in relay.sessions and n not in relay.round.boards) or n >= PAIRED:
             return web.Response(status=404, content_type="text/html", text=NO_BOARD.format(n=n))
         return web.FileResponse(STATIC / "index.html")
 
@@ -75,7 +78,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get(r"/boards/{n:[0-9]{1,9}}.pgn")
     async def board_pgn(request):
-        s = _board(relay, request)
+        s = _board(relay, request, public=True)
         text = relay.public_pgn(s.number)
         if text is None:
             raise web.HTTPNotFound(text="no game on that board yet")
@@ -83,7 +86,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get(r"/boards/{n:[0-9]{1,9}}/games/{g:[0-9]{1,9}}.pgn")
     async def game_pgn(request):  # a board's earlier game (or its current one) by number
-        s = _board(relay, request)
+        s = _board(relay, request, public=True)
         text = relay.public_pgn(s.number, int(request.match_info["g"]))
         if text is None:
             raise web.HTTPNotFound(text="no such game on that board")
@@ -242,11 +245,12 @@ def make_app(relay) -> web.Application:
 
 async def start_web(relay) -> list:
     runners = []
-    for app, port in ((make_app(relay), relay.http_port), (make_livechess_app(relay), relay.livechess_port)):
+    for app, host, port in ((make_app(relay), relay.host, relay.http_port),
+                            (make_livechess_app(relay), relay.livechess_host, relay.livechess_port)):
         # A kept-alive connection's next request has as long as a first one (door.py).
         runner = web.AppRunner(app, access_log=None, keepalive_timeout=relay.door.header_s)
         await runner.setup()
-        site = GuardedSite(runner, relay.host, port, relay.door)
+        site = GuardedSite(runner, host, port, relay.door)
         await site.start()
         runners.append(runner)
     if relay.http_port == 0 or relay.livechess_port == 0:  # tests ask for free ports
