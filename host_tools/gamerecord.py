@@ -19,6 +19,7 @@ PGN_TERMINATION = {
     "seventyfive_moves": "normal", "fivefold_repetition": "normal", "fifty_moves": "normal",
     "threefold_repetition": "normal", "resignation": "normal", "agreement": "normal",
     "time_forfeit": "time forfeit", "illegal_moves": "rules infraction", "arbiter": "adjudication",
+    "forfeit": "rules infraction",  # the arbiter's forfeit (the relay's desk), its reason a comment
 }
 
 

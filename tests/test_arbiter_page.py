@@ -122,15 +122,18 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_selector("#alerts-board-1 .group-notes li.note", state="attached")
                 got["note_folded"] = await page.eval_on_selector("#alerts-board-1 details", "d => !d.hidden && !d.open")
                 got["urgent_after_note"] = await page.eval_on_selector_all("#alerts li.urgent", "l => l.map(e => e.textContent)")
-                await page.click("#alerts-board-1 [data-all-seen]")  # the claim's two alerts at once
-                await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
+                # The arbiter's own penalty and claim are his decisions, noted: nothing to mark seen (#51).
+                got["urgent_after_claim"] = await page.eval_on_selector_all("#alerts li.urgent", "l => l.length")
                 decline.append(True)
                 await submit("result", choose={"result": "1-0"})
                 await page.wait_for_timeout(500)
                 got["declined_result"] = s[1].record.result
                 await submit("result", choose={"result": "1/2-1/2"})
                 got["result"] = await said(1, "ok result")
-                await submit("new", fill={"tc": "5400+30", "white": "Anna Rudolf", "black": "Bo"})
+                await page.fill("#board-1 [data-form=new] [name=tc]", "90+30")  # as FIDE writes it (#51)
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=reads]').textContent.includes('5400+30')")
+                got["reads"] = await page.inner_text("#board-1 [data-part=reads]")
+                await submit("new", fill={"tc": "90+30", "white": "Anna Rudolf", "black": "Bo"})
                 got["new"] = await said(1, "ok new")
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('game 2')")
                 got["game1_pgn"] = relay.pgn(s[1], s[1].records[1])
@@ -164,14 +167,15 @@ def test_the_arbiters_page(tmp_path):
     assert got["title"] == "(1) Arbiter" and got["beeps"] >= 1 and got["desk_alerted"]
     assert got["title_after"] == "Arbiter"
     assert got["means_short"] == "= 1 min 30 s" and got["means"] == "= 1 h 30 min"
-    assert got["set"] == "set time w 5400000 → ok set time"
+    assert got["set"] == "set time w 5400000 → ok set time · White's clock set to 1:30:00"
     assert got["note_folded"] and not any("put back" in t for t in got["urgent_after_note"]) and got["declined_result"] == "*"
     assert got["asked"] == ["Board 1: pause the clock?", "Board 1: give Black the penalty for illegal move (7.5.5)?",
                             "Board 1: end the game 1-0?", "Board 1: end the game ½-½?",
-                            "Board 1: end this game and start a new one?"]
+                            "Board 1: end this game and start a new one with 90 min, 30 s a move: standard (5400+30)?"]
+    assert got["reads"] == "= 90 min, 30 s a move: standard (5400+30)" and got["urgent_after_claim"] == 0
     assert got["set_bad"].startswith("a time as h:mm:ss")
     assert got["penalty"].startswith("penalty illegal b → ok penalty")
-    assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim")
+    assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim · +1:00 to White")
     assert got["result"] == "result 1/2-1/2 → ok result"
     assert got["new"].startswith("new tc=5400+30 white=Anna Rudolf black=Bo → ok new")
     assert got["game2"] == ("5400+30", "Anna Rudolf")

@@ -141,8 +141,8 @@ def test_a_page_feed_token_no_string_can_hold_is_refused_and_leaves_nothing_runn
             url = f"ws://127.0.0.1:{relay.http_port}/ws"
             answers = []
             async with aiohttp.ClientSession() as http:
-                for _ in range(10):
-                    socks = [await http.ws_connect(url) for _ in range(20)]
+                for _ in range(20):  # (10 at once: the most one address holds is a spectator's few)
+                    socks = [await http.ws_connect(url) for _ in range(10)]
                     for ws in socks:
                         assert (await ws.receive_json(timeout=5))["type"] == "state"
                         await ws.send_str('{"token":"\\ud800"}')
@@ -290,24 +290,42 @@ def test_half_open_requests_are_capped_per_client_and_closed_in_time(tmp_path, c
     assert any(line.startswith("connections turned away: 8 (no request within 1.5 s") for line in said), said
 
 
-def test_the_relay_holds_no_more_connections_than_its_descriptors_allow(tmp_path, caplog):
-    # Half-open requests from four addresses fill the relay's 24 places: the 25th
-    # connection is turned away whoever makes it, until the held ones' time is up; then
-    # the relay serves again.
+def test_half_open_requests_from_a_few_devices_never_shut_out_a_newcomer(tmp_path, caplog):
+    # Half-open requests from three addresses (#51: phones in the hall) try to fill the
+    # relay's 24 places: each address gets at most 8, and the last 3 places are kept for
+    # addresses not seen yet. Spectators arriving from three fresh addresses are served at
+    # once: the first ones in the kept places, the last when every place is taken by
+    # closing the oldest half-open request. The arbiter (his token) is served too.
     async def body():
-        async with two_boards(tmp_path, door=DOOR) as (relay, good, log):
+        async with two_boards(tmp_path, door=DOOR, token="secret-token") as (relay, good, log):
             held = []
             for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
-                held += await _half_requests(relay.http_port, 8, source)
-            extra = await _half_requests(relay.http_port, 4, "127.0.0.5")
-            refused = await _closed(extra, 0.5)
-            await asyncio.sleep(2.0)
+                held += await _half_requests(relay.http_port, 10, source)
+            served, sessions = [], []
+            try:
+                for source in ("127.0.0.5", "127.0.0.6", "127.0.0.7", "127.0.0.8"):
+                    # each keeps its connection open (a spectator's page stays)
+                    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+                    sessions.append(http)
+                    headers = {"Authorization": "Bearer secret-token"} if source == "127.0.0.8" else {}
+                    async with http.get(f"http://127.0.0.1:{relay.http_port}/api/state", headers=headers,
+                                        timeout=aiohttp.ClientTimeout(total=5)) as r:
+                        served.append(r.status)
+                shut = await _closed(held, 0.5)
+            finally:
+                for http in sessions:
+                    await http.close()
             await others_untouched(relay, good, caplog)
-            return refused, relay.door.open, log
+            await asyncio.sleep(1.2)  # the door's next line
+            for _, w in held:
+                w.close()
+            return served, shut, log
 
-    refused, still_open, log = run(body())
-    assert refused == 4
-    assert any("the relay holds 24 connections, its most; the latest from 127.0.0.5" in line for line in log), log
+    served, shut, log = run(body())
+    assert served == [200, 200, 200, 200]
+    assert shut >= 30 - 21 + 1  # those refused at once, and at least one closed to make room
+    assert any("8 connections from one address, the most" in line for line in log), log
+    assert any("a request that had not come in, closed to make room" in line for line in log), log
 
 
 def test_a_request_body_that_never_comes_is_answered_408(tmp_path, caplog):
@@ -354,3 +372,37 @@ def test_the_relay_finds_a_board_whatever_came_before_its_hello(tmp_path, before
 
     ok, state = run(body())
     assert ok and state == "ACTIVE"
+
+
+def test_livechess_subscriptions_are_limited_per_address_and_not_for_the_token(tmp_path, caplog):
+    # Five connections from one address, 16 subscriptions each: the 65th is refused with
+    # the reason; the arbiter's program (the token) from the same address is not counted.
+    async def body():
+        async with two_boards(tmp_path, token="secret-token") as (relay, good, log):
+            connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0), limit=0)
+            async with aiohttp.ClientSession(connector=connector) as http:
+                socks = [await http.ws_connect(relay.urls()["livechess"], headers=LICHESS) for _ in range(5)]
+                socks.append(await http.ws_connect(relay.urls()["livechess"] + "?token=secret-token"))
+                answers = []
+                for ws in socks:
+                    for i in range(16):
+                        await ws.send_str(_subscribe(i, i, "good2"))
+                    got = []
+                    while len(got) < 16:
+                        m = await ws.receive_json(timeout=10)
+                        if m["response"] != "feed":
+                            got.append(m)
+                    answers.append(got)
+                await others_untouched(relay, good, caplog)
+                counted = relay.livechess.by_host.get("127.0.0.2"), relay.livechess.count
+                for ws in socks:
+                    await ws.close()
+            await asyncio.sleep(0.2)
+            return answers, counted, relay.livechess.count
+
+    answers, counted, after = run(body())
+    refused = [a for got in answers for a in got if a["response"] == "error"]
+    assert len(refused) == 16 and all(a["param"]["message"] == "at most 64 subscriptions from one address"
+                                      for a in refused)
+    assert all(a["response"] == "call" for a in answers[-1])  # the token's: all 16
+    assert counted == (64, 80) and after == 0

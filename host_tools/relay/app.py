@@ -39,6 +39,9 @@ from host_tools.relay.store import Store
 from host_tools.relay.web import start_web
 
 
+STANDINGS_WAIT_S = 2.0  # a standings request waits this long for a new making, else gets the latest
+
+
 class Relay:
     def __init__(self, out: str | Path, patterns=(), discover: bool = True,
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
@@ -57,7 +60,9 @@ class Relay:
         if any(g.round == self.round.round for g in self.earlier):
             raise RoundError(f"the earlier rounds hold games of round {self.round.round}, the round "
                              f"being played (its games would count twice)")
-        self._standings = (0.0, None)  # (when, what): made at most once a second
+        self._standings = None  # what /api/standings answers: made on change (standings_json)
+        self._standings_version, self._standings_at, self._standings_task = None, 0.0, None
+        self._rounds = None  # the earlier rounds as /api/rounds has them: made once
         self.store = Store(out)
         self.patterns = list(patterns)
         self.discover = discover
@@ -93,6 +98,7 @@ class Relay:
             if analysis else None
         if self.analysis:
             self.publisher.board_watchers.append(self.analysis.changed)
+        self.publisher.evaluation = bool(self.analysis)
         self.boards.restore()
         self._restore_notes()
 
@@ -123,21 +129,42 @@ class Relay:
         return self.publisher.public_pgn(n, game)
 
     def rounds_json(self) -> dict:
-        """The event's rounds: the earlier ones with their games, and the one being played."""
-        return {"earlier": standings.rounds_json(self.earlier), "current": self.round.round}
+        """The event's rounds: the earlier ones with their games (made once: they do not
+        change), and the one being played."""
+        if self._rounds is None:
+            self._rounds = standings.rounds_json(self.earlier)
+        return {"earlier": self._rounds, "current": self.round.round}
 
     def earlier_pgn(self, name: str) -> str | None:
         """An earlier round's games as PGN; None if no earlier round has that name."""
         games = [g.pgn for g in self.earlier if g.round == name]
         return "".join(games) if games else None
 
-    def standings_json(self) -> dict:
+    async def standings_json(self) -> dict:
         """The standings after the earlier rounds and the finished games of this one as the
-        public has them (held back by a delay); made again at most once a second."""
-        at, made = self._standings
-        if made is None or time.monotonic() - at > 1.0:
-            games = self.earlier + standings.games_from_pgn(self.round_pgn(placeholders=False),
-                                                            "the round", whole=False)
+        public has them (held back by a delay). Made again only when what the public has
+        changed, at most once a second, off the event loop (with 10^5 earlier games it
+        takes a while), one making at a time shared by every request meanwhile; a request
+        waits at most STANDINGS_WAIT_S for it, else it gets the latest made."""
+        version = (self.publisher.public_version, id(self.round))
+        if self._standings is not None and self._standings_version == version:
+            return self._standings
+        if self._standings_task is None:
+            self._standings_task = asyncio.ensure_future(self._make_standings())
+        try:
+            await asyncio.wait_for(asyncio.shield(self._standings_task),
+                                   STANDINGS_WAIT_S if self._standings is not None else None)
+        except asyncio.TimeoutError:
+            pass
+        return self._standings
+
+    async def _make_standings(self) -> None:
+        try:
+            wait = 1.0 - (time.monotonic() - self._standings_at)
+            if wait > 0:
+                await asyncio.sleep(wait)  # at most once a second, however often it is asked
+            version = (self.publisher.public_version, id(self.round))
+            text = self.round_pgn(placeholders=False)  # the parts are made already: a join
             feds = {}
             for b in self.round.boards.values():
                 for color, info in b.get("info", {}).items():
@@ -145,9 +172,15 @@ class Relay:
                         key = f"fide:{info['fide_id']}" if info.get("fide_id") else f"name:{b.get(color, '?')}"
                         feds[key] = info["fed"]
             rounds = list(dict.fromkeys([g.round for g in self.earlier] + [self.round.round]))
-            made = {"rounds": rounds, "standings": standings.standings(games, feds)}
-            self._standings = (time.monotonic(), made)
-        return made
+            earlier = self.earlier
+
+            def make():
+                games = earlier + standings.games_from_pgn(text, "the round", whole=False)
+                return {"rounds": rounds, "standings": standings.standings(games, feds)}
+            self._standings = await asyncio.to_thread(make)
+            self._standings_version, self._standings_at = version, time.monotonic()
+        finally:
+            self._standings_task = None
 
     def listen(self) -> asyncio.Queue:
         """A queue that gets every message of the live feed from now on (unlisten when done)."""
@@ -231,15 +264,32 @@ class Relay:
             return
         ply = len(rec.plies)
         self.note(s, claim.note())
-        self.boards.alert(s, "claim", claim.note(), True)
+        self.boards.alert(s, "arbiter", "the arbiter's decision: " + claim.note(), False)  # his own, not against a player
         if not claim.correct and claim.move is not None:
             s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san, claim.side)  # 9.5.3: it must be played
+
+    def forfeited(self, s, side: str, reason: str) -> str:
+        """The arbiter declared the game on board s lost by side's forfeit (the board has
+        the result): the PGN's Termination says so ("rules infraction") and a comment gives
+        the reason; kept across a restart (notes.jsonl). Returns what changed, in words."""
+        rec = s.record
+        who = "White" if side == "w" else "Black"
+        text = f"{who} forfeits" + (f": {reason}" if reason else "")
+        if rec is None:
+            return text
+        rec.termination = "forfeit"
+        self.store.append("notes.jsonl", json.dumps({"board": s.number, "game": rec.game, "termination": "forfeit"}))
+        self.note(s, "arbiter: " + text)
+        return text + " (PGN: Termination \"rules infraction\")"
 
     def _restore_notes(self) -> None:
         for line in self.store.lines("notes.jsonl"):
             try:
                 n = json.loads(line)
                 rec = self.sessions[n["board"]].records[n["game"]]
+                if "termination" in n:
+                    rec.termination = str(n["termination"])
+                    continue
                 rec.notes.append((int(n["ply"]), "note " + str(n["text"])))
             except (ValueError, KeyError, TypeError):
                 continue  # a line cut by a crash, or a board whose journal is gone

@@ -15,12 +15,13 @@ import time
 
 from host_tools.gamerecord import SIDE_NAMES
 from host_tools.protocol import GREETING, DeviceParser, Event, Status
-from host_tools.relay.alerts import Alerts, alert_of
+from host_tools.relay.alerts import Alerts, alert_of, move_label
 from host_tools.relay.pairing import PAIRED
 from host_tools.relay.session import ACTIVE, BoardSession
 
 
 HELLO_AGAIN_S = 2.0
+ARBITERS_OWN = ("illegal", "claim", "result")  # alerts that an arbiter's command waiting on the board made
 QUIET_S = 5.0
 
 
@@ -257,6 +258,10 @@ class Boards:
                 self.speaker.ask(s, *detail)
         if not isinstance(m, Event) or any(what == "event" for what, _ in changes):
             found = alert_of(s, m)  # a new event (not one seen before), or a status line
+            if found and found[0] in ARBITERS_OWN and any(line.split()[0] in ("penalty", "claim", "result", "resign", "draw")
+                                                          for line, _ in s.waiting):
+                # The arbiter's own action (his penalty, claim, result): for the record, not against a player.
+                found = ("arbiter", "the arbiter's decision: " + found[1], False)
             if found:
                 self.alert(s, *found)
         for f in self.line_watchers:
@@ -283,6 +288,7 @@ class Boards:
     def alert(self, s: BoardSession, kind: str, text: str, urgent: bool) -> None:
         """Something for the arbiter: kept (relay/alerts.py), logged, sent to the arbiter's page."""
         rec = s.record
-        a = self.alerts.add(s.number, kind, text, urgent, s.current, len(rec.plies) if rec else None)
+        ply = len(rec.plies) if rec else None
+        a = self.alerts.add(s.number, kind, text, urgent, s.current, ply, move_label(rec, ply))
         self.log(f"board {s.number}: {'ALERT ' if urgent else ''}{text}")
         self.publisher.alert(a)

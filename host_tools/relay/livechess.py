@@ -325,6 +325,8 @@ class LiveChessApi:
         await sock.prepare(request)
         token = authorised(self.relay.token, request) or token_matches(self.relay.token, request.query.get("token"))
         conn = _Connection(sock, request.remote or "?", token)
+        if token:
+            self.relay.door.trust(request.remote)
         self.connections.append(conn)
         writer = self.relay.loop.create_task(self._writer(conn))
         waiting = set()

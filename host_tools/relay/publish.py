@@ -31,6 +31,8 @@ class Publisher:
         API (the players' own programs) get it at once."""
         self.store = store
         self.delay_s = delay_s
+        self.evaluation = False  # the spectators' evaluation runs (set by the relay)
+        self.public_version = 0  # counts the changes the public has been shown (the standings follow it)
         # What the public has been shown (with a delay; without one, the live state is it):
         self._public_boards: dict[int, dict] = {}  # board number -> its board_json
         self._public_pgns: dict[int, str] = {}  # its current game's PGN
@@ -104,13 +106,15 @@ class Publisher:
         """The page's state (and /api/state): the round and its boards as spectators see them
         (held back by the delay, nothing of the arbiter's), or as the arbiter does (live)."""
         if arbiter or not self.delay_s:
-            return views.state_json(self.sessions, self.round_info(), arbiter)
+            return dict(views.state_json(self.sessions, self.round_info(), arbiter), delay_s=self.delay_s,
+                        evaluation=self.evaluation)
         r = self.round_info()
         # (a blind player's paired board is the arbiter's; a waiting pairing's serial too)
         boards = {n: b for n, b in self._public_boards.items() if n < PAIRED}
         for n, entry in r.boards.items():
             boards.setdefault(n, views.public(views.waiting_json(n, entry)))
-        return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s}
+        return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s,
+                "evaluation": False}
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         """Board n's current game (or its earlier game) as spectators may have it; None if
@@ -151,9 +155,12 @@ class Publisher:
             elif msg["type"] == "removed":
                 self._public_boards.pop(msg["number"], None)
                 self._public_parts.pop(msg["number"], None)
-        for q in list(self.listeners - self.arbiter_listeners):
-            if q.qsize() < QUEUE_LIMIT:
-                q.put_nowait(msg)
+        text = None  # made once, for every spectator's feed
+        for q in self.listeners:
+            if q not in self.arbiter_listeners and q.qsize() < QUEUE_LIMIT:
+                if text is None:
+                    text = json.dumps(msg)
+                q.put_nowait(text)
 
     def game_ended(self, s: BoardSession, game: int) -> None:
         """Board s moved on from game: that game's PGN is kept in a file of its own."""
@@ -230,9 +237,13 @@ class Publisher:
         self.send({"type": "alert", "alert": a.json()}, arbiter=True)
 
     def send(self, msg: dict, arbiter: bool = False) -> None:
-        for q in list(self.arbiter_listeners if arbiter else self.listeners):
+        """A message to every feed (or the arbiters'), as JSON text made once for all."""
+        text = None
+        for q in (self.arbiter_listeners if arbiter else self.listeners):
             if q.qsize() < QUEUE_LIMIT:
-                q.put_nowait(msg)
+                if text is None:
+                    text = json.dumps(msg)
+                q.put_nowait(text)
 
     def flush(self) -> None:
         """Everything due now (the relay stops)."""
@@ -260,6 +271,8 @@ class Publisher:
         if s.record is not None:
             text = self.pgn(s, s.record)
             self._pgns[n] = text
+        if text is not None and s.record.result != "*":  # a finished game: its own file now, not at the next game
+            self._later(self._game_file, n, s.record.game, text)
         board = views.board_json(s, self.round_info())
         parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
         self._later(self._show, s, n, text, board, parts)
@@ -269,6 +282,7 @@ class Publisher:
 
     def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
         """A board's change reaches the public: its files, the round PGN, the lichess push."""
+        self.public_version += 1
         self._public_boards[n] = views.public(board)
         if parts is not None:
             self._public_parts[n] = parts
