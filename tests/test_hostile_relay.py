@@ -406,3 +406,101 @@ def test_livechess_subscriptions_are_limited_per_address_and_not_for_the_token(t
                                       for a in refused)
     assert all(a["response"] == "call" for a in answers[-1])  # the token's: all 16
     assert counted == (64, 80) and after == 0
+
+
+def test_livechess_subscriptions_cost_one_reconstruction_per_change_not_one_each(tmp_path, caplog, monkeypatch):
+    # Ten connections with 16 subscriptions each to one board of a game in progress, each
+    # set up at the game's start (#51: every clock line rebuilt each subscription's feed,
+    # replaying the game after its setup, on the event loop). Clock lines come, then a
+    # move: no game is replayed for them; the move is carried on once, for all 160.
+    import chess
+
+    plies = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7".split()
+    b = chess.Board()
+    events = [GAME]
+    for i, u in enumerate(plies):
+        m = chess.Move.from_uci(u)
+        events.append(f"@1:{i + 2} move {i + 1} {u} {b.san(m)}")
+        b.push(m)
+    pushed = []
+    real_push = chess.Board.push
+
+    def counting_push(self, move):
+        pushed.append(move)
+        return real_push(self, move)
+
+    async def body():
+        fakes = []
+        async with two_boards(tmp_path, first=events, fakes=fakes) as (relay, good, log):
+            bad_fake = fakes[0]
+            bad = next(s for s in relay.sessions.values() if s.serial == "bad1")
+            assert await _until(lambda: len(bad.record.plies) == len(plies), 10)
+            socks = []
+            async with aiohttp.ClientSession() as http:
+                for _ in range(10):
+                    ws = await http.ws_connect(relay.urls()["livechess"], headers=LICHESS)
+                    for i in range(16):
+                        await ws.send_str(_subscribe(i, i, "bad1"))
+                        await ws.send_str(json.dumps({"id": 100 + i, "call": "call", "param": {
+                            "id": i, "method": "setup", "param": {"fen": chess.STARTING_FEN}}}))
+                    socks.append(ws)
+                await asyncio.sleep(1.5)  # every subscription fed once, from its setup
+                monkeypatch.setattr(chess.Board, "push", counting_push)
+                for i in range(20):
+                    bad_fake.send(f"clock {300000 - i} 300000 w running moves=5,5 period=0,0 flags=0,0")
+                    await asyncio.sleep(0.02)
+                await asyncio.sleep(0.5)
+                on_clock = len(pushed)
+                bad_fake.add(f"@1:{len(events) + 1} move 11 c2c3 c3")
+                assert await _until(lambda: len(bad.record.plies) == 11, 10)
+                await asyncio.sleep(0.5)
+                on_move = len(pushed) - on_clock
+                await others_untouched(relay, good, caplog)
+                for ws in socks:
+                    await ws.close()
+            return on_clock, on_move
+
+    on_clock, on_move = run(body())
+    assert on_clock == 0  # 20 clock lines, 160 subscriptions: no game replayed
+    assert on_move <= 3  # the move itself (the record's), and the one reconstruction carried on by it
+
+
+def test_a_standings_poller_makes_the_standings_once_per_change_off_the_event_loop(tmp_path, caplog, monkeypatch):
+    # A client polls /api/standings ten times a second for three seconds (#51: with 10^5
+    # earlier games the relay made them again every second on its event loop, stalling
+    # every other request). Nothing changes meanwhile: they are made once, in a thread;
+    # a result the public sees makes them once more.
+    import threading
+
+    from host_tools.relay import standings
+
+    made = []
+    real = standings.standings
+
+    def counting(games, feds=None):
+        made.append(threading.current_thread() is threading.main_thread())
+        return real(games, feds)
+    monkeypatch.setattr(standings, "standings", counting)
+
+    async def body():
+        fakes = []
+        async with two_boards(tmp_path, fakes=fakes) as (relay, good, log):
+            url = f"http://127.0.0.1:{relay.http_port}/api/standings"
+            async with aiohttp.ClientSession() as http:
+                for _ in range(30):
+                    async with http.get(url) as r:
+                        assert r.status == 200
+                    await asyncio.sleep(0.1)
+                quiet = len(made)
+                fakes[0].add("@1:3 result 1-0 resignation")
+                await asyncio.sleep(1.2)
+                answers = []
+                for _ in range(5):
+                    async with http.get(url) as r:
+                        answers.append(await r.json())
+                await others_untouched(relay, good, caplog)
+            return quiet, made, answers
+
+    quiet, made, answers = run(body())
+    assert quiet == 1 and len(made) == 2 and not any(made)  # once, once more, never on the loop's thread
+    assert answers[-1]["standings"][0]["points"] == 1.0
