@@ -174,6 +174,11 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
                               "--livechess-port", str(port + 1), "--no-engine"], cwd=ROOT,
                              stdout=log, stderr=subprocess.STDOUT, text=True,
                              env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
+    profiler = None
+    if os.environ.get("BENCH_PROFILE"):  # py-spy (PyPI) samples the relay: collapsed stacks to this file
+        profiler = subprocess.Popen(["py-spy", "record", "--pid", str(relay.pid), "--format", "raw", "--rate", "200",
+                                     "--nonblocking", "--duration", str(seconds + 15), "--output",
+                                     os.environ["BENCH_PROFILE"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ws_seen, pgn_seen, lc_seen = {}, {}, {}
     standings_rtt = []
     asked = {}  # board number -> (command line, sent at): waiting for the page to show the answer
@@ -235,15 +240,20 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
             async def subscriber(k, serials):
                 # A LiveChess client (with the token: a delay could be set), 16 subscriptions.
                 lc = await http.ws_connect(f"ws://127.0.0.1:{port + 1}/api/v1.0?token={TOKEN}", max_msg_size=0)
-                for i, serial in enumerate(serials):
-                    await lc.send_str(json.dumps({"id": i, "call": "subscribe", "param": {
-                        "feed": "eboardevent", "id": i, "param": {"serialnr": serial}}}))
+                def subscribe(i):
+                    return lc.send_str(json.dumps({"id": i, "call": "subscribe", "param": {
+                        "feed": "eboardevent", "id": i, "param": {"serialnr": serials[i]}}}))
+                for i in range(len(serials)):
+                    await subscribe(i)
                 while not result.exists():
                     try:
                         m = await lc.receive_json(timeout=0.5)
                     except (asyncio.TimeoutError, TypeError):
                         continue
-                    if m.get("response") == "feed":
+                    if m.get("response") == "error" and isinstance(m.get("id"), int):
+                        await asyncio.sleep(1)  # that board has not said hello yet: again
+                        await subscribe(m["id"])
+                    elif m.get("response") == "feed":
                         p = m["param"]
                         lc_seen.setdefault((p["serialnr"], len(p["san"])), time.time())
                 await lc.close()
@@ -286,6 +296,8 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
     load = os.getloadavg()[0]
     wall = time.time() - t0
     rep.wait(60)
+    if profiler is not None:
+        profiler.wait(60)
     relay.terminate()
     relay.wait(30)
     sent = {serial: {int(k): v for k, v in plies.items()} for serial, plies in json.loads(result.read_text()).items()}

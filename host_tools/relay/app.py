@@ -62,6 +62,7 @@ class Relay:
                              f"being played (its games would count twice)")
         self._standings = None  # what /api/standings answers: made on change (standings_json)
         self._standings_version, self._standings_at, self._standings_task = None, 0.0, None
+        self._standings_sleeping = False
         self._rounds = None  # the earlier rounds as /api/rounds has them: made once
         self.store = Store(out)
         self.patterns = list(patterns)
@@ -151,6 +152,8 @@ class Relay:
             return self._standings
         if self._standings_task is None:
             self._standings_task = asyncio.ensure_future(self._make_standings())
+        if self._standings is not None and self._standings_sleeping:
+            return self._standings  # the next making is due within the second: the latest till then
         try:
             await asyncio.wait_for(asyncio.shield(self._standings_task),
                                    STANDINGS_WAIT_S if self._standings is not None else None)
@@ -162,7 +165,9 @@ class Relay:
         try:
             wait = 1.0 - (time.monotonic() - self._standings_at)
             if wait > 0:
+                self._standings_sleeping = True
                 await asyncio.sleep(wait)  # at most once a second, however often it is asked
+                self._standings_sleeping = False
             version = (self.publisher.public_version, id(self.round))
             text = self.round_pgn(placeholders=False)  # the parts are made already: a join
             feds = {}
@@ -180,7 +185,7 @@ class Relay:
             self._standings = await asyncio.to_thread(make)
             self._standings_version, self._standings_at = version, time.monotonic()
         finally:
-            self._standings_task = None
+            self._standings_task, self._standings_sleeping = None, False
 
     def listen(self) -> asyncio.Queue:
         """A queue that gets every message of the live feed from now on (unlisten when done)."""

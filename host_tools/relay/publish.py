@@ -199,7 +199,12 @@ class Publisher:
             self.loop.call_later(ROUND_EVERY_S, self._write_round)
 
     def clock_changed(self, s: BoardSession) -> None:
-        """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S."""
+        """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S. A
+        board whose change is being published within COALESCE_S (a move and its clock
+        line come together) carries its clock in that message: nothing more for it now."""
+        if s.number in self._dirty:
+            self._clocks_changed()
+            return
         self.send_public({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
         for f in self.clock_watchers:
             f(s)

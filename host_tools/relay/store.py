@@ -32,6 +32,7 @@ class Store:
     def __init__(self, out: str | Path):
         self.out = Path(out).resolve()
         self.out.mkdir(parents=True, exist_ok=True)
+        self._paths: dict[str, Path] = {}  # names checked: their paths
         self._journals: dict = {}
         self._unsynced: set = set()
         self._q: queue.Queue = queue.Queue()
@@ -47,10 +48,17 @@ class Store:
         self._bulker.start()
 
     def path(self, name: str) -> Path:
-        """A file in the output folder; refuses any name that would leave it."""
+        """A file in the output folder; refuses any name that would leave it. A name once
+        checked is known (a board's PGN is written at every move: resolving its path each
+        time cost the event loop a realpath's system calls)."""
+        p = self._paths.get(name)
+        if p is not None:
+            return p
         p = (self.out / name).resolve()
         if p.parent != self.out or not name or "/" in name or "\\" in name or name.startswith("."):
             raise ValueError(f"not a file of the output folder: {name!r}")
+        if len(self._paths) < 100_000:
+            self._paths[name] = p
         return p
 
     # ----- asked from the event loop: queued
