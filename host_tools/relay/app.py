@@ -151,7 +151,9 @@ class Relay:
         if self._standings is not None and self._standings_version == version:
             return self._standings
         if self._standings_task is None:
-            self._standings_task = asyncio.ensure_future(self._make_standings())
+            wait = 1.0 - (time.monotonic() - self._standings_at)  # at most once a second, however often asked
+            self._standings_sleeping = wait > 0
+            self._standings_task = asyncio.ensure_future(self._make_standings(max(0.0, wait)))
         if self._standings is not None and self._standings_sleeping:
             return self._standings  # the next making is due within the second: the latest till then
         try:
@@ -161,13 +163,11 @@ class Relay:
             pass
         return self._standings
 
-    async def _make_standings(self) -> None:
+    async def _make_standings(self, wait: float) -> None:
         try:
-            wait = 1.0 - (time.monotonic() - self._standings_at)
-            if wait > 0:
-                self._standings_sleeping = True
-                await asyncio.sleep(wait)  # at most once a second, however often it is asked
-                self._standings_sleeping = False
+            if wait:
+                await asyncio.sleep(wait)
+            self._standings_sleeping = False
             version = (self.publisher.public_version, id(self.round))
             text = self.round_pgn(placeholders=False)  # the parts are made already: a join
             feds = {}

@@ -184,9 +184,19 @@ class Store:
             self._replace(name, text)
 
     def _replace(self, name: str, text: str) -> None:
-        p = self.path(name)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(text)
+        """A file's whole text, written to a new file and renamed; UTF-8 on every system.
+        Plain descriptors: a thousand boards' PGNs a second, and this thread shares the
+        interpreter with the event loop."""
+        p = str(self.path(name))
+        tmp = p + ".tmp"
+        data = text.encode("utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(tmp, p)
 
     def _bulk_writer(self) -> None:
