@@ -50,8 +50,15 @@ def test_the_arbiters_desk_reads_fide_controls_and_says_what_his_actions_changed
                 got["add"] = await cmd("add w 60000")
                 got["forfeit"] = await cmd("forfeit b did%20not%20return%20to%20the%20board")
                 await asyncio.sleep(0.5)
-            got["alerts"] = relay.alerts_json()
-            got["pgn"] = relay.pgn(relay.sessions[1], relay.sessions[1].record)
+                got["pgn"] = relay.pgn(relay.sessions[1], relay.sessions[1].record)
+                got["alerts"] = relay.alerts_json()
+                # The next game: neither player came (a double forfeit, 0-0).
+                before = relay.sessions[1].record.game
+                assert (await cmd("new white=C black=D"))[0] == 200
+                assert await _until(lambda: relay.sessions[1].record.game != before, 10)
+                got["double"] = await cmd("forfeit both neither%20player%20came")
+                await asyncio.sleep(0.5)
+                got["double_pgn"] = relay.pgn(relay.sessions[1], relay.sessions[1].record)
         finally:
             await relay.stop()
             sim.stop()
@@ -77,3 +84,7 @@ def test_the_arbiters_desk_reads_fide_controls_and_says_what_his_actions_changed
     assert mine[0]["move"] == "1... e5"
     assert '[Result "1-0"]' in got["pgn"] and '[Termination "rules infraction"]' in got["pgn"]
     assert "arbiter: Black forfeits: did not return to the board" in got["pgn"]
+    status, double = got["double"]
+    assert status == 200 and double["said"].startswith("double forfeit: neither player came"), double
+    assert '[Result "0-0"]' in got["double_pgn"] and '[Termination "rules infraction"]' in got["double_pgn"]
+    assert "arbiter: double forfeit: neither player came" in got["double_pgn"]

@@ -278,14 +278,17 @@ class Relay:
         the result): the PGN's Termination says so ("rules infraction") and a comment gives
         the reason; kept across a restart (notes.jsonl). Returns what changed, in words."""
         rec = s.record
-        who = "White" if side == "w" else "Black"
-        text = f"{who} forfeits" + (f": {reason}" if reason else "")
+        who = {"w": "White forfeits", "b": "Black forfeits", "both": "double forfeit"}[side]
+        text = who + (f": {reason}" if reason else "")
         if rec is None:
             return text
         rec.termination = "forfeit"
-        self.store.append("notes.jsonl", json.dumps({"board": s.number, "game": rec.game, "termination": "forfeit"}))
+        kept = {"board": s.number, "game": rec.game, "termination": "forfeit"}
+        if side == "both":  # 0-0 (lichess's broadcasts take it); the board's game stays unfinished
+            self.publisher.verdicts[(s.serial, rec.game)] = kept["result"] = "0-0"
+        self.store.append("notes.jsonl", json.dumps(kept))
         self.note(s, "arbiter: " + text)
-        return text + " (PGN: Termination \"rules infraction\")"
+        return text + (" (PGN: Result \"0-0\"," if side == "both" else " (PGN:") + " Termination \"rules infraction\")"
 
     def _restore_notes(self) -> None:
         for line in self.store.lines("notes.jsonl"):
@@ -294,6 +297,8 @@ class Relay:
                 rec = self.sessions[n["board"]].records[n["game"]]
                 if "termination" in n:
                     rec.termination = str(n["termination"])
+                    if n.get("result") == "0-0":
+                        self.publisher.verdicts[(self.sessions[n["board"]].serial, rec.game)] = "0-0"
                     continue
                 rec.notes.append((int(n["ply"]), "note " + str(n["text"])))
             except (ValueError, KeyError, TypeError):

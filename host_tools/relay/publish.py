@@ -33,6 +33,7 @@ class Publisher:
         self.delay_s = delay_s
         self.evaluation = False  # the spectators' evaluation runs (set by the relay)
         self.public_version = 0  # counts the changes the public has been shown (the standings follow it)
+        self.verdicts: dict[tuple[str, int], str] = {}  # (serial, game) -> a result no board gives: a double forfeit's 0-0
         # What the public has been shown (with a delay; without one, the live state is it):
         self._public_boards: dict[int, dict] = {}  # board number -> its board_json
         self._public_pgns: dict[int, str] = {}  # its current game's PGN
@@ -62,9 +63,13 @@ class Publisher:
         by it, so a board's second game of a round is a chapter of its own."""
         r = self.round_info()
         names = r.boards.get(s.number, {})
-        return rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
+        text = rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
                        game_id=f"{s.serial}-g{rec.game}",
                        white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
+        verdict = self.verdicts.get((s.serial, rec.game)) if self.verdicts else None
+        if verdict and rec.result == "*":  # the tag lichess reads; the movetext keeps "*" (0-0 reads as castling)
+            text = text.replace('[Result "*"]', f'[Result "{verdict}"]', 1)
+        return text
 
     def round_pgn(self, placeholders: bool = True, boards: range | None = None) -> str:
         """Every game of the round: each board's games in the order played (an earlier game
@@ -276,9 +281,13 @@ class Publisher:
         if s.record is not None:
             text = self.pgn(s, s.record)
             self._pgns[n] = text
-        if text is not None and s.record.result != "*":  # a finished game: its own file now, not at the next game
+        if text is not None and (s.record.result != "*" or (s.serial, s.record.game) in self.verdicts):
+            # a finished game: its own file now, not at the next game
             self._later(self._game_file, n, s.record.game, text)
         board = views.board_json(s, self.round_info())
+        if self.verdicts and s.record is not None and (s.serial, s.record.game) in self.verdicts \
+                and s.record.result == "*":
+            board["result"] = self.verdicts[(s.serial, s.record.game)]
         parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
         self._later(self._show, s, n, text, board, parts)
         self.send_public({"type": "board", "board": board})

@@ -230,11 +230,16 @@ def make_app(relay) -> web.Application:
                 raise web.HTTPConflict(text="the board has not said its clock yet")
             now = target.clock.white_ms if side == "w" else target.clock.black_ms
             line = f"set time {side} {now + ms}"
-        elif words[0] == "forfeit":  # a player forfeits (the reason goes into the PGN)
-            if len(words) < 2 or words[1] not in ("w", "b"):
-                raise web.HTTPBadRequest(text="forfeit w|b [reason]")
+        elif words[0] == "forfeit":  # a player forfeits, or both (the reason goes into the PGN)
+            if len(words) < 2 or words[1] not in ("w", "b", "both"):
+                raise web.HTTPBadRequest(text="forfeit w|b|both [reason]")
             forfeit = (words[1], unquote(" ".join(words[2:]))[:120])
-            line = "result 0-1" if words[1] == "w" else "result 1-0"
+            line = {"w": "result 0-1", "b": "result 1-0", "both": "pause"}[words[1]]
+            if words[1] == "both" and target.clock.state != "running":  # nothing for the board to do
+                if s.record is None or s.record.result != "*":
+                    raise web.HTTPConflict(text="no game in progress on that board")
+                text = relay.forfeited(s, *forfeit)
+                return web.json_response({"sent": None, "answer": None, "ok": True, "said": text, "changed": [text]})
         status, out = await ask_board(relay, target, line)
         if words[0] == "add" and out.get("ok"):
             out["changed"] = [f"+{_hms(ms)} to {'White' if side == 'w' else 'Black'}"] + out["changed"]

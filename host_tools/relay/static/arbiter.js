@@ -127,7 +127,7 @@ function makeDesk(n) {
     <form data-form="result" class="controls"><label>Result <select name="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option></select></label> <button>Set result</button></form>
     <form data-form="add" class="controls"><label>Add <input name="minutes" size="4" placeholder="m:ss" aria-describedby="adds-${n}" required> to <select name="side">${SIDES}</select></label>
       <output id="adds-${n}" data-part="adds"></output> <button>Add time</button></form>
-    <form data-form="forfeit" class="controls"><label>Forfeit by <select name="side">${SIDES}</select></label>
+    <form data-form="forfeit" class="controls"><label>Forfeit by <select name="side">${SIDES}<option value="both">both (double forfeit)</option></select></label>
       <label>reason <input name="reason" size="18" placeholder="late arrival (6.7.1)"></label> <button>Declare forfeit</button></form>
     <form data-form="new" class="controls"><label>New game <input name="tc" size="14" placeholder="90+30" aria-describedby="reads-${n}"></label>
       <output id="reads-${n}" data-part="reads"></output>
@@ -171,7 +171,7 @@ function makeDesk(n) {
     },
     add: (f) => { const v = f.minutes.value.trim(), ms = toMs(v.includes(":") ? v : v + ":00"); if (!ms) { said(n, false, "the time to add as m:ss or minutes:seconds"); return; }
       command(n, `add ${f.side.value} ${ms}`); },
-    forfeit: (f) => confirmed(n, `declare ${f.side.value === "w" ? "White" : "Black"}'s game lost by forfeit`)
+    forfeit: (f) => confirmed(n, f.side.value === "both" ? "declare a double forfeit (0-0)" : `declare ${f.side.value === "w" ? "White" : "Black"}'s game lost by forfeit`)
       && command(n, `forfeit ${f.side.value}` + (f.reason.value.trim() ? " " + word(f.reason.value.trim()) : "")),
     pair: (f) => assign(n, +f.pairing.value),
     message: (f) => command(n, f.text.value.trim() ? "message " + word(f.text.value.trim()) : "message"),
