@@ -245,6 +245,7 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
                         "feed": "eboardevent", "id": i, "param": {"serialnr": serials[i]}}}))
                 for i in range(len(serials)):
                     await subscribe(i)
+                fed = set()
                 while not result.exists():
                     try:
                         m = await lc.receive_json(timeout=0.5)
@@ -255,7 +256,9 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
                         await subscribe(m["id"])
                     elif m.get("response") == "feed":
                         p = m["param"]
-                        lc_seen.setdefault((p["serialnr"], len(p["san"])), time.time())
+                        if m["id"] in fed:  # (a subscription's first feed is where its board stood: not a move's way)
+                            lc_seen.setdefault((p["serialnr"], len(p["san"])), time.time())
+                        fed.add(m["id"])
                 await lc.close()
 
             async def standings_poller():
