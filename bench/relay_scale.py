@@ -3,6 +3,7 @@ machine with p99 under 50 ms, nothing lost), and an arbiter's commands through i
 the round trip under 300 ms at 200 boards).
 
     python bench/relay_scale.py [--boards 10 200 1000] [--seconds 30] [--livechess 100] [--standings]
+                                [--earlier-games 100000]
 
 Each board is a light replayer on a pseudo-terminal speaking the board's protocol: it
 answers hello and resend, sends a move (and its clk) every 1-3 s of a random legal game,
@@ -19,7 +20,9 @@ makes them, to boards at random) follow the boards beside the page, and the move
 LiveChess feed delay is reported too; with `--standings`, a client polls /api/standings
 ten times a second all along (the costly view a spectator can ask for). The machine's
 load (1-minute load average, and the share of the CPUs busy during the run) is printed
-beside the figures: on a shared machine the figures are only as good as it was quiet."""
+beside the figures: on a shared machine the figures are only as good as it was quiet.
+`--earlier-games G` gives the relay an earlier round of G games (`--earlier`), so that the
+standings have an event's weight to carry."""
 from __future__ import annotations
 
 import argparse
@@ -112,7 +115,7 @@ def replayers(n, lines, seconds, result):
         boards = [Replayer(i, os.path.join(lines, f"b{i}"), loop) for i in range(n)]
         # Latency is measured in the steady state: the clock starts once the relay has
         # opened every line (a move made before that arrives by resend, later).
-        deadline = time.time() + 30
+        deadline = time.time() + 180
         while not all(b.greeted for b in boards) and time.time() < deadline:
             await asyncio.sleep(0.1)
         await asyncio.sleep(1)
@@ -160,9 +163,23 @@ def _busy():
     return sum(v) - idle, sum(v)
 
 
-def bench(n, seconds, port, livechess=0, poll_standings=False):
+def _earlier_round(path: Path, games: int, players: int = 4000) -> None:
+    """Earlier rounds of that many games among `players` players (results only)."""
+    rng = random.Random(3)
+    with open(path, "w") as f:
+        for g in range(games):
+            res = rng.choice(("1-0", "0-1", "1/2-1/2"))
+            f.write(f'[Event "Bench"]\n[Round "0.{g % 9999 + 1}"]\n[White "P{rng.randrange(players)}"]\n'
+                    f'[Black "P{rng.randrange(players)}"]\n[Result "{res}"]\n\n{res}\n\n')
+
+
+def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
     tmp = Path(tempfile.mkdtemp(prefix="relay-scale-"))
     (tmp / "lines").mkdir()
+    earlier = []
+    if earlier_games:
+        _earlier_round(tmp / "earlier.pgn", earlier_games)
+        earlier = ["--earlier", str(tmp / "earlier.pgn")]
     result = tmp / "sent.json"
     rep = subprocess.Popen([sys.executable, __file__, "--replayers", str(n), str(tmp / "lines"),
                             str(seconds), str(result)], cwd=ROOT)
@@ -171,7 +188,7 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
     log = open(tmp / "relay.log", "w")
     relay = subprocess.Popen([sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"),
                               "--out", str(tmp / "out"), "--no-discover", "--port", str(port),
-                              "--livechess-port", str(port + 1), "--no-engine"], cwd=ROOT,
+                              "--livechess-port", str(port + 1), "--no-engine", *earlier], cwd=ROOT,
                              stdout=log, stderr=subprocess.STDOUT, text=True,
                              env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
     profiler = None
@@ -187,14 +204,14 @@ def bench(n, seconds, port, livechess=0, poll_standings=False):
     async def listen():
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             ws = None
-            for _ in range(600):  # a relay opening a thousand lines takes a while to answer
+            for _ in range(1800):  # a relay opening a thousand lines (or reading an event) takes a while
                 try:
                     ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws", max_msg_size=0)
                     break
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
             if ws is None:
-                raise SystemExit(f"the relay's websocket did not answer in 60 s: see {tmp / 'relay.log'}")
+                raise SystemExit(f"the relay's websocket did not answer in 180 s: see {tmp / 'relay.log'}")
             # The arbiter's feed: each board's serial (the replayers' key) and the answers to
             # the arbiter's commands are his alone; spectators' feeds get the same moves.
             await ws.send_json({"token": TOKEN})
@@ -348,9 +365,10 @@ def main():
     ap.add_argument("--port", type=int, default=18480)
     ap.add_argument("--livechess", type=int, default=0, metavar="K", help="LiveChess subscriptions beside the page")
     ap.add_argument("--standings", action="store_true", help="a client polling /api/standings 10 times a second")
+    ap.add_argument("--earlier-games", type=int, default=0, metavar="G", help="an earlier round of G games")
     a = ap.parse_args()
     for i, n in enumerate(a.boards):
-        bench(n, a.seconds, a.port + 2 * i, a.livechess, a.standings)
+        bench(n, a.seconds, a.port + 2 * i, a.livechess, a.standings, a.earlier_games)
 
 
 if __name__ == "__main__":

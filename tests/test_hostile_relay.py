@@ -477,9 +477,9 @@ def test_a_standings_poller_makes_the_standings_once_per_change_off_the_event_lo
     made = []
     real = standings.standings
 
-    def counting(games, feds=None):
+    def counting(games, feds=None, base=None):
         made.append(threading.current_thread() is threading.main_thread())
-        return real(games, feds)
+        return real(games, feds, base)
     monkeypatch.setattr(standings, "standings", counting)
 
     async def body():

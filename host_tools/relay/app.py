@@ -64,6 +64,8 @@ class Relay:
         self._standings_version, self._standings_at, self._standings_task = None, 0.0, None
         self._standings_sleeping = False
         self._rounds = None  # the earlier rounds as /api/rounds has them: made once
+        self._earlier_tally = None  # their standings' sums (standings.tally): made once
+        self._standings_body = b""  # the standings as JSON, made with them
         self.store = Store(out)
         self.patterns = list(patterns)
         self.discover = discover
@@ -144,10 +146,11 @@ class Relay:
     async def standings_json(self) -> dict:
         """The standings after the earlier rounds and the finished games of this one as the
         public has them (held back by a delay). Made again only when what the public has
-        changed, at most once a second, off the event loop (with 10^5 earlier games it
-        takes a while), one making at a time shared by every request meanwhile; a request
+        changed (a result, a player: not a move), at most once a second, off the event loop
+        (with 10^5 earlier games it takes a while; their sums are made once), one making at
+        a time shared by every request meanwhile; a request
         waits at most STANDINGS_WAIT_S for it, else it gets the latest made."""
-        version = (self.publisher.public_version, id(self.round))
+        version = (self.publisher.results_version, id(self.round))
         if self._standings is not None and self._standings_version == version:
             return self._standings
         if self._standings_task is None:
@@ -163,12 +166,17 @@ class Relay:
             pass
         return self._standings
 
+    async def standings_body(self) -> bytes:
+        """The standings as /api/standings sends them: JSON made once per making."""
+        await self.standings_json()
+        return self._standings_body
+
     async def _make_standings(self, wait: float) -> None:
         try:
             if wait:
                 await asyncio.sleep(wait)
             self._standings_sleeping = False
-            version = (self.publisher.public_version, id(self.round))
+            version = (self.publisher.results_version, id(self.round))
             text = self.round_pgn(placeholders=False)  # the parts are made already: a join
             feds = {}
             for b in self.round.boards.values():
@@ -180,9 +188,12 @@ class Relay:
             earlier = self.earlier
 
             def make():
-                games = earlier + standings.games_from_pgn(text, "the round", whole=False)
-                return {"rounds": rounds, "standings": standings.standings(games, feds)}
-            self._standings = await asyncio.to_thread(make)
+                if self._earlier_tally is None:  # the earlier rounds, tallied once
+                    self._earlier_tally = standings.tally(earlier)
+                games = standings.games_from_pgn(text, "the round", whole=False)
+                made = {"rounds": rounds, "standings": standings.standings(games, feds, self._earlier_tally)}
+                return made, json.dumps(made).encode()  # sent as it is to every request until the next
+            self._standings, self._standings_body = await asyncio.to_thread(make)
             self._standings_version, self._standings_at = version, time.monotonic()
         finally:
             self._standings_task, self._standings_sleeping = None, False

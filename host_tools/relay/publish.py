@@ -32,7 +32,8 @@ class Publisher:
         self.store = store
         self.delay_s = delay_s
         self.evaluation = False  # the spectators' evaluation runs (set by the relay)
-        self.public_version = 0  # counts the changes the public has been shown (the standings follow it)
+        self.results_version = 0  # counts the results and players the public has been shown changing (the standings follow it)
+        self._shown_results: dict[int, tuple] = {}  # board -> (game, result, white, black) as last shown
         self.verdicts: dict[tuple[str, int], str] = {}  # (serial, game) -> a result no board gives: a double forfeit's 0-0
         # What the public has been shown (with a delay; without one, the live state is it):
         self._public_boards: dict[int, dict] = {}  # board number -> its board_json
@@ -172,6 +173,7 @@ class Publisher:
         self._later(self._game_file, s.number, game, self.pgn(s, s.records[game]))
 
     def _game_file(self, n: int, game: int, text: str) -> None:
+        self.results_version += 1  # (an earlier game of the board: in the round PGN as well)
         self._public_games[(n, game)] = text
         self.store.write(f"board-{n}-game-{game}.pgn", text)
 
@@ -233,6 +235,7 @@ class Publisher:
 
     def round_changed(self) -> None:
         """A new round (players, event): every PGN again, and the page told."""
+        self.results_version += 1
         self._pgns.clear()
         self._earlier.clear()
         for s in self.sessions.values():
@@ -296,7 +299,10 @@ class Publisher:
 
     def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
         """A board's change reaches the public: its files, the round PGN, the lichess push."""
-        self.public_version += 1
+        shown = (board.get("game"), board.get("result"), board.get("white"), board.get("black"))
+        if self._shown_results.get(n) != shown:
+            self._shown_results[n] = shown
+            self.results_version += 1
         self._public_boards[n] = views.public(board)
         if parts is not None:
             self._public_parts[n] = parts

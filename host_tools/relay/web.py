@@ -114,7 +114,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get("/api/standings")
     async def standings(request):  # the event's standings, this round's finished games included
-        return web.json_response(await relay.standings_json())
+        return web.Response(body=await relay.standings_body(), content_type="application/json")
 
     @routes.get("/api/rounds")
     async def rounds(request):  # the event's earlier rounds, with their games
