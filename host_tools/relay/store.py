@@ -30,7 +30,7 @@ BULK = 256 * 1024  # a file larger than this is written by the bulk thread
 # the same one: a rename over an existing file waits for the new file's data on ext4
 # (auto_da_alloc), and a thousand boards' PGNs a second one after another were seconds
 # behind; side by side the disk takes them as they come.
-FILE_THREADS = 4
+FILE_THREADS = 8
 
 
 class Store:
