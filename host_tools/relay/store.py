@@ -10,8 +10,10 @@
     <out>/alerts.jsonl           what the arbiter was alerted to (relay/alerts.py)
     <out>/notes.jsonl            what the arbiter noted at a move (a claim's written move)
 
-All writing happens in one writer thread, in the order asked: the event loop never waits
-for a disk. PGN files are written to a new file and renamed, so a reader never sees half
+All writing happens in the store's threads, never on the event loop: the journals in one
+writer thread, in the order asked; whole files (PGNs, the relay's small JSON files) in
+FILE_THREADS threads, each file always in the same one, its latest text only; the round's
+PGN (large) in a thread of its own. PGN files are written to a new file and renamed, so a reader never sees half
 of one; the journals are fsynced in batches by a thread of their own, so that a thousand
 boards' fsyncs (an fsync can take milliseconds) never hold up a PGN file. A line lost to a crash of the host before its fsync is
 not lost: the board keeps its game, and the relay asks it to resend from the last event
