@@ -102,8 +102,14 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
                 got["title_after"] = await page.title()
 
+                # The desk live (#51): the board's moves numbered, the state word true after each action.
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'running'")
+                got["scoresheet"] = await page.inner_text("#board-1 [data-part=scoresheet]")
+                got["squares"] = await page.eval_on_selector_all("#board-1 [data-part=diagram] td", "l => l.length")
+                got["link"] = await page.eval_on_selector_all("#board-1 h2 a", "l => l.length")
                 await page.click("#board-1 [data-cmd=pause]")
                 await said(1, "pause → ok pause")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'paused'")
                 await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30"})
                 got["means_short"] = await page.inner_text("#board-1 [data-part=means]")
                 await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30:00"})
@@ -114,6 +120,7 @@ def test_the_arbiters_page(tmp_path):
                 got["set_bad"] = await said(1, "a time as")
                 await page.click("#board-1 [data-cmd=resume]")
                 await said(1, "resume → ok resume")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'running'")
                 await submit("penalty", choose={"why": "illegal", "side": "b"})
                 got["penalty"] = await said(1, "ok penalty")
                 await submit("claim", choose={"side": "b"}, fill={"move": "Nf6"})
@@ -160,6 +167,7 @@ def test_the_arbiters_page(tmp_path):
 
     run(body())
     assert got["refused_alerts"] == 0
+    assert got["scoresheet"] == "1. e4" and got["squares"] == 64 and got["link"] == 0
     assert got["players"].startswith("Anna – Bo · sim-a")
     assert got["start"] == "start → ok start"
     assert got["start_again"].startswith("start → refused: ") and "%20" not in got["start_again"]
