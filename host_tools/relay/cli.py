@@ -45,6 +45,9 @@ def parse(argv=None):
                     help="address of the LiveChess API (default: this machine only, whatever --host is: "
                          "it is the players' programs' and the arbiter's, not the hall's; with --delay it "
                          "needs the token)")
+    ap.add_argument("--per-address", type=int, default=16, metavar="N",
+                    help="connections one address may hold (default 16: a spectator's browser; behind a "
+                         "proxy every spectator comes from its address: raise it)")
     ap.add_argument("--no-discover", action="store_true", help="do not look for Picos by USB id")
     ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
     ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN); "
@@ -70,6 +73,8 @@ def _check(a) -> None:
     writable_folder(a.out, "the output folder (--out)")
     if not 0 <= a.delay <= 3600:
         raise CommandError(f"--delay is 0..3600 seconds, not {a.delay}")
+    if not 1 <= a.per_address <= 4096:
+        raise CommandError(f"--per-address is 1..4096, not {a.per_address}")
     if a.round_file:
         readable_file(a.round_file, "the round file")
     for p in a.earlier:
@@ -134,7 +139,7 @@ async def run(a, until=None, on_start=None):
                       http_port=a.port, livechess_port=a.livechess_port, livechess_host=a.livechess_host,
                       token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
                       origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker,
-                      analysis=analysis, delay_s=a.delay, earlier=a.earlier)
+                      analysis=analysis, delay_s=a.delay, earlier=a.earlier, door={"per_client": a.per_address})
     except (CommandError, RoundError) as e:
         raise SystemExit(f"{PROG}: error: {e}") from None
     try:
