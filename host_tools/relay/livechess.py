@@ -158,6 +158,7 @@ class LiveChessApi:
         self.by_host: dict[str, int] = {}  # subscriptions per address (the token's not counted)
         self.count = 0
         self._recons: dict[tuple[str, str | None], _Reconstruction] = {}
+        self._params: dict[tuple, tuple] = {}  # (serial, setup, flipped) -> (the game's stamp, its param's JSON but the clock)
         self._due: dict[str, object] = {}  # serial -> its session: a feed due at the next turn of the loop
 
     def _session(self, serial):
@@ -223,9 +224,20 @@ class LiveChessApi:
         return r.sans()
 
     def _param(self, s, setup, flipped: bool) -> str:
-        start, sans, match = self._recon(s, setup)
-        return json.dumps({"serialnr": s.serial, "flipped": flipped, "board": self._board(s),
-                           "start": start, "san": sans, "match": match, "clock": self._clock(s)})
+        """A feed's param as JSON text. All but the clock is kept while the game stands
+        (a clock line changes two numbers: the moves are not made into JSON again)."""
+        rec = s.record
+        plies = rec.plies if rec is not None else ()
+        stamp = (id(rec), rec.fen if rec is not None else None, len(plies),
+                 plies[-1].uci if plies else None, plies[-2].uci if len(plies) > 1 else None)
+        key = (s.serial, setup, flipped)
+        made = self._params.get(key)
+        if made is None or made[0] != stamp:
+            start, sans, match = self._recon(s, setup)
+            head = json.dumps({"serialnr": s.serial, "flipped": flipped, "board": self._board(s),
+                               "start": start, "san": sans, "match": match})
+            made = self._params[key] = (stamp, head[:-1])
+        return made[1] + ', "clock": ' + json.dumps(self._clock(s)) + "}"
 
     # ----- feeds
 
@@ -308,6 +320,8 @@ class LiveChessApi:
                 del self.by_serial[sub.serial]
                 for key in [k for k in self._recons if k[0] == sub.serial]:
                     del self._recons[key]
+                for key in [k for k in self._params if k[0] == sub.serial]:
+                    del self._params[key]
 
     def _room(self, conn) -> str | None:
         """Why conn may not have one more subscription, or None."""
