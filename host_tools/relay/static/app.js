@@ -418,6 +418,10 @@ function clockShown(b) {
     const ms = startMs(b.tc) || null;
     return Object.assign({}, b.clock, { white: ms, black: ms, running: null, state: "not started", flags: [0, 0] });
   }
+  if (b.clock && b.clock.age_ms == null && b.clock.state === "stopped") {
+    // The board never said its clock (a game played without one): no time to show, not 0.0.
+    return Object.assign({}, b.clock, { white: null, black: null, running: null });
+  }
   return Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
 }
 
