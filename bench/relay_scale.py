@@ -31,6 +31,7 @@ import json
 import os
 import pty
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -347,6 +348,8 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
     if standings_rtt:
         print(f"       /api/standings polled {len(standings_rtt)} times: median {statistics.median(standings_rtt):.1f} ms "
               f"p99 {p99(standings_rtt):.1f} ms", flush=True)
+    if not os.environ.get("BENCH_KEEP"):  # (BENCH_KEEP=1: the relay's folder and log stay, for a look)
+        shutil.rmtree(tmp, ignore_errors=True)
     if page_rtt:
         print(f"       arbiter commands {len(page_rtt)}: request -> HTTP answer median {statistics.median(http_rtt):.1f} ms "
               f"p99 {p99(http_rtt):.1f} ms; -> answer on the page median {statistics.median(page_rtt):.1f} ms "
