@@ -147,3 +147,15 @@ def test_without_a_delay_the_livechess_api_stays_on_this_machine_and_flip_never_
     assert away[0] is None  # nothing listens on the hall's address
     assert {"response": "call", "id": 2, "param": True} in got
     assert not [r for r in received if r.startswith("config")]
+
+
+def test_a_relay_that_would_speak_the_moves_before_the_delay_is_refused(tmp_path):
+    # --speak says each move aloud as it is made: in the hall, with a delay, that is the
+    # move early for anyone who hears it. Refused before anything starts, with the reason.
+    from host_tools.relay import cli
+
+    args = cli.parse(["--no-discover", "--out", str(tmp_path / "out"), "--delay", "30", "--speak", "en"])
+    with pytest.raises(SystemExit) as e:
+        asyncio.run(cli.run(args))
+    assert "--speak says every move as it is made: with --delay 30 it would tell the hall" in str(e.value)
+    assert not (tmp_path / "out" / "boards.json").exists()

@@ -73,6 +73,9 @@ def _check(a) -> None:
     writable_folder(a.out, "the output folder (--out)")
     if not 0 <= a.delay <= 3600:
         raise CommandError(f"--delay is 0..3600 seconds, not {a.delay}")
+    if a.delay and a.speak:
+        raise CommandError(f"--speak says every move as it is made: with --delay {a.delay} it would tell the hall "
+                           f"the moves early (fair play); the blind player's own board speaks to him")
     if not 1 <= a.per_address <= 4096:
         raise CommandError(f"--per-address is 1..4096, not {a.per_address}")
     if a.round_file:
