@@ -154,6 +154,10 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_function("document.querySelector('#board-2 [data-part=players]').textContent.includes('sim-a')")
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('sim-b')")
                 got["swapped"] = {n: (s[n].serial, relay.board_json(s[n])["white"]) for n in (1, 2)}
+                # sim-a's alerts went with it to board 2 (#51: an old board's group stayed)
+                await page.wait_for_function("(document.querySelector('#alerts-board-2') || {}).textContent?.includes('pressed the clock')")
+                got["groups"] = await page.eval_on_selector_all(
+                    "#alerts .alert-group", "gs => gs.map(g => [g.dataset.board, g.textContent.includes('pressed the clock')])")
                 got["round_serials"] = {n: e.get("serial") for n, e in relay.round.boards.items()}
                 await browser.close()
         finally:
@@ -195,6 +199,7 @@ def test_the_arbiters_page(tmp_path):
     assert game.headers["Result"] == "1/2-1/2"
     # sim-a plays pairing 2 (Cy - Di) now, sim-b pairing 1: the names go with the numbers.
     assert got["swapped"] == {1: ("sim-b", "Anna"), 2: ("sim-a", "Cy")}
+    assert ["2", True] in got["groups"] and ["1", True] not in got["groups"]
     assert got["round_serials"] == {1: "sim-b", 2: "sim-a"}
     # The journals went with the boards: board 2's first game is sim-a's (1. e4).
     assert [p.uci for p in got["after_restart"][2]] == ["e2e4"] and got["after_restart"][1] == []

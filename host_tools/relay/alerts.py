@@ -147,6 +147,17 @@ class Alerts:
     def json(self) -> list[dict]:
         return [a.json() for a in self.items.values()]
 
+    def renumber(self, a: int, b: int) -> bool:
+        """Boards a and b changed numbers (the arbiter paired them anew): their alerts go
+        with them. Whether any alert changed."""
+        moved = False
+        for x in self.items.values():
+            if x.board in (a, b):
+                x.board = b if x.board == a else a
+                self._write(x)
+                moved = True
+        return moved
+
     def _keep(self, a: Alert) -> None:
         self.items[a.id] = a
         while len(self.items) > KEEP:

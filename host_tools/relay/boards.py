@@ -154,6 +154,8 @@ class Boards:
             self.store.swap(name.format(old), name.format(n))
         self.log(f"board {n}: {serial} (was board {old}) plays pairing {n} now")
         self.publisher.renumbered(old, n)
+        if self.alerts.renumber(old, n):  # a board's alerts go with it: the arbiter's page told
+            self.publisher.send({"type": "alerts", "alerts": self.alerts.json()}, arbiter=True)
 
     # ----- lines (host_tools/relay/lines.py calls these in the event loop)
 

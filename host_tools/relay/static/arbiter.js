@@ -404,6 +404,13 @@ function connect() {
     }
     else if (msg.type === "clock" && boards.has(msg.number)) { boards.get(msg.number).clock = msg.clock; renderClock(boards.get(msg.number)); }
     else if (msg.type === "alert") newAlert(msg.alert);
+    else if (msg.type === "alerts") {  // boards renumbered: their alerts went with them, every group anew
+      alerts.clear();
+      document.getElementById("alerts").innerHTML = "";
+      document.querySelectorAll(".desk.alerted").forEach((d) => d.classList.remove("alerted"));
+      msg.alerts.forEach(renderAlert);
+      unseen();
+    }
   };
   ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
 }
