@@ -2,7 +2,8 @@
 machine with p99 under 50 ms, nothing lost), and an arbiter's commands through it (p99 of
 the round trip under 300 ms at 200 boards).
 
-    python bench/relay_scale.py [--boards 10 200 1000] [--seconds 30]
+    python bench/relay_scale.py [--boards 10 200 1000] [--seconds 30] [--livechess 100] [--standings]
+                                [--earlier-games 100000]
 
 Each board is a light replayer on a pseudo-terminal speaking the board's protocol: it
 answers hello and resend, sends a move (and its clk) every 1-3 s of a random legal game,
@@ -12,7 +13,16 @@ to that board's PGN on disk (sampled on 10 boards), the relay's CPU and peak mem
 the moves lost (must be 0). Meanwhile an arbiter sends four commands a second (pause and
 resume, to boards at random) through `POST /api/boards/<n>/command`, which each board
 answers as the firmware does (`ok pause`): reported, the round trip from the request to the
-HTTP answer, and to the board's answer shown on the page (its websocket message)."""
+HTTP answer, and to the board's answer shown on the page (its websocket message).
+
+With `--livechess K`, K LiveChess subscriptions (16 on a connection, as lichess's DGT page
+makes them, to boards at random) follow the boards beside the page, and the move line ->
+LiveChess feed delay is reported too; with `--standings`, a client polls /api/standings
+ten times a second all along (the costly view a spectator can ask for). The machine's
+load (1-minute load average, and the share of the CPUs busy during the run) is printed
+beside the figures: on a shared machine the figures are only as good as it was quiet.
+`--earlier-games G` gives the relay an earlier round of G games (`--earlier`), so that the
+standings have an event's weight to carry."""
 from __future__ import annotations
 
 import argparse
@@ -21,6 +31,7 @@ import json
 import os
 import pty
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -105,7 +116,7 @@ def replayers(n, lines, seconds, result):
         boards = [Replayer(i, os.path.join(lines, f"b{i}"), loop) for i in range(n)]
         # Latency is measured in the steady state: the clock starts once the relay has
         # opened every line (a move made before that arrives by resend, later).
-        deadline = time.time() + 30
+        deadline = time.time() + 180
         while not all(b.greeted for b in boards) and time.time() < deadline:
             await asyncio.sleep(0.1)
         await asyncio.sleep(1)
@@ -145,9 +156,31 @@ def p99(v):
     return v[min(len(v) - 1, int(len(v) * 0.99))] if v else float("nan")
 
 
-def bench(n, seconds, port):
+def _busy():
+    """(busy, total) CPU ticks of the whole machine so far (/proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+def _earlier_round(path: Path, games: int, players: int = 4000) -> None:
+    """Earlier rounds of that many games among `players` players (results only)."""
+    rng = random.Random(3)
+    with open(path, "w") as f:
+        for g in range(games):
+            res = rng.choice(("1-0", "0-1", "1/2-1/2"))
+            f.write(f'[Event "Bench"]\n[Round "0.{g % 9999 + 1}"]\n[White "P{rng.randrange(players)}"]\n'
+                    f'[Black "P{rng.randrange(players)}"]\n[Result "{res}"]\n\n{res}\n\n')
+
+
+def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
     tmp = Path(tempfile.mkdtemp(prefix="relay-scale-"))
     (tmp / "lines").mkdir()
+    earlier = []
+    if earlier_games:
+        _earlier_round(tmp / "earlier.pgn", earlier_games)
+        earlier = ["--earlier", str(tmp / "earlier.pgn")]
     result = tmp / "sent.json"
     rep = subprocess.Popen([sys.executable, __file__, "--replayers", str(n), str(tmp / "lines"),
                             str(seconds), str(result)], cwd=ROOT)
@@ -156,27 +189,35 @@ def bench(n, seconds, port):
     log = open(tmp / "relay.log", "w")
     relay = subprocess.Popen([sys.executable, "-m", "host_tools", "relay", str(tmp / "lines" / "*"),
                               "--out", str(tmp / "out"), "--no-discover", "--port", str(port),
-                              "--livechess-port", str(port + 1), "--no-engine"], cwd=ROOT,
+                              "--livechess-port", str(port + 1), "--no-engine", *earlier], cwd=ROOT,
                              stdout=log, stderr=subprocess.STDOUT, text=True,
                              env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
-    ws_seen, pgn_seen = {}, {}
+    profiler = None
+    if os.environ.get("BENCH_PROFILE"):  # py-spy (PyPI) samples the relay: collapsed stacks to this file
+        profiler = subprocess.Popen(["py-spy", "record", "--pid", str(relay.pid), "--format", "raw", "--rate", "200",
+                                     "--nonblocking", "--duration", str(seconds + 15), "--output",
+                                     os.environ["BENCH_PROFILE"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ws_seen, pgn_seen, lc_seen = {}, {}, {}
+    standings_rtt = []
     asked = {}  # board number -> (command line, sent at): waiting for the page to show the answer
     http_rtt, page_rtt = [], []
 
     async def listen():
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             ws = None
-            for _ in range(600):  # a relay opening a thousand lines takes a while to answer
+            for _ in range(1800):  # a relay opening a thousand lines (or reading an event) takes a while
                 try:
                     ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws", max_msg_size=0)
                     break
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.1)
             if ws is None:
-                raise SystemExit(f"the relay's websocket did not answer in 60 s: see {tmp / 'relay.log'}")
+                raise SystemExit(f"the relay's websocket did not answer in 180 s: see {tmp / 'relay.log'}")
             # The arbiter's feed: each board's serial (the replayers' key) and the answers to
             # the arbiter's commands are his alone; spectators' feeds get the same moves.
             await ws.send_json({"token": TOKEN})
+            while (await ws.receive_json(timeout=30)).get("type") != "arbiter":
+                pass  # signed in: this address is the arbiter's (the door keeps room for it)
 
             async def watch_pgn():
                 known = {}
@@ -214,6 +255,43 @@ def bench(n, seconds, port):
                             http_rtt.append((time.time() - t) * 1000)
                     await asyncio.sleep(0.25)
 
+            async def subscriber(k, serials):
+                # A LiveChess client (with the token: a delay could be set), 16 subscriptions.
+                lc = await http.ws_connect(f"ws://127.0.0.1:{port + 1}/api/v1.0?token={TOKEN}", max_msg_size=0)
+                def subscribe(i):
+                    return lc.send_str(json.dumps({"id": i, "call": "subscribe", "param": {
+                        "feed": "eboardevent", "id": i, "param": {"serialnr": serials[i]}}}))
+                for i in range(len(serials)):
+                    await subscribe(i)
+                fed = set()
+                while not result.exists():
+                    try:
+                        m = await lc.receive_json(timeout=0.5)
+                    except (asyncio.TimeoutError, TypeError):
+                        continue
+                    if m.get("response") == "error" and isinstance(m.get("id"), int):
+                        await asyncio.sleep(1)  # that board has not said hello yet: again
+                        await subscribe(m["id"])
+                    elif m.get("response") == "feed":
+                        p = m["param"]
+                        if m["id"] in fed:  # (a subscription's first feed is where its board stood: not a move's way)
+                            lc_seen.setdefault((p["serialnr"], len(p["san"])), time.time())
+                        fed.add(m["id"])
+                await lc.close()
+
+            async def standings_poller():
+                while not result.exists():
+                    t = time.time()
+                    async with http.get(f"http://127.0.0.1:{port}/api/standings") as r:
+                        await r.read()
+                    standings_rtt.append((time.time() - t) * 1000)
+                    await asyncio.sleep(0.1)
+
+            rng = random.Random(9)
+            others = [asyncio.create_task(subscriber(k, [f"bench-{rng.randrange(n)}" for _ in range(min(16, livechess - k))]))
+                      for k in range(0, livechess, 16)]
+            if poll_standings:
+                others.append(asyncio.create_task(standings_poller()))
             watcher = asyncio.create_task(watch_pgn())
             commands = asyncio.create_task(arbiter())
             async for msg in feed(ws, result, seconds):
@@ -226,19 +304,27 @@ def bench(n, seconds, port):
                         del asked[b["number"]]
             watcher.cancel()
             commands.cancel()
+            for task in others:
+                task.cancel()
             await ws.close()
 
     cpu0, _ = _cpu_mem(relay.pid)
+    busy0, all0 = _busy()
     t0 = time.time()
     asyncio.run(listen())
     cpu1, rss = _cpu_mem(relay.pid)
+    busy1, all1 = _busy()
+    load = os.getloadavg()[0]
     wall = time.time() - t0
     rep.wait(60)
+    if profiler is not None:
+        profiler.wait(60)
     relay.terminate()
     relay.wait(30)
     sent = {serial: {int(k): v for k, v in plies.items()} for serial, plies in json.loads(result.read_text()).items()}
     ws_delay = [(ws_seen[(s, p)] - t) * 1000 for s, plies in sent.items() for p, t in plies.items() if (s, p) in ws_seen]
     pgn_delay = [(pgn_seen[(s, p)] - t) * 1000 for s, plies in sent.items() for p, t in plies.items() if (s, p) in pgn_seen]
+    lc_delay = [(lc_seen[(s, p)] - t) * 1000 for s, plies in sent.items() for p, t in plies.items() if (s, p) in lc_seen]
     total = sum(len(p) for p in sent.values())
     if os.environ.get("BENCH_DEBUG"):
         worst = sorted(((ws_seen[(s, p)] - t) * 1000, s, p) for s, plies in sent.items() for p, t in plies.items() if (s, p) in ws_seen)[-8:]
@@ -253,7 +339,17 @@ def bench(n, seconds, port):
     print(f"N={n:3d}  moves {total:5d}  lost {lost}  "
           f"ws median {statistics.median(ws_delay):.1f} ms p99 {p99(ws_delay):.1f} ms  "
           f"pgn median {statistics.median(pgn_delay) if pgn_delay else float('nan'):.1f} ms p99 {p99(pgn_delay):.1f} ms  "
-          f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB", flush=True)
+          f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB  "
+          f"[machine: load {load:.1f} on {os.cpu_count()} CPUs, {100 * (busy1 - busy0) / max(1, all1 - all0):.0f}% busy]",
+          flush=True)
+    if lc_delay:
+        print(f"       LiveChess {livechess} subscriptions: move line -> feed median {statistics.median(lc_delay):.1f} ms "
+              f"p99 {p99(lc_delay):.1f} ms ({len(lc_delay)} moves seen)", flush=True)
+    if standings_rtt:
+        print(f"       /api/standings polled {len(standings_rtt)} times: median {statistics.median(standings_rtt):.1f} ms "
+              f"p99 {p99(standings_rtt):.1f} ms", flush=True)
+    if not os.environ.get("BENCH_KEEP"):  # (BENCH_KEEP=1: the relay's folder and log stay, for a look)
+        shutil.rmtree(tmp, ignore_errors=True)
     if page_rtt:
         print(f"       arbiter commands {len(page_rtt)}: request -> HTTP answer median {statistics.median(http_rtt):.1f} ms "
               f"p99 {p99(http_rtt):.1f} ms; -> answer on the page median {statistics.median(page_rtt):.1f} ms "
@@ -270,9 +366,12 @@ def main():
     ap.add_argument("--boards", type=int, nargs="*", default=[10, 200, 1000])
     ap.add_argument("--seconds", type=int, default=30)
     ap.add_argument("--port", type=int, default=18480)
+    ap.add_argument("--livechess", type=int, default=0, metavar="K", help="LiveChess subscriptions beside the page")
+    ap.add_argument("--standings", action="store_true", help="a client polling /api/standings 10 times a second")
+    ap.add_argument("--earlier-games", type=int, default=0, metavar="G", help="an earlier round of G games")
     a = ap.parse_args()
     for i, n in enumerate(a.boards):
-        bench(n, a.seconds, a.port + 2 * i)
+        bench(n, a.seconds, a.port + 2 * i, a.livechess, a.standings, a.earlier_games)
 
 
 if __name__ == "__main__":

@@ -126,14 +126,16 @@ def test_the_boards_alerts_reach_the_arbiter_and_only_him(tmp_path):
     kinds = [a["kind"] for a in alerts]
     # What the firmware told, in the order it happened, each in words, at the ply it came.
     assert kinds[:2] == ["touched", "illegal-press"], kinds
-    assert "attempt" in kinds and "differs" in kinds and kinds[-1] == "claim", kinds
+    # The claim the arbiter entered himself is his own decision: for the record, not an alarm (#51).
+    assert "attempt" in kinds and "differs" in kinds and kinds[-1] == "arbiter", kinds
     by_kind = {a["kind"]: a for a in alerts}
     assert by_kind["touched"]["text"] == "a piece on g8 was lifted and put back (4.3 may apply)"
     assert not by_kind["touched"]["urgent"] and by_kind["illegal-press"]["urgent"]
     assert by_kind["illegal-press"]["text"].startswith("Black pressed the clock without a legal move")
     assert by_kind["attempt"]["text"] == "Black: a piece stands where no legal move goes (g8g5)"
     assert "fix=g5g8" in by_kind["differs"]["text"] and by_kind["differs"]["urgent"]
-    assert by_kind["claim"]["text"] == "White claimed a draw: incorrect"
+    assert by_kind["arbiter"]["text"] == "the arbiter's decision: White claimed a draw: incorrect"
+    assert not by_kind["arbiter"]["urgent"]
     assert all(a["board"] == 1 and a["game"] is not None and a["ply"] == 1 for a in alerts)
     # Only the feed that gave the token has them.
     assert not [m for m in spectator if m["type"] == "alert"] and not [m for m in impostor if m["type"] == "alert"]

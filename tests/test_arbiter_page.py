@@ -102,8 +102,14 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
                 got["title_after"] = await page.title()
 
+                # The desk live (#51): the board's moves numbered, the state word true after each action.
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'running'")
+                got["scoresheet"] = await page.inner_text("#board-1 [data-part=scoresheet]")
+                got["squares"] = await page.eval_on_selector_all("#board-1 [data-part=diagram] td", "l => l.length")
+                got["link"] = await page.eval_on_selector_all("#board-1 h2 a", "l => l.length")
                 await page.click("#board-1 [data-cmd=pause]")
                 await said(1, "pause → ok pause")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'paused'")
                 await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30"})
                 got["means_short"] = await page.inner_text("#board-1 [data-part=means]")
                 await submit("set", choose={"what": "time", "side": "w"}, fill={"value": "1:30:00"})
@@ -114,6 +120,7 @@ def test_the_arbiters_page(tmp_path):
                 got["set_bad"] = await said(1, "a time as")
                 await page.click("#board-1 [data-cmd=resume]")
                 await said(1, "resume → ok resume")
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'running'")
                 await submit("penalty", choose={"why": "illegal", "side": "b"})
                 got["penalty"] = await said(1, "ok penalty")
                 await submit("claim", choose={"side": "b"}, fill={"move": "Nf6"})
@@ -122,15 +129,18 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_selector("#alerts-board-1 .group-notes li.note", state="attached")
                 got["note_folded"] = await page.eval_on_selector("#alerts-board-1 details", "d => !d.hidden && !d.open")
                 got["urgent_after_note"] = await page.eval_on_selector_all("#alerts li.urgent", "l => l.map(e => e.textContent)")
-                await page.click("#alerts-board-1 [data-all-seen]")  # the claim's two alerts at once
-                await page.wait_for_function("!document.querySelector('#alerts li.urgent')")
+                # The arbiter's own penalty and claim are his decisions, noted: nothing to mark seen (#51).
+                got["urgent_after_claim"] = await page.eval_on_selector_all("#alerts li.urgent", "l => l.length")
                 decline.append(True)
                 await submit("result", choose={"result": "1-0"})
                 await page.wait_for_timeout(500)
                 got["declined_result"] = s[1].record.result
                 await submit("result", choose={"result": "1/2-1/2"})
                 got["result"] = await said(1, "ok result")
-                await submit("new", fill={"tc": "5400+30", "white": "Anna Rudolf", "black": "Bo"})
+                await page.fill("#board-1 [data-form=new] [name=tc]", "90+30")  # as FIDE writes it (#51)
+                await page.wait_for_function("document.querySelector('#board-1 [data-part=reads]').textContent.includes('5400+30')")
+                got["reads"] = await page.inner_text("#board-1 [data-part=reads]")
+                await submit("new", fill={"tc": "90+30", "white": "Anna Rudolf", "black": "Bo"})
                 got["new"] = await said(1, "ok new")
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('game 2')")
                 got["game1_pgn"] = relay.pgn(s[1], s[1].records[1])
@@ -144,6 +154,10 @@ def test_the_arbiters_page(tmp_path):
                 await page.wait_for_function("document.querySelector('#board-2 [data-part=players]').textContent.includes('sim-a')")
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=players]').textContent.includes('sim-b')")
                 got["swapped"] = {n: (s[n].serial, relay.board_json(s[n])["white"]) for n in (1, 2)}
+                # sim-a's alerts went with it to board 2 (#51: an old board's group stayed)
+                await page.wait_for_function("(document.querySelector('#alerts-board-2') || {}).textContent?.includes('pressed the clock')")
+                got["groups"] = await page.eval_on_selector_all(
+                    "#alerts .alert-group", "gs => gs.map(g => [g.dataset.board, g.textContent.includes('pressed the clock')])")
                 got["round_serials"] = {n: e.get("serial") for n, e in relay.round.boards.items()}
                 await browser.close()
         finally:
@@ -157,6 +171,7 @@ def test_the_arbiters_page(tmp_path):
 
     run(body())
     assert got["refused_alerts"] == 0
+    assert got["scoresheet"] == "1. e4" and got["squares"] == 64 and got["link"] == 0
     assert got["players"].startswith("Anna – Bo · sim-a")
     assert got["start"] == "start → ok start"
     assert got["start_again"].startswith("start → refused: ") and "%20" not in got["start_again"]
@@ -164,14 +179,15 @@ def test_the_arbiters_page(tmp_path):
     assert got["title"] == "(1) Arbiter" and got["beeps"] >= 1 and got["desk_alerted"]
     assert got["title_after"] == "Arbiter"
     assert got["means_short"] == "= 1 min 30 s" and got["means"] == "= 1 h 30 min"
-    assert got["set"] == "set time w 5400000 → ok set time"
+    assert got["set"] == "set time w 5400000 → ok set time · White's clock set to 1:30:00"
     assert got["note_folded"] and not any("put back" in t for t in got["urgent_after_note"]) and got["declined_result"] == "*"
     assert got["asked"] == ["Board 1: pause the clock?", "Board 1: give Black the penalty for illegal move (7.5.5)?",
                             "Board 1: end the game 1-0?", "Board 1: end the game ½-½?",
-                            "Board 1: end this game and start a new one?"]
+                            "Board 1: end this game and start a new one with 90 min, 30 s a move: standard (5400+30)?"]
+    assert got["reads"] == "= 90 min, 30 s a move: standard (5400+30)" and got["urgent_after_claim"] == 0
     assert got["set_bad"].startswith("a time as h:mm:ss")
     assert got["penalty"].startswith("penalty illegal b → ok penalty")
-    assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim")
+    assert got["claim"].startswith("Black claims a draw with the written move 1... Nf6") and got["claim"].endswith("→ ok penalty claim · +1:00 to White")
     assert got["result"] == "result 1/2-1/2 → ok result"
     assert got["new"].startswith("new tc=5400+30 white=Anna Rudolf black=Bo → ok new")
     assert got["game2"] == ("5400+30", "Anna Rudolf")
@@ -183,6 +199,7 @@ def test_the_arbiters_page(tmp_path):
     assert game.headers["Result"] == "1/2-1/2"
     # sim-a plays pairing 2 (Cy - Di) now, sim-b pairing 1: the names go with the numbers.
     assert got["swapped"] == {1: ("sim-b", "Anna"), 2: ("sim-a", "Cy")}
+    assert ["2", True] in got["groups"] and ["1", True] not in got["groups"]
     assert got["round_serials"] == {1: "sim-b", 2: "sim-a"}
     # The journals went with the boards: board 2's first game is sim-a's (1. e4).
     assert [p.uci for p in got["after_restart"][2]] == ["e2e4"] and got["after_restart"][1] == []

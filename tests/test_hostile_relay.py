@@ -141,8 +141,8 @@ def test_a_page_feed_token_no_string_can_hold_is_refused_and_leaves_nothing_runn
             url = f"ws://127.0.0.1:{relay.http_port}/ws"
             answers = []
             async with aiohttp.ClientSession() as http:
-                for _ in range(10):
-                    socks = [await http.ws_connect(url) for _ in range(20)]
+                for _ in range(20):  # (10 at once: the most one address holds is a spectator's few)
+                    socks = [await http.ws_connect(url) for _ in range(10)]
                     for ws in socks:
                         assert (await ws.receive_json(timeout=5))["type"] == "state"
                         await ws.send_str('{"token":"\\ud800"}')
@@ -290,24 +290,42 @@ def test_half_open_requests_are_capped_per_client_and_closed_in_time(tmp_path, c
     assert any(line.startswith("connections turned away: 8 (no request within 1.5 s") for line in said), said
 
 
-def test_the_relay_holds_no_more_connections_than_its_descriptors_allow(tmp_path, caplog):
-    # Half-open requests from four addresses fill the relay's 24 places: the 25th
-    # connection is turned away whoever makes it, until the held ones' time is up; then
-    # the relay serves again.
+def test_half_open_requests_from_a_few_devices_never_shut_out_a_newcomer(tmp_path, caplog):
+    # Half-open requests from three addresses (#51: phones in the hall) try to fill the
+    # relay's 24 places: each address gets at most 8, and the last 3 places are kept for
+    # addresses not seen yet. Spectators arriving from three fresh addresses are served at
+    # once: the first ones in the kept places, the last when every place is taken by
+    # closing the oldest half-open request. The arbiter (his token) is served too.
     async def body():
-        async with two_boards(tmp_path, door=DOOR) as (relay, good, log):
+        async with two_boards(tmp_path, door=DOOR, token="secret-token") as (relay, good, log):
             held = []
             for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
-                held += await _half_requests(relay.http_port, 8, source)
-            extra = await _half_requests(relay.http_port, 4, "127.0.0.5")
-            refused = await _closed(extra, 0.5)
-            await asyncio.sleep(2.0)
+                held += await _half_requests(relay.http_port, 10, source)
+            served, sessions = [], []
+            try:
+                for source in ("127.0.0.5", "127.0.0.6", "127.0.0.7", "127.0.0.8"):
+                    # each keeps its connection open (a spectator's page stays)
+                    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+                    sessions.append(http)
+                    headers = {"Authorization": "Bearer secret-token"} if source == "127.0.0.8" else {}
+                    async with http.get(f"http://127.0.0.1:{relay.http_port}/api/state", headers=headers,
+                                        timeout=aiohttp.ClientTimeout(total=5)) as r:
+                        served.append(r.status)
+                shut = await _closed(held, 0.5)
+            finally:
+                for http in sessions:
+                    await http.close()
             await others_untouched(relay, good, caplog)
-            return refused, relay.door.open, log
+            await asyncio.sleep(1.2)  # the door's next line
+            for _, w in held:
+                w.close()
+            return served, shut, log
 
-    refused, still_open, log = run(body())
-    assert refused == 4
-    assert any("the relay holds 24 connections, its most; the latest from 127.0.0.5" in line for line in log), log
+    served, shut, log = run(body())
+    assert served == [200, 200, 200, 200]
+    assert shut >= 30 - 21 + 1  # those refused at once, and at least one closed to make room
+    assert any("8 connections from one address, the most" in line for line in log), log
+    assert any("a request that had not come in, closed to make room" in line for line in log), log
 
 
 def test_a_request_body_that_never_comes_is_answered_408(tmp_path, caplog):
@@ -354,3 +372,135 @@ def test_the_relay_finds_a_board_whatever_came_before_its_hello(tmp_path, before
 
     ok, state = run(body())
     assert ok and state == "ACTIVE"
+
+
+def test_livechess_subscriptions_are_limited_per_address_and_not_for_the_token(tmp_path, caplog):
+    # Five connections from one address, 16 subscriptions each: the 65th is refused with
+    # the reason; the arbiter's program (the token) from the same address is not counted.
+    async def body():
+        async with two_boards(tmp_path, token="secret-token") as (relay, good, log):
+            connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0), limit=0)
+            async with aiohttp.ClientSession(connector=connector) as http:
+                socks = [await http.ws_connect(relay.urls()["livechess"], headers=LICHESS) for _ in range(5)]
+                socks.append(await http.ws_connect(relay.urls()["livechess"] + "?token=secret-token"))
+                answers = []
+                for ws in socks:
+                    for i in range(16):
+                        await ws.send_str(_subscribe(i, i, "good2"))
+                    got = []
+                    while len(got) < 16:
+                        m = await ws.receive_json(timeout=10)
+                        if m["response"] != "feed":
+                            got.append(m)
+                    answers.append(got)
+                await others_untouched(relay, good, caplog)
+                counted = relay.livechess.by_host.get("127.0.0.2"), relay.livechess.count
+                for ws in socks:
+                    await ws.close()
+            await asyncio.sleep(0.2)
+            return answers, counted, relay.livechess.count
+
+    answers, counted, after = run(body())
+    refused = [a for got in answers for a in got if a["response"] == "error"]
+    assert len(refused) == 16 and all(a["param"]["message"] == "at most 64 subscriptions from one address"
+                                      for a in refused)
+    assert all(a["response"] == "call" for a in answers[-1])  # the token's: all 16
+    assert counted == (64, 80) and after == 0
+
+
+def test_livechess_subscriptions_cost_one_reconstruction_per_change_not_one_each(tmp_path, caplog, monkeypatch):
+    # Ten connections with 16 subscriptions each to one board of a game in progress, each
+    # set up at the game's start (#51: every clock line rebuilt each subscription's feed,
+    # replaying the game after its setup, on the event loop). Clock lines come, then a
+    # move: no game is replayed for them; the move is carried on once, for all 160.
+    import chess
+
+    plies = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7".split()
+    b = chess.Board()
+    events = [GAME]
+    for i, u in enumerate(plies):
+        m = chess.Move.from_uci(u)
+        events.append(f"@1:{i + 2} move {i + 1} {u} {b.san(m)}")
+        b.push(m)
+    pushed = []
+    real_push = chess.Board.push
+
+    def counting_push(self, move):
+        pushed.append(move)
+        return real_push(self, move)
+
+    async def body():
+        fakes = []
+        async with two_boards(tmp_path, first=events, fakes=fakes) as (relay, good, log):
+            bad_fake = fakes[0]
+            bad = next(s for s in relay.sessions.values() if s.serial == "bad1")
+            assert await _until(lambda: len(bad.record.plies) == len(plies), 10)
+            socks = []
+            async with aiohttp.ClientSession() as http:
+                for _ in range(10):
+                    ws = await http.ws_connect(relay.urls()["livechess"], headers=LICHESS)
+                    for i in range(16):
+                        await ws.send_str(_subscribe(i, i, "bad1"))
+                        await ws.send_str(json.dumps({"id": 100 + i, "call": "call", "param": {
+                            "id": i, "method": "setup", "param": {"fen": chess.STARTING_FEN}}}))
+                    socks.append(ws)
+                await asyncio.sleep(1.5)  # every subscription fed once, from its setup
+                monkeypatch.setattr(chess.Board, "push", counting_push)
+                for i in range(20):
+                    bad_fake.send(f"clock {300000 - i} 300000 w running moves=5,5 period=0,0 flags=0,0")
+                    await asyncio.sleep(0.02)
+                await asyncio.sleep(0.5)
+                on_clock = len(pushed)
+                bad_fake.add(f"@1:{len(events) + 1} move 11 c2c3 c3")
+                assert await _until(lambda: len(bad.record.plies) == 11, 10)
+                await asyncio.sleep(0.5)
+                on_move = len(pushed) - on_clock
+                await others_untouched(relay, good, caplog)
+                for ws in socks:
+                    await ws.close()
+            return on_clock, on_move
+
+    on_clock, on_move = run(body())
+    assert on_clock == 0  # 20 clock lines, 160 subscriptions: no game replayed
+    assert on_move <= 3  # the move itself (the record's), and the one reconstruction carried on by it
+
+
+def test_a_standings_poller_makes_the_standings_once_per_change_off_the_event_loop(tmp_path, caplog, monkeypatch):
+    # A client polls /api/standings ten times a second for three seconds (#51: with 10^5
+    # earlier games the relay made them again every second on its event loop, stalling
+    # every other request). Nothing changes meanwhile: they are made once, in a thread;
+    # a result the public sees makes them once more.
+    import threading
+
+    from host_tools.relay import standings
+
+    made = []
+    real = standings.standings
+
+    def counting(games, feds=None, base=None):
+        made.append(threading.current_thread() is threading.main_thread())
+        return real(games, feds, base)
+    monkeypatch.setattr(standings, "standings", counting)
+
+    async def body():
+        fakes = []
+        async with two_boards(tmp_path, fakes=fakes) as (relay, good, log):
+            url = f"http://127.0.0.1:{relay.http_port}/api/standings"
+            async with aiohttp.ClientSession() as http:
+                for _ in range(30):
+                    async with http.get(url) as r:
+                        assert r.status == 200
+                    await asyncio.sleep(0.1)
+                quiet = len(made)
+                fakes[0].add("@1:3 result 1-0 resignation")
+                await asyncio.sleep(1.2)
+                answers = []
+                for _ in range(5):
+                    async with http.get(url) as r:
+                        answers.append(await r.json())
+                await others_untouched(relay, good, caplog)
+            return quiet, made, answers
+
+    quiet, made, answers = run(body())
+    assert quiet == 1 and len(made) == 2 and not any(made)  # once, once more, never on the loop's thread
+    assert answers[-1]["standings"][0]["points"] == 1.0

@@ -330,5 +330,5 @@ def test_a_time_control_the_board_cannot_read_is_refused_before_the_board_starts
     p, out = _typing("--tc", "5min")
     assert p.wait(30) != 0
     text = "".join(out)
-    assert "play: error: --tc: the time must be a whole number in '5min'" in text
+    assert "play: error: --tc: cannot read '5min' in '5min': FIDE writes 90+30" in text
     assert "simulated board on" not in text and "bad-argument" not in text

@@ -27,6 +27,7 @@ PGN_TERMINATION = {
     fw_outcome.RESIGNATION: "normal", fw_outcome.AGREEMENT: "normal",
     fw_outcome.TIME_FORFEIT: "time forfeit", fw_outcome.ILLEGAL_MOVES: "rules infraction",
     fw_outcome.ARBITER: "adjudication",
+    "forfeit": "rules infraction",  # the arbiter's forfeit (the relay's desk), its reason a comment
 }
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SIDE_NAMES = {"w": "White", "b": "Black"}

@@ -30,7 +30,8 @@ def main(argv=None) -> int:
     e.add_argument("--level", type=int, default=3, help="1 (a beginner) to 8 (a master); default 3")
     e.add_argument("--color", choices=("white", "black", "random"), default="white",
                    help="the colour you play (default white)")
-    e.add_argument("--tc", default="300+2", help="the time control (docs/protocol.md), default 300+2")
+    e.add_argument("--tc", default="5+2", help="the time control as FIDE writes it (minutes + seconds a move: "
+                                              "5+2, 90+30, 40/90+30:30+30; host_tools/fidetime.py), default 5+2")
     e.add_argument("--fen", help="start from this position")
     e.add_argument("--speak", action="store_true", help="speak the engine's moves (espeak-ng)")
     e.add_argument("--lang", default="en", help="the spoken language: en or it")
@@ -77,12 +78,14 @@ def _engine(a, prog) -> int:
             chess.Board(a.fen)
         except ValueError as err:
             raise CommandError(f"--fen: {err}") from None
-    from firmware.clock import timecontrol  # the board's own reading of a control, checked before it starts
+    from host_tools.fidetime import read  # as FIDE writes it, into the board's control; checked before it starts
 
     try:
-        timecontrol.parse(a.tc)
+        reading = read(a.tc)
     except ValueError as err:
-        raise CommandError(f"--tc: {err} (seconds: 300+2, 5400+30, 40/5400+30:1800+30)") from None
+        raise CommandError(f"--tc: {err}") from None
+    print(f"time control: {reading.words} ({reading.control})", flush=True)
+    a.tc = reading.control
     you = {"white": chess.WHITE, "black": chess.BLACK}.get(a.color, random.choice((chess.WHITE, chess.BLACK)))
     try:
         path = find_engine(a.engine)

@@ -30,6 +30,7 @@ class Alert:
     ply: int | None = None  # the game's length when it came
     count: int = 1  # the same alert again, at once, is counted, not repeated
     seen: bool = False
+    move: str | None = None  # the last move made when it came, as a scoresheet has it: "23... Nf6"
 
     def json(self) -> dict:
         return asdict(self)
@@ -51,6 +52,21 @@ def _to_move(s) -> str:
         return "White" if rec.position().turn else "Black"
     except ValueError:
         return "?"
+
+
+def move_label(rec, ply: int | None) -> str | None:
+    """The ply-th move of a game as a scoresheet numbers it ("23. Nf3", "23... Nf6"), or
+    "before the first move"; None without a game."""
+    if rec is None or ply is None:
+        return None
+    if ply == 0 or ply > len(rec.plies):
+        return "before the first move" if ply == 0 else None
+    parts = rec.fen.split()
+    white_first = len(parts) < 2 or parts[1] != "b"
+    first = int(parts[5]) if len(parts) > 5 and parts[5].isdigit() else 1
+    i = ply - 1 + (0 if white_first else 1)
+    number = first + i // 2
+    return f"{number}{'.' if i % 2 == 0 else '...'} {rec.plies[ply - 1].san}"
 
 
 def alert_of(s, m) -> tuple[str, str, bool] | None:
@@ -107,7 +123,7 @@ class Alerts:
                 self._keep(a)  # a later line of an alert (seen, counted again) takes its place
         self._next = max(self.items, default=0) + 1
 
-    def add(self, board: int, kind: str, text: str, urgent: bool, game=None, ply=None) -> Alert:
+    def add(self, board: int, kind: str, text: str, urgent: bool, game=None, ply=None, move=None) -> Alert:
         last = next((a for a in islice(reversed(self.items.values()), 50) if a.board == board), None)
         if last is not None and (last.kind, last.text, last.game, last.ply) == (kind, text, game, ply):
             last.count += 1
@@ -115,7 +131,7 @@ class Alerts:
             last.seen = False
             self._write(last)
             return last
-        a = Alert(self._next, board, kind, text, urgent, time.time(), game, ply)
+        a = Alert(self._next, board, kind, text, urgent, time.time(), game, ply, move=move)
         self._next += 1
         self._keep(a)
         self._write(a)
@@ -130,6 +146,17 @@ class Alerts:
 
     def json(self) -> list[dict]:
         return [a.json() for a in self.items.values()]
+
+    def renumber(self, a: int, b: int) -> bool:
+        """Boards a and b changed numbers (the arbiter paired them anew): their alerts go
+        with them. Whether any alert changed."""
+        moved = False
+        for x in self.items.values():
+            if x.board in (a, b):
+                x.board = b if x.board == a else a
+                self._write(x)
+                moved = True
+        return moved
 
     def _keep(self, a: Alert) -> None:
         self.items[a.id] = a

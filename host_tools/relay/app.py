@@ -39,10 +39,14 @@ from host_tools.relay.store import Store
 from host_tools.relay.web import start_web
 
 
+STANDINGS_WAIT_S = 2.0  # a standings request waits this long for a new making, else gets the latest
+
+
 class Relay:
     def __init__(self, out: str | Path, patterns=(), discover: bool = True,
                  round_file: str | Path | None = None, host: str = "127.0.0.1",
                  http_port: int = 8080, livechess_port: int = 1982, token: str | None = None,
+                 livechess_host: str = "127.0.0.1",
                  origins=None, lichess: dict | None = None, log=print, speaker=None,
                  analysis: dict | None = None, door: dict | None = None, delay_s: float = 0.0,
                  earlier=()):
@@ -56,11 +60,17 @@ class Relay:
         if any(g.round == self.round.round for g in self.earlier):
             raise RoundError(f"the earlier rounds hold games of round {self.round.round}, the round "
                              f"being played (its games would count twice)")
-        self._standings = (0.0, None)  # (when, what): made at most once a second
+        self._standings = None  # what /api/standings answers: made on change (standings_json)
+        self._standings_version, self._standings_at, self._standings_task = None, 0.0, None
+        self._standings_sleeping = False
+        self._rounds = None  # the earlier rounds as /api/rounds has them: made once
+        self._earlier_tally = None  # their standings' sums (standings.tally): made once
+        self._standings_body = b""  # the standings as JSON, made with them
         self.store = Store(out)
         self.patterns = list(patterns)
         self.discover = discover
         self.host, self.http_port, self.livechess_port = host, http_port, livechess_port
+        self.livechess_host = livechess_host
         self.token = token or secrets.token_urlsafe(16)
         self._log = log
         self.speaker = speaker  # host_tools.relay.speaker.Speaker, or None
@@ -91,6 +101,7 @@ class Relay:
             if analysis else None
         if self.analysis:
             self.publisher.board_watchers.append(self.analysis.changed)
+        self.publisher.evaluation = bool(self.analysis)
         self.boards.restore()
         self._restore_notes()
 
@@ -121,21 +132,52 @@ class Relay:
         return self.publisher.public_pgn(n, game)
 
     def rounds_json(self) -> dict:
-        """The event's rounds: the earlier ones with their games, and the one being played."""
-        return {"earlier": standings.rounds_json(self.earlier), "current": self.round.round}
+        """The event's rounds: the earlier ones with their games (made once: they do not
+        change), and the one being played."""
+        if self._rounds is None:
+            self._rounds = standings.rounds_json(self.earlier)
+        return {"earlier": self._rounds, "current": self.round.round}
 
     def earlier_pgn(self, name: str) -> str | None:
         """An earlier round's games as PGN; None if no earlier round has that name."""
         games = [g.pgn for g in self.earlier if g.round == name]
         return "".join(games) if games else None
 
-    def standings_json(self) -> dict:
+    async def standings_json(self) -> dict:
         """The standings after the earlier rounds and the finished games of this one as the
-        public has them (held back by a delay); made again at most once a second."""
-        at, made = self._standings
-        if made is None or time.monotonic() - at > 1.0:
-            games = self.earlier + standings.games_from_pgn(self.round_pgn(placeholders=False),
-                                                            "the round", whole=False)
+        public has them (held back by a delay). Made again only when what the public has
+        changed (a result, a player: not a move), at most once a second, off the event loop
+        (with 10^5 earlier games it takes a while; their sums are made once), one making at
+        a time shared by every request meanwhile; a request
+        waits at most STANDINGS_WAIT_S for it, else it gets the latest made."""
+        version = (self.publisher.results_version, id(self.round))
+        if self._standings is not None and self._standings_version == version:
+            return self._standings
+        if self._standings_task is None:
+            wait = 1.0 - (time.monotonic() - self._standings_at)  # at most once a second, however often asked
+            self._standings_sleeping = wait > 0
+            self._standings_task = asyncio.ensure_future(self._make_standings(max(0.0, wait)))
+        if self._standings is not None and self._standings_sleeping:
+            return self._standings  # the next making is due within the second: the latest till then
+        try:
+            await asyncio.wait_for(asyncio.shield(self._standings_task),
+                                   STANDINGS_WAIT_S if self._standings is not None else None)
+        except asyncio.TimeoutError:
+            pass
+        return self._standings
+
+    async def standings_body(self) -> bytes:
+        """The standings as /api/standings sends them: JSON made once per making."""
+        await self.standings_json()
+        return self._standings_body
+
+    async def _make_standings(self, wait: float) -> None:
+        try:
+            if wait:
+                await asyncio.sleep(wait)
+            self._standings_sleeping = False
+            version = (self.publisher.results_version, id(self.round))
+            text = self.round_pgn(placeholders=False)  # the parts are made already: a join
             feds = {}
             for b in self.round.boards.values():
                 for color, info in b.get("info", {}).items():
@@ -143,9 +185,18 @@ class Relay:
                         key = f"fide:{info['fide_id']}" if info.get("fide_id") else f"name:{b.get(color, '?')}"
                         feds[key] = info["fed"]
             rounds = list(dict.fromkeys([g.round for g in self.earlier] + [self.round.round]))
-            made = {"rounds": rounds, "standings": standings.standings(games, feds)}
-            self._standings = (time.monotonic(), made)
-        return made
+            earlier = self.earlier
+
+            def make():
+                if self._earlier_tally is None:  # the earlier rounds, tallied once
+                    self._earlier_tally = standings.tally(earlier)
+                games = standings.games_from_pgn(text, "the round", whole=False)
+                made = {"rounds": rounds, "standings": standings.standings(games, feds, self._earlier_tally)}
+                return made, json.dumps(made).encode()  # sent as it is to every request until the next
+            self._standings, self._standings_body = await asyncio.to_thread(make)
+            self._standings_version, self._standings_at = version, time.monotonic()
+        finally:
+            self._standings_task, self._standings_sleeping = None, False
 
     def listen(self) -> asyncio.Queue:
         """A queue that gets every message of the live feed from now on (unlisten when done)."""
@@ -174,6 +225,7 @@ class Relay:
 
     def set_round(self, round_info: RoundInfo) -> None:
         self.round = round_info
+        self.boards.follow_round()  # the round's serials win over what boards.json remembers
         self.publisher.round_changed()
         self.pairing.round_changed()
 
@@ -228,15 +280,37 @@ class Relay:
             return
         ply = len(rec.plies)
         self.note(s, claim.note())
-        self.boards.alert(s, "claim", claim.note(), True)
+        self.boards.alert(s, "arbiter", "the arbiter's decision: " + claim.note(), False)  # his own, not against a player
         if not claim.correct and claim.move is not None:
             s.written = (rec.game, ply + 1, claim.move.uci(), claim.move_san, claim.side)  # 9.5.3: it must be played
+
+    def forfeited(self, s, side: str, reason: str) -> str:
+        """The arbiter declared the game on board s lost by side's forfeit (the board has
+        the result): the PGN's Termination says so ("rules infraction") and a comment gives
+        the reason; kept across a restart (notes.jsonl). Returns what changed, in words."""
+        rec = s.record
+        who = {"w": "White forfeits", "b": "Black forfeits", "both": "double forfeit"}[side]
+        text = who + (f": {reason}" if reason else "")
+        if rec is None:
+            return text
+        rec.termination = "forfeit"
+        kept = {"board": s.number, "game": rec.game, "termination": "forfeit"}
+        if side == "both":  # 0-0 (lichess's broadcasts take it); the board's game stays unfinished
+            self.publisher.verdicts[(s.serial, rec.game)] = kept["result"] = "0-0"
+        self.store.append("notes.jsonl", json.dumps(kept))
+        self.note(s, "arbiter: " + text)
+        return text + (" (PGN: Result \"0-0\"," if side == "both" else " (PGN:") + " Termination \"rules infraction\")"
 
     def _restore_notes(self) -> None:
         for line in self.store.lines("notes.jsonl"):
             try:
                 n = json.loads(line)
                 rec = self.sessions[n["board"]].records[n["game"]]
+                if "termination" in n:
+                    rec.termination = str(n["termination"])
+                    if n.get("result") == "0-0":
+                        self.publisher.verdicts[(self.sessions[n["board"]].serial, rec.game)] = "0-0"
+                    continue
                 rec.notes.append((int(n["ply"]), "note " + str(n["text"])))
             except (ValueError, KeyError, TypeError):
                 continue  # a line cut by a crash, or a board whose journal is gone
@@ -245,6 +319,7 @@ class Relay:
 
     async def start(self) -> None:
         self.publisher.loop = asyncio.get_running_loop()
+        self.boards.follow_round()  # a round corrected since the last run wins over boards.json
         self._runners = await start_web(self)
         if self.analysis:
             self.analysis.start()
@@ -265,5 +340,5 @@ class Relay:
     def urls(self) -> dict:
         base = f"http://{self.host}:{self.http_port}"
         return {"page": base + "/", "arbiter": base + "/arbiter", "round_pgn": base + "/round.pgn",
-                "livechess": f"ws://{self.host}:{self.livechess_port}/api/v1.0",
+                "livechess": f"ws://{self.livechess_host}:{self.livechess_port}/api/v1.0",
                 "pgn_file": str(self.store.path("round.pgn"))}

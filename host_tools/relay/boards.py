@@ -16,11 +16,12 @@ import time
 from host_tools.board.record import SIDE_NAMES
 from host_tools.board.session import ACTIVE, BoardSession, SessionSink
 from host_tools.protocol import GREETING, DeviceParser, Event, Status
-from host_tools.relay.alerts import Alerts, alert_of
+from host_tools.relay.alerts import Alerts, alert_of, move_label
 from host_tools.relay.twoboards import PAIRED
 
 
 HELLO_AGAIN_S = 2.0
+ARBITERS_OWN = ("illegal", "claim", "result")  # alerts that an arbiter's command waiting on the board made
 QUIET_S = 5.0
 
 
@@ -118,19 +119,59 @@ class Boards:
             if isinstance(line, str):
                 s.restore_clock(line)
 
-    def number_for(self, serial: str) -> int:
+    def claims(self) -> dict[str, int]:
+        """serial -> the number the round gives that board (a blind player's board: its
+        pairing's + PAIRED)."""
+        out = {}
         for n, b in self.round_info().boards.items():
-            if b.get("serial") == serial:
-                return n
-            if b.get("blind_serial") == serial:  # the blind player's board of pairing n (appendix D)
-                return n + PAIRED
+            if b.get("serial"):
+                out[b["serial"]] = n
+            if b.get("blind_serial"):  # the blind player's board of pairing n (appendix D)
+                out[b["blind_serial"]] = n + PAIRED
+        return out
+
+    def number_for(self, serial: str) -> int:
+        """The round's number for this board; else the one it had (boards.json); else the
+        round's first pairing that names no board and has none yet; else the first free."""
+        claimed = self.claims().get(serial)
+        if claimed is not None:
+            return claimed
         if serial in self._serials:
             return self._serials[serial]
+        n = self.empty_pairing()
+        return n if n is not None else self._free()
+
+    def empty_pairing(self) -> int | None:
+        """The round's first pairing (by number) that names no board and that no board holds."""
+        held = set(self._serials.values()) | set(self.sessions)
+        return next((n for n, b in sorted(self.round_info().boards.items())
+                     if not b.get("serial") and n not in held), None)
+
+    def _free(self) -> int:
         used = set(self._serials.values()) | set(self.round_info().boards) | set(self.sessions)
         n = 1
         while n in used:
             n += 1
         return n
+
+    def follow_round(self) -> None:
+        """The round wins over what boards.json remembers (a round corrected after a
+        restart): a board the round names takes its pairing's number, and a board that
+        holds a number the round gives another board moves to a free one (its journal and
+        files go with it)."""
+        claims = self.claims()
+        for serial, n in claims.items():
+            s = next((x for x in self.sessions.values() if x.serial == serial), None)
+            old = s.number if s is not None else self._serials.get(serial)
+            if old is not None and old != n:
+                self.assign(serial, n)
+        owner = {n: serial for serial, n in claims.items()}
+        for n, serial in owner.items():
+            s = self.sessions.get(n)
+            other = s.serial if s is not None and s.serial not in ("?", serial) else None
+            other = other or next((k for k, v in self._serials.items() if v == n and k != serial), None)
+            if other is not None:
+                self.assign(other, self._free())
 
     def assign(self, serial: str, n: int) -> None:
         """The board with this serial plays board number n from now on (the arbiter paired
@@ -159,6 +200,8 @@ class Boards:
             self.store.swap(name.format(old), name.format(n))
         self.log(f"board {n}: {serial} (was board {old}) plays pairing {n} now")
         self.publisher.renumbered(old, n)
+        if self.alerts.renumber(old, n):  # a board's alerts go with it: the arbiter's page told
+            self.publisher.send({"type": "alerts", "alerts": self.alerts.json()}, arbiter=True)
 
     # ----- lines (host_tools/board/lines.py calls these in the event loop)
 
@@ -215,6 +258,8 @@ class Boards:
             self.log(f"{st.line.path}: a device that does not say which board it is: ignored")
             return
         n = self.number_for(serial)
+        b = self.round_info().boards.get(n)
+        took = serial not in self._serials and b is not None and not b.get("serial")
         s = self.sessions.get(n)
         if s is None:
             s = self.sessions[n] = BoardSession(n)
@@ -230,6 +275,9 @@ class Boards:
         s.source = st.line.path
         s.state = ACTIVE
         self.log(f"board {n}: {serial} on {st.line.path} (protocol {proto})")
+        if took:  # the arbiter sees which board took which pairing
+            self.alert(s, "took", f"{serial} took pairing {n} ({b.get('white', '?')} - {b.get('black', '?')}), "
+                                  f"the round's first pairing with no board named", False)
         for f in self.attach_watchers:
             f(s, hello.kwargs.get("pair"))
 
@@ -240,6 +288,10 @@ class Boards:
         heard = s.handle(m, _Heard(self, s, m))
         if not isinstance(m, Event) or heard.new_event:
             found = alert_of(s, m)  # a new event (not one seen before), or a status line
+            if found and found[0] in ARBITERS_OWN and any(line.split()[0] in ("penalty", "claim", "result", "resign", "draw")
+                                                          for line, _ in s.waiting):
+                # The arbiter's own action (his penalty, claim, result): for the record, not against a player.
+                found = ("arbiter", "the arbiter's decision: " + found[1], False)
             if found:
                 self.alert(s, *found)
         for f in self.line_watchers:
@@ -266,6 +318,7 @@ class Boards:
     def alert(self, s: BoardSession, kind: str, text: str, urgent: bool) -> None:
         """Something for the arbiter: kept (relay/alerts.py), logged, sent to the arbiter's page."""
         rec = s.record
-        a = self.alerts.add(s.number, kind, text, urgent, s.current, len(rec.plies) if rec else None)
+        ply = len(rec.plies) if rec else None
+        a = self.alerts.add(s.number, kind, text, urgent, s.current, ply, move_label(rec, ply))
         self.log(f"board {s.number}: {'ALERT ' if urgent else ''}{text}")
         self.publisher.alert(a)

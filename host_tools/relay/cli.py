@@ -41,6 +41,13 @@ def parse(argv=None):
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default: this machine only)")
     ap.add_argument("--port", type=_port, default=8080, help="HTTP port of the page and the PGN")
     ap.add_argument("--livechess-port", type=_port, default=1982)
+    ap.add_argument("--livechess-host", default="127.0.0.1",
+                    help="address of the LiveChess API (default: this machine only, whatever --host is: "
+                         "it is the players' programs' and the arbiter's, not the hall's; with --delay it "
+                         "needs the token)")
+    ap.add_argument("--per-address", type=int, default=16, metavar="N",
+                    help="connections one address may hold (default 16: a spectator's browser; behind a "
+                         "proxy every spectator comes from its address: raise it)")
     ap.add_argument("--no-discover", action="store_true", help="do not look for Picos by USB id")
     ap.add_argument("--origins", help="comma-separated origins allowed to use the LiveChess API")
     ap.add_argument("--lichess-round", help="lichess broadcast round id to push to (token: LICHESS_TOKEN); "
@@ -66,6 +73,11 @@ def _check(a) -> None:
     writable_folder(a.out, "the output folder (--out)")
     if not 0 <= a.delay <= 3600:
         raise CommandError(f"--delay is 0..3600 seconds, not {a.delay}")
+    if a.delay and a.speak:
+        raise CommandError(f"--speak says every move as it is made: with --delay {a.delay} it would tell the hall "
+                           f"the moves early (fair play); the blind player's own board speaks to him")
+    if not 1 <= a.per_address <= 4096:
+        raise CommandError(f"--per-address is 1..4096, not {a.per_address}")
     if a.round_file:
         readable_file(a.round_file, "the round file")
     for p in a.earlier:
@@ -127,23 +139,24 @@ async def run(a, until=None, on_start=None):
         _check(a)
         analysis = _analysis(a)
         relay = Relay(a.out, a.ports, discover=not a.no_discover, round_file=a.round_file, host=a.host,
-                      http_port=a.port, livechess_port=a.livechess_port,
+                      http_port=a.port, livechess_port=a.livechess_port, livechess_host=a.livechess_host,
                       token=os.environ.get("CHESSBOARD_RELAY_TOKEN"),
                       origins=a.origins.split(",") if a.origins else None, lichess=lichess, speaker=speaker,
-                      analysis=analysis, delay_s=a.delay, earlier=a.earlier)
+                      analysis=analysis, delay_s=a.delay, earlier=a.earlier, door={"per_client": a.per_address})
     except (CommandError, RoundError) as e:
         raise SystemExit(f"{PROG}: error: {e}") from None
     try:
         await relay.start()
     except OSError as e:  # a port in use, an address this machine does not have
         relay.store.close()
-        raise SystemExit(f"{PROG}: error: cannot serve on {a.host} ports {a.port} and "
-                         f"{a.livechess_port}: {e.strerror or e}") from None
+        raise SystemExit(f"{PROG}: error: cannot serve on {a.host} port {a.port} and "
+                         f"{a.livechess_host} port {a.livechess_port}: {e.strerror or e}") from None
     u = relay.urls()
     print(f"live page:      {u['page']}")
     print(f"arbiter's page: {u['arbiter']}  (it asks for the API token)")
     print(f"round PGN:      {u['round_pgn']}  (file: {u['pgn_file']})")
-    print(f"LiveChess API:  {u['livechess']}")
+    print(f"LiveChess API:  {u['livechess']}" + ("  (with the delay: only with the token, ?token=...)"
+                                                  if a.delay else ""))
     print(f"API token:      {relay.token}")
     print(f"evaluation:     {analysis['engine_path'] if analysis and not a.delay else 'off'}", flush=True)
     if a.delay:

@@ -31,6 +31,10 @@ class Publisher:
         API (the players' own programs) get it at once."""
         self.store = store
         self.delay_s = delay_s
+        self.evaluation = False  # the spectators' evaluation runs (set by the relay)
+        self.results_version = 0  # counts the results and players the public has been shown changing (the standings follow it)
+        self._shown_results: dict[int, tuple] = {}  # board -> (game, result, white, black) as last shown
+        self.verdicts: dict[tuple[str, int], str] = {}  # (serial, game) -> a result no board gives: a double forfeit's 0-0
         # What the public has been shown (with a delay; without one, the live state is it):
         self._public_boards: dict[int, dict] = {}  # board number -> its board_json
         self._public_pgns: dict[int, str] = {}  # its current game's PGN
@@ -60,9 +64,13 @@ class Publisher:
         by it, so a board's second game of a round is a chapter of its own."""
         r = self.round_info()
         names = r.boards.get(s.number, {})
-        return rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
+        text = rec.pgn(event=r.event, site=r.site, date=r.date or "????.??.??", round_=f"{r.round}.{s.number}",
                        game_id=f"{s.serial}-g{rec.game}",
                        white=names.get("white"), black=names.get("black"), extra_tags=names.get("tags", ()))
+        verdict = self.verdicts.get((s.serial, rec.game)) if self.verdicts else None
+        if verdict and rec.result == "*":  # the tag lichess reads; the movetext keeps "*" (0-0 reads as castling)
+            text = text.replace('[Result "*"]', f'[Result "{verdict}"]', 1)
+        return text
 
     def round_pgn(self, placeholders: bool = True, boards: range | None = None) -> str:
         """Every game of the round: each board's games in the order played (an earlier game
@@ -104,12 +112,15 @@ class Publisher:
         """The page's state (and /api/state): the round and its boards as spectators see them
         (held back by the delay, nothing of the arbiter's), or as the arbiter does (live)."""
         if arbiter or not self.delay_s:
-            return views.state_json(self.sessions, self.round_info(), arbiter)
+            return dict(views.state_json(self.sessions, self.round_info(), arbiter), delay_s=self.delay_s,
+                        evaluation=self.evaluation)
         r = self.round_info()
-        boards = dict(self._public_boards)
+        # (a blind player's paired board is the arbiter's; a waiting pairing's serial too)
+        boards = {n: b for n, b in self._public_boards.items() if n < PAIRED}
         for n, entry in r.boards.items():
-            boards.setdefault(n, views.waiting_json(n, entry))
-        return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s}
+            boards.setdefault(n, views.public(views.waiting_json(n, entry)))
+        return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s,
+                "evaluation": False}
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         """Board n's current game (or its earlier game) as spectators may have it; None if
@@ -150,15 +161,19 @@ class Publisher:
             elif msg["type"] == "removed":
                 self._public_boards.pop(msg["number"], None)
                 self._public_parts.pop(msg["number"], None)
-        for q in list(self.listeners - self.arbiter_listeners):
-            if q.qsize() < QUEUE_LIMIT:
-                q.put_nowait(msg)
+        text = None  # made once, for every spectator's feed
+        for q in self.listeners:
+            if q not in self.arbiter_listeners and q.qsize() < QUEUE_LIMIT:
+                if text is None:
+                    text = json.dumps(msg)
+                q.put_nowait(text)
 
     def game_ended(self, s: BoardSession, game: int) -> None:
         """Board s moved on from game: that game's PGN is kept in a file of its own."""
         self._later(self._game_file, s.number, game, self.pgn(s, s.records[game]))
 
     def _game_file(self, n: int, game: int, text: str) -> None:
+        self.results_version += 1  # (an earlier game of the board: in the round PGN as well)
         self._public_games[(n, game)] = text
         self.store.write(f"board-{n}-game-{game}.pgn", text)
 
@@ -191,7 +206,12 @@ class Publisher:
             self.loop.call_later(ROUND_EVERY_S, self._write_round)
 
     def clock_changed(self, s: BoardSession) -> None:
-        """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S."""
+        """Only the clock: the live feeds now, the clocks' file within CLOCKS_EVERY_S. A
+        board whose change is being published within COALESCE_S (a move and its clock
+        line come together) carries its clock in that message: nothing more for it now."""
+        if s.number in self._dirty:
+            self._clocks_changed()
+            return
         self.send_public({"type": "clock", "number": s.number, "clock": dict(views.clock_json(s), age_ms=0)})
         for f in self.clock_watchers:
             f(s)
@@ -215,6 +235,7 @@ class Publisher:
 
     def round_changed(self) -> None:
         """A new round (players, event): every PGN again, and the page told."""
+        self.results_version += 1
         self._pgns.clear()
         self._earlier.clear()
         for s in self.sessions.values():
@@ -229,9 +250,13 @@ class Publisher:
         self.send({"type": "alert", "alert": a.json()}, arbiter=True)
 
     def send(self, msg: dict, arbiter: bool = False) -> None:
-        for q in list(self.arbiter_listeners if arbiter else self.listeners):
+        """A message to every feed (or the arbiters'), as JSON text made once for all."""
+        text = None
+        for q in (self.arbiter_listeners if arbiter else self.listeners):
             if q.qsize() < QUEUE_LIMIT:
-                q.put_nowait(msg)
+                if text is None:
+                    text = json.dumps(msg)
+                q.put_nowait(text)
 
     def flush(self) -> None:
         """Everything due now (the relay stops)."""
@@ -259,7 +284,13 @@ class Publisher:
         if s.record is not None:
             text = self.pgn(s, s.record)
             self._pgns[n] = text
+        if text is not None and (s.record.result != "*" or (s.serial, s.record.game) in self.verdicts):
+            # a finished game: its own file now, not at the next game
+            self._later(self._game_file, n, s.record.game, text)
         board = views.board_json(s, self.round_info())
+        if self.verdicts and s.record is not None and (s.serial, s.record.game) in self.verdicts \
+                and s.record.result == "*":
+            board["result"] = self.verdicts[(s.serial, s.record.game)]
         parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
         self._later(self._show, s, n, text, board, parts)
         self.send_public({"type": "board", "board": board})
@@ -268,6 +299,10 @@ class Publisher:
 
     def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
         """A board's change reaches the public: its files, the round PGN, the lichess push."""
+        shown = (board.get("game"), board.get("result"), board.get("white"), board.get("black"))
+        if self._shown_results.get(n) != shown:
+            self._shown_results[n] = shown
+            self.results_version += 1
         self._public_boards[n] = views.public(board)
         if parts is not None:
             self._public_parts[n] = parts

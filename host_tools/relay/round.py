@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host_tools.relay.lichess import round_ids
+from host_tools.board.session import SERIAL
 
 MAX_BOARDS = 999
 PLAYER_KEYS = ("white", "black", "serial", "blind_serial", "blind")
@@ -22,7 +24,12 @@ PLAYER_FIELDS = {"fide_id": "FideId", "title": "Title", "rating": "Elo"}
 
 
 class RoundError(ValueError):
-    """A round file or request the relay cannot take."""
+    """A round file or request the relay cannot take; board: the board number (as the
+    round gives it) the reason is about, if one."""
+
+    def __init__(self, text: str, board: str | None = None):
+        super().__init__(text)
+        self.board = board
 
 
 def clean_text(value, what: str, limit: int) -> str:
@@ -56,7 +63,12 @@ class RoundInfo:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise RoundError(f"cannot read the round file {path}: {e}") from None
-        return cls.from_json(parse_json(text, f"the round file {path}"))
+        try:
+            return cls.from_json(parse_json(text, f"the round file {path}"))
+        except RoundError as e:
+            if e.board is None:
+                raise
+            raise RoundError(f"the round file {path}, line {_line_of(text, e.board)}: {e}", e.board) from None
 
     @classmethod
     def from_json(cls, data) -> "RoundInfo":
@@ -69,23 +81,11 @@ class RoundInfo:
             raise RoundError(f"at most {MAX_BOARDS} boards")
         boards = {}
         for k, v in raw.items():
-            if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 4):
-                raise RoundError(f"a board number is a whole number, not {str(k)[:20]!r}")
-            n = int(k)
-            if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
-                raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
-            boards[n] = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
-            # Appendix D: the blind player's own board, paired with this one (relay/twoboards.py).
-            if ("blind_serial" in boards[n]) != ("blind" in boards[n]) or boards[n].get("blind", "white") not in (
-                    "white", "black"):
-                raise RoundError(f"board {k}: a blind player's board is given with blind_serial and blind "
-                                 f"(white or black) together")
-            if "touches" in v:  # D.2.10: the blind player is told when the sighted player touches a piece
-                if not isinstance(v["touches"], bool) or "blind_serial" not in v:
-                    raise RoundError(f"board {k}: touches is true or false, with blind_serial")
-                boards[n]["touches"] = v["touches"]
-            boards[n]["tags"] = _player_tags(v, k)
-            boards[n]["info"] = _player_info(v, k, boards[n]["tags"])
+            try:
+                n, boards[n] = _board_entry(k, v)
+            except RoundError as e:
+                raise RoundError(str(e), k) from None
+        _check_pairings(boards, {n: k for k, n in ((k, int(k)) for k in raw)})
         date = data.get("date") or datetime.date.today().strftime("%Y.%m.%d")
         lichess_round = data.get("lichess_round")
         if lichess_round is not None:
@@ -128,6 +128,58 @@ class RoundInfo:
                     entry["serial"] = displaced
         target["serial"] = serial
         return RoundInfo.from_json(data)
+
+
+def _board_entry(k, v) -> tuple[int, dict]:
+    """One pairing of a round file, checked: (its number, what the relay keeps of it)."""
+    if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 4):
+        raise RoundError(f"a board number is a whole number, not {str(k)[:20]!r}")
+    n = int(k)
+    if not 1 <= n <= MAX_BOARDS or not isinstance(v, dict):
+        raise RoundError(f"bad board {k!r}: a number 1..{MAX_BOARDS} and an object")
+    entry = {key: clean_text(v[key], f"board {k}'s {key}", 80) for key in PLAYER_KEYS if key in v}
+    for key in ("serial", "blind_serial"):  # a board's name as its hello says it (host_tools/board/session.py)
+        if key in entry and not SERIAL.fullmatch(entry[key]):
+            raise RoundError(f"board {k}'s {key} {entry[key][:40]!r} is not a board's name "
+                             f"(letters, digits, . _ : -, as the board's hello says it)")
+    # Appendix D: the blind player's own board, paired with this one (relay/twoboards.py).
+    if ("blind_serial" in entry) != ("blind" in entry) or entry.get("blind", "white") not in ("white", "black"):
+        raise RoundError(f"board {k}: a blind player's board is given with blind_serial and blind "
+                         f"(white or black) together")
+    if "blind_serial" in entry and entry["blind_serial"] == entry.get("serial"):
+        raise RoundError(f"board {k}: blind_serial is the board's own serial; the blind player's board is "
+                         f"another board (with one board there would be no clock at all)")
+    if "touches" in v:  # D.2.10: the blind player is told when the sighted player touches a piece
+        if not isinstance(v["touches"], bool) or "blind_serial" not in v:
+            raise RoundError(f"board {k}: touches is true or false, with blind_serial")
+        entry["touches"] = v["touches"]
+    entry["tags"] = _player_tags(v, k)
+    entry["info"] = _player_info(v, k, entry["tags"])
+    return n, entry
+
+
+def _check_pairings(boards: dict, keys: dict) -> None:
+    """The round as a whole: a board (by serial) plays one pairing, in one role (the
+    pairing's board, or a blind player's board), and a blind player's board n + 1000
+    is free (no pairing has that number: board numbers are below 1000)."""
+    seen: dict[str, tuple[int, str]] = {}
+    for n in sorted(boards):
+        for key in ("serial", "blind_serial"):
+            serial = boards[n].get(key)
+            if serial is None:
+                continue
+            if serial in seen:
+                m, other = seen[serial]
+                raise RoundError(f"board {keys[n]}'s {key} {serial} is board {keys[m]}'s {other} already: "
+                                 f"a board plays one pairing, in one role", keys[n])
+            seen[serial] = (n, key)
+
+
+def _line_of(text: str, board: str) -> int:
+    """The line of a round file where board's entry starts (1 when it cannot be found)."""
+    at = text.find('"boards"')
+    m = re.compile(r'"%s"\s*:' % re.escape(board)).search(text, max(at, 0))
+    return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
 def _player_tags(v: dict, board: str) -> list[tuple[str, str]]:

@@ -91,13 +91,12 @@ def load_earlier(paths) -> list[Game]:
     return games
 
 
-def standings(games: list[Game], feds: dict | None = None) -> list[dict]:
-    """The table: each player's rank (equal ranks for players equal on every tie-break),
-    points, games, Buchholz Cut-1 and Buchholz. feds: a player's key -> his federation
-    (the round file's; PGN has no tag for it)."""
-    half: dict[str, int] = {}
-    played: dict[str, list[str]] = {}  # key -> opponents' keys, one per game
-    info: dict[str, Player] = {}
+def tally(games: list[Game], base: tuple | None = None) -> tuple[dict, dict, dict]:
+    """(half-points, opponents, player) by player key after games, from base (an earlier
+    tally, left as it was): the earlier rounds are tallied once, this round's games on it."""
+    half: dict[str, int] = dict(base[0]) if base else {}
+    played: dict[str, list[str]] = {k: list(v) for k, v in base[1].items()} if base else {}
+    info: dict[str, Player] = dict(base[2]) if base else {}
     for g in games:
         if g.result not in RESULTS:
             continue
@@ -108,6 +107,15 @@ def standings(games: list[Game], feds: dict | None = None) -> list[dict]:
             was = info.get(me.key)
             info[me.key] = Player(me.key, me.name, me.title or (was.title if was else ""),
                                   me.rating if me.rating is not None else (was.rating if was else None))
+    return half, played, info
+
+
+def standings(games: list[Game], feds: dict | None = None, base: tuple | None = None) -> list[dict]:
+    """The table: each player's rank (equal ranks for players equal on every tie-break),
+    points, games, Buchholz Cut-1 and Buchholz, after base (tally's, of the earlier
+    rounds) and games. feds: a player's key -> his federation (the round file's; PGN has
+    no tag for it)."""
+    half, played, info = tally(games, base)
     rows = []
     for key, opponents in played.items():
         opp = sorted(half[o] for o in opponents)

@@ -11,12 +11,18 @@ import contextlib
 import json
 from pathlib import Path
 
+from urllib.parse import unquote
+
 from aiohttp import WSMsgType, web
+
+from host_tools import fidetime
+from host_tools.board.record import note_text
 
 from host_tools.relay.claims import ClaimError, check_claim
 from host_tools.relay.door import GuardedSite
 from host_tools.relay.guards import BODY_TIME, ascii_headers, authorised, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
+from host_tools.relay.pairing import PAIRED
 from host_tools.relay.round import RoundError, RoundInfo
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -29,6 +35,10 @@ BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", 
 # game's clock, the blind player's board; these to both boards.
 ON_THE_CLOCK = {"start", "pause", "resume", "set", "penalty", "claim", "quickplay", "resign", "draw", "result"}
 ON_BOTH = {"new", "message"}
+# The desk's own words, made into board commands here: `add w 60000` (time added in pause),
+# `forfeit w <reason>` (the game lost by forfeit, the reason into the PGN).
+DESK_COMMANDS = {"add", "forfeit"}
+ON_THE_CLOCK |= {"add", "forfeit"}
 PGN_TYPE = "application/x-chess-pgn"
 NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>No board {n}</title>
@@ -38,19 +48,28 @@ NO_BOARD = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <a href="/">Every board of the round</a>.</p></main></body></html>"""
 
 
-def _board(relay, request):
+def _board(relay, request, public: bool = False):
+    """The board a request names; public: as spectators may have it (a blind player's
+    paired board, n + 1000, is the arbiter's: relay/twoboards.py)."""
     try:
         n = int(request.match_info["n"])
     except ValueError:
         raise web.HTTPNotFound(text="no such board")
     s = relay.sessions.get(n)
-    if s is None:
+    if s is None or (public and n >= PAIRED and not authorised(relay.token, request)):
         raise web.HTTPNotFound(text="no such board")
     return s
 
 
 def make_app(relay) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[ascii_headers])
+    @web.middleware
+    async def trusted(request, handler):
+        """An address that gives the token is the arbiter's: the door keeps places for it."""
+        if authorised(relay.token, request):
+            relay.door.trust(request.remote)
+        return await handler(request)
+
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[ascii_headers, trusted])
     app[BODY_TIME] = relay.door.body_s
     routes = web.RouteTableDef()
 
@@ -65,7 +84,7 @@ def make_app(relay) -> web.Application:
     @routes.get(r"/board/{n:[0-9]{1,9}}")
     async def board_page(request):  # one board, large: the page reads its number from the URL
         n = int(request.match_info["n"])
-        if n not in relay.sessions and n not in relay.round.boards:
+        if (n not in relay.sessions and n not in relay.round.boards) or n >= PAIRED:
             return web.Response(status=404, content_type="text/html", text=NO_BOARD.format(n=n))
         return web.FileResponse(STATIC / "index.html")
 
@@ -75,7 +94,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get(r"/boards/{n:[0-9]{1,9}}.pgn")
     async def board_pgn(request):
-        s = _board(relay, request)
+        s = _board(relay, request, public=True)
         text = relay.public_pgn(s.number)
         if text is None:
             raise web.HTTPNotFound(text="no game on that board yet")
@@ -83,7 +102,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get(r"/boards/{n:[0-9]{1,9}}/games/{g:[0-9]{1,9}}.pgn")
     async def game_pgn(request):  # a board's earlier game (or its current one) by number
-        s = _board(relay, request)
+        s = _board(relay, request, public=True)
         text = relay.public_pgn(s.number, int(request.match_info["g"]))
         if text is None:
             raise web.HTTPNotFound(text="no such game on that board")
@@ -95,7 +114,7 @@ def make_app(relay) -> web.Application:
 
     @routes.get("/api/standings")
     async def standings(request):  # the event's standings, this round's finished games included
-        return web.json_response(relay.standings_json())
+        return web.Response(body=await relay.standings_body(), content_type="application/json")
 
     @routes.get("/api/rounds")
     async def rounds(request):  # the event's earlier rounds, with their games
@@ -119,7 +138,7 @@ def make_app(relay) -> web.Application:
         async def pump():
             with contextlib.suppress(ConnectionError):  # the client went: the handler ends too
                 while True:
-                    await sock.send_json(await q.get())
+                    await sock.send_str(await q.get())  # JSON text, made once for every feed
 
         task = None
         try:
@@ -136,6 +155,7 @@ def make_app(relay) -> web.Application:
                     ok = token_matches(relay.token, given)
                     if ok:
                         relay.listen_as_arbiter(q)
+                        relay.door.trust(request.remote)
                     await sock.send_json({"type": "arbiter", "ok": ok,
                                           "alerts": relay.alerts_json() if ok else []})
                     if ok:  # the boards again, with what only the arbiter sees
@@ -197,17 +217,51 @@ def make_app(relay) -> web.Application:
             raise web.HTTPBadRequest(text='send {"command": "pause"}')
         line = body["command"].strip()
         words = line.split()
-        if not words or words[0] not in BOARD_COMMANDS or len(line) > 200 \
+        if not words or words[0] not in BOARD_COMMANDS | DESK_COMMANDS or len(line) > 200 \
                 or not (line.isascii() and line.isprintable()):
-            raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS)))
+            raise web.HTTPBadRequest(text="not a board command: " + " ".join(sorted(BOARD_COMMANDS | DESK_COMMANDS)))
         target = relay.clock_board(s) if words[0] in ON_THE_CLOCK else s
+        forfeit = None
+        if words[0] == "add":  # time added to a player's clock: set to what it shows plus that
+            side, ms = _side_and_ms(words)
+            if target.clock.state == "running":
+                raise web.HTTPConflict(text="pause the clock first: time is added in pause (C.02)")
+            if not target.clock.at:
+                raise web.HTTPConflict(text="the board has not said its clock yet")
+            now = target.clock.white_ms if side == "w" else target.clock.black_ms
+            line = f"set time {side} {now + ms}"
+        elif words[0] == "forfeit":  # a player forfeits, or both (the reason goes into the PGN)
+            if len(words) < 2 or words[1] not in ("w", "b", "both"):
+                raise web.HTTPBadRequest(text="forfeit w|b|both [reason]")
+            forfeit = (words[1], unquote(" ".join(words[2:]))[:120])
+            line = {"w": "result 0-1", "b": "result 1-0", "both": "pause"}[words[1]]
+            if words[1] == "both" and target.clock.state != "running":  # nothing for the board to do
+                if s.record is None or s.record.result != "*":
+                    raise web.HTTPConflict(text="no game in progress on that board")
+                text = relay.forfeited(s, *forfeit)
+                return web.json_response({"sent": None, "answer": None, "ok": True, "said": text, "changed": [text]})
         status, out = await ask_board(relay, target, line)
+        if words[0] == "add" and out.get("ok"):
+            out["changed"] = [f"+{_hms(ms)} to {'White' if side == 'w' else 'Black'}"] + out["changed"]
+            out["said"] = answer_text_of(out) + "".join(" · " + c for c in out["changed"])
+        if forfeit is not None and out.get("ok"):
+            out["changed"] = out.get("changed", []) + [relay.forfeited(s, *forfeit)]
+            out["said"] += " · " + out["changed"][-1]
         if target is not s:
             out["board"] = target.number  # the game's clock is the blind player's board's
         partner = relay.partner(s) if words[0] in ON_BOTH else None
         if partner is not None and out.get("ok"):
             relay.tell_board(partner, line)
         return web.json_response(out, status=status)
+
+    @routes.get("/api/timecontrol")
+    async def read_timecontrol(request):  # a control as FIDE writes it, read before a new game is sent
+        require_token(relay.token, request)
+        try:
+            r = fidetime.read(request.query.get("text", ""))
+        except ValueError as e:
+            raise web.HTTPBadRequest(text=str(e))
+        return web.json_response({"control": r.control, "words": r.words})
 
     @routes.post(r"/api/boards/{n:[0-9]{1,9}}/claim")
     async def claim(request):
@@ -242,11 +296,12 @@ def make_app(relay) -> web.Application:
 
 async def start_web(relay) -> list:
     runners = []
-    for app, port in ((make_app(relay), relay.http_port), (make_livechess_app(relay), relay.livechess_port)):
+    for app, host, port in ((make_app(relay), relay.host, relay.http_port),
+                            (make_livechess_app(relay), relay.livechess_host, relay.livechess_port)):
         # A kept-alive connection's next request has as long as a first one (door.py).
         runner = web.AppRunner(app, access_log=None, keepalive_timeout=relay.door.header_s)
         await runner.setup()
-        site = GuardedSite(runner, relay.host, port, relay.door)
+        site = GuardedSite(runner, host, port, relay.door)
         await site.start()
         runners.append(runner)
     if relay.http_port == 0 or relay.livechess_port == 0:  # tests ask for free ports
@@ -268,6 +323,8 @@ async def ask_board(relay, s, line: str) -> tuple[int, dict]:
         s.waiting.remove(entry)
         raise web.HTTPConflict(text="the board is not connected")
     relay.log(f"board {s.number}: arbiter sent {line!r}")
+    rec = s.record
+    noted = len(rec.notes) if rec is not None else 0
     try:
         m = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
     except asyncio.TimeoutError:
@@ -280,8 +337,41 @@ async def ask_board(relay, s, line: str) -> tuple[int, dict]:
     if m is None:
         return 409, {"sent": line, "answer": None, "error": "the board's line went"}
     relay.log(f"board {s.number}: {m.line}")
+    changed = [changed_text(n) for _, n in rec.notes[noted:]] if rec is not None and rec is s.record else []
+    said = answer_text(m) + "".join(" · " + c for c in changed)
     return (200 if m.kind == "ok" else 422), {"sent": line, "answer": m.line, "ok": m.kind == "ok",
-                                              "said": answer_text(m)}
+                                              "said": said, "changed": changed}
+
+
+def answer_text_of(out: dict) -> str:
+    """The board's own answer part of a said text (what changed follows it)."""
+    return out["said"].split(" · ")[0]
+
+
+def changed_text(note: str) -> str:
+    """What a command changed, as the arbiter wants it said: "+2:00 to White"."""
+    w = note.split()
+    who = {"w": "White", "b": "Black"}
+    try:
+        if w[0] == "penalty":
+            return f"+{_hms(int(w[2]))} to {who[w[1]]}"
+        if w[:2] == ["set", "time"]:
+            return f"{who[w[2]]}'s clock set to {_hms(int(w[3]))}"
+    except (IndexError, KeyError, ValueError):
+        pass
+    return note_text(note)
+
+
+def _hms(ms: int) -> str:
+    t = ms // 1000
+    return f"{t // 3600}:{t // 60 % 60:02d}:{t % 60:02d}" if t >= 3600 else f"{t // 60}:{t % 60:02d}"
+
+
+def _side_and_ms(words) -> tuple[str, int]:
+    if len(words) != 3 or words[1] not in ("w", "b") or not (words[2].isascii() and words[2].isdigit()) \
+            or not 0 < int(words[2]) <= 10 * 3600 * 1000:
+        raise web.HTTPBadRequest(text="add w|b <ms> (at most 10 hours)")
+    return words[1], int(words[2])
 
 
 def answer_text(m) -> str:

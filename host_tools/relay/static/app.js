@@ -278,6 +278,7 @@ function badges(b, clock) {
   const over = b.result && b.result !== "*";
   if (over) out.push(`<span class="badge result" data-result>${esc(b.result)} ${esc((b.termination || "").replace(/_/g, " "))}</span>`);
   else if (clock.state === "paused") out.push('<span class="badge paused" data-paused>paused</span>');
+  else if (clock.state === "not started" && b.state !== "WAITING") out.push('<span class="badge idle" data-idle>not started</span>');
   const flags = clock.flags || [0, 0];
   if (!over && (flags[0] || flags[1])) out.push(`<span class="badge flag" data-flag>⚑ ${flags[0] === 1 || (flags[0] && !flags[1]) ? "White" : "Black"}'s flag fell${flags[0] && flags[1] ? " first" : ""}</span>`);
   // What is wrong with a board is the arbiter's (his page); spectators learn only that a
@@ -410,6 +411,16 @@ function clockShown(b) {
       if (ms != null) t[(i % 2 === 0) === whiteFirst ? "white" : "black"] = ms;
     }
     return Object.assign({}, b.clock, t, { running: null, state: "stopped", flags: [0, 0] });
+  }
+  if (!over && !n && b.state !== "WAITING" && (!b.clock || !b.clock.state || b.clock.state === "stopped")) {
+    // An idle board (no move, no running clock): not started, its control's time if known
+    // (never 0.0 - which reads as two fallen flags).
+    const ms = startMs(b.tc) || null;
+    return Object.assign({}, b.clock, { white: ms, black: ms, running: null, state: "not started", flags: [0, 0] });
+  }
+  if (b.clock && b.clock.age_ms == null && b.clock.state === "stopped") {
+    // The board never said its clock (a game played without one): no time to show, not 0.0.
+    return Object.assign({}, b.clock, { white: null, black: null, running: null });
   }
   return Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
 }
@@ -553,10 +564,17 @@ function tick() {
 
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-  ws.onopen = () => { lostAt = null; document.getElementById("link").textContent = "live"; };
+  ws.onopen = () => { lostAt = null; document.getElementById("link").textContent = delayS ? `delayed ${delayS} s` : "live"; };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
+      // What this spectator sees, said: the broadcast's delay, and whether the relay runs
+      // an evaluation at all (off with a delay: it would tell the moves early).
+      delayS = msg.delay_s || 0;
+      document.getElementById("link").textContent = delayS ? `delayed ${delayS} s` : "live";
+      document.getElementById("link").title = delayS ? `the moves, clocks and results are shown ${delayS} s after they happen (fair play)` : "";
+      evaluationOff = msg.evaluation === false;
+      showEvaluation();
       if (msg.round) showRound(msg.round);
       msg.boards.forEach(render);
       greeted = true;
@@ -592,6 +610,15 @@ function connect() {
   };
 }
 let lostAt = null;
+let delayS = 0, evaluationOff = false;
+
+function showEvaluation() {
+  const box = document.getElementById("engine-toggle");
+  box.disabled = evaluationOff;
+  box.checked = prefs.engine && !evaluationOff;
+  box.parentElement.title = evaluationOff ? "the relay runs no evaluation for this broadcast" : "";
+  box.parentElement.lastChild.textContent = evaluationOff ? " Evaluation (off)" : " Evaluation";
+}
 
 // ----- a hall of boards: the compact grid (more than LARGE boards: a dozen on a laptop's
 // screen, names, titles, ratings, federations, both clocks and the result; the moves, the

@@ -76,9 +76,22 @@ function setLine(f) {
   return `set ${what} ${side} ${what === "period" ? n - 1 : n}`; // periods are counted from 1 here, 0 on the board
 }
 
-function newLine(f) {
+// A time control as FIDE writes it (90+30: minutes + seconds a move; 40/90+30:30+30), read
+// by the relay (host_tools/fidetime.py, the same reader as play --tc) into the board's
+// control; the reading is shown as it is typed, and only a control that reads is sent.
+const controls = new Map(); // typed -> {control, words} or {error}
+
+async function readControl(text) {
+  if (!controls.has(text)) {
+    const r = await api("/api/timecontrol?text=" + encodeURIComponent(text));
+    controls.set(text, r.status === 200 ? r.data : { error: r.text });
+  }
+  return controls.get(text);
+}
+
+function newLine(f, control) {
   let line = "new";
-  if (f.tc.value.trim()) line += " tc=" + word(f.tc.value.trim());
+  if (control) line += " tc=" + word(control);
   if (f.white.value.trim()) line += " white=" + word(f.white.value.trim());
   if (f.black.value.trim()) line += " black=" + word(f.black.value.trim());
   return line;
@@ -94,7 +107,7 @@ function makeDesk(n) {
   el.id = "board-" + n;
   el.setAttribute("aria-label", "Board " + n);
   el.innerHTML = `
-    <h2><a href="/board/${n}">Board ${n}</a> <span data-part="players"></span></h2>
+    <h2>Board ${n} <span data-part="players"></span></h2>
     <p class="deskline"><span data-part="state"></span> <span data-part="clock"></span></p>
     <p class="deskline" data-part="status"></p>
     <div class="controls">
@@ -112,17 +125,34 @@ function makeDesk(n) {
       <label>written move <input name="move" size="6" placeholder="Nf3"></label> <button>Check</button></form>
     <form data-form="quickplay" class="controls"><label>Quickplay finish (III.4) for <select name="side">${SIDES}</select></label> <button>Grant</button></form>
     <form data-form="result" class="controls"><label>Result <select name="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option></select></label> <button>Set result</button></form>
-    <form data-form="new" class="controls"><label>New game <input name="tc" size="14" placeholder="5400+30"></label>
+    <form data-form="add" class="controls"><label>Add <input name="minutes" size="4" placeholder="m:ss" aria-describedby="adds-${n}" required> to <select name="side">${SIDES}</select></label>
+      <output id="adds-${n}" data-part="adds"></output> <button>Add time</button></form>
+    <form data-form="forfeit" class="controls"><label>Forfeit by <select name="side">${SIDES}<option value="both">both (double forfeit)</option></select></label>
+      <label>reason <input name="reason" size="18" placeholder="late arrival (6.7.1)"></label> <button>Declare forfeit</button></form>
+    <form data-form="new" class="controls"><label>New game <input name="tc" size="14" placeholder="90+30" aria-describedby="reads-${n}"></label>
+      <output id="reads-${n}" data-part="reads"></output>
       <input name="white" size="10" placeholder="White" aria-label="White"> <input name="black" size="10" placeholder="Black" aria-label="Black"> <button>Start new game</button></form>
     <form data-form="message" class="controls"><label>Message on the faces <input name="text" size="8" maxlength="8" placeholder="TIME UP"></label> <button>Show</button></form>
     <form data-form="pair" class="controls"><label>This board plays pairing <select name="pairing"></select></label> <button>Assign</button></form>
     <p class="said" data-part="said" role="status"></p>
-    <div class="pairview" data-part="pairview" hidden><table class="diagram" data-part="diagram" aria-label="the position on board ${n}"></table>
+    <div class="pairview" data-part="pairview"><table class="diagram" data-part="diagram" aria-label="the position on board ${n}"></table>
       <p class="scoresheet" data-part="scoresheet"></p></div>`;
   el.querySelectorAll("[data-cmd]").forEach((b) => {
     b.onclick = () => (b.dataset.cmd !== "pause" || confirmed(n, "pause the clock")) && command(n, b.dataset.cmd);
   });
   const setForm = el.querySelector("[data-form=set]");
+  const newForm = el.querySelector("[data-form=new]");
+  newForm.tc.oninput = async () => {
+    const typed = newForm.tc.value.trim();
+    if (!typed) { part(n, "reads").textContent = ""; return; }
+    const r = await readControl(typed);
+    if (newForm.tc.value.trim() === typed) part(n, "reads").textContent = r.error ? r.error : `= ${r.words} (${r.control})`;
+  };
+  const addForm = el.querySelector("[data-form=add]");
+  addForm.oninput = () => {
+    const v = addForm.minutes.value.trim(), ms = toMs(v.includes(":") ? v : v + ":00");
+    part(n, "adds").textContent = !v ? "" : ms == null ? "m:ss" : "= +" + meaning(ms);
+  };
   setForm.oninput = () => {
     const v = setForm.value.value.trim(), ms = toMs(v);
     part(n, "means").textContent = !v ? "" : setForm.what.value !== "time" ? "" : ms == null ? "h:mm:ss" : "= " + meaning(ms);
@@ -134,7 +164,15 @@ function makeDesk(n) {
     claim: (f) => claim(n, f.side.value, f.move.value.trim()),
     quickplay: (f) => command(n, `quickplay ${f.side.value}`),
     result: (f) => confirmed(n, `end the game ${f.result.options[f.result.selectedIndex].text}`) && command(n, `result ${f.result.value}`),
-    new: (f) => confirmed(n, "end this game and start a new one") && command(n, newLine(f)),
+    new: async (f) => {
+      const typed = f.tc.value.trim(), r = typed ? await readControl(typed) : null;
+      if (r && r.error) { said(n, false, "time control: " + r.error); return; }
+      if (confirmed(n, "end this game and start a new one" + (r ? ` with ${r.words} (${r.control})` : ""))) command(n, newLine(f, r && r.control));
+    },
+    add: (f) => { const v = f.minutes.value.trim(), ms = toMs(v.includes(":") ? v : v + ":00"); if (!ms) { said(n, false, "the time to add as m:ss or minutes:seconds"); return; }
+      command(n, `add ${f.side.value} ${ms}`); },
+    forfeit: (f) => confirmed(n, f.side.value === "both" ? "declare a double forfeit (0-0)" : `declare ${f.side.value === "w" ? "White" : "Black"}'s game lost by forfeit`)
+      && command(n, `forfeit ${f.side.value}` + (f.reason.value.trim() ? " " + word(f.reason.value.trim()) : "")),
     pair: (f) => assign(n, +f.pairing.value),
     message: (f) => command(n, f.text.value.trim() ? "message " + word(f.text.value.trim()) : "message"),
   };
@@ -178,12 +216,13 @@ function squares(fen) {
   return out;  // a8 first, as the FEN has it
 }
 
+// Every board's position and moves, live (the arbiter's feed is never delayed); for a pair,
+// the squares where the two boards differ are outlined.
 function renderPair(b) {
   const other = partnerOf(b.number);
   const view = part(b.number, "pairview");
-  if (!view || other == null) return;
-  view.hidden = false;
-  const mine = squares(b.fen), theirs = squares((boards.get(other) || {}).fen || b.fen);
+  if (!view) return;
+  const mine = squares(b.fen), theirs = other == null ? mine : squares((boards.get(other) || {}).fen || b.fen);
   let html = "";
   for (let r = 0; r < 8; r++) {
     html += "<tr>";
@@ -195,9 +234,11 @@ function renderPair(b) {
     html += "</tr>";
   }
   part(b.number, "diagram").innerHTML = html;
-  const san = b.san || [];
-  const words = san.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : "") + m);
-  part(b.number, "scoresheet").textContent = (b.number > PAIRED ? "The blind player's board: " : "The sighted player's board: ")
+  const san = b.san || [], start = (b.start || "w 1").split(" "), blackFirst = start[1] === "b";
+  const first = +start[5] || 1;
+  const words = san.map((m, i) => { const k = i + (blackFirst ? 1 : 0), num = first + Math.floor(k / 2);
+    return (k % 2 === 0 ? `${num}. ` : i === 0 ? `${num}... ` : "") + m; });
+  part(b.number, "scoresheet").textContent = (other == null ? "" : b.number > PAIRED ? "The blind player's board: " : "The sighted player's board: ")
     + (words.join(" ") || "no move yet");
 }
 
@@ -208,18 +249,28 @@ function render(b) {
   boards.set(b.number, b);
   const el = document.getElementById("board-" + b.number) || makeDesk(b.number);
   part(b.number, "players").textContent = `${b.white || "?"} – ${b.black || "?"} · ${b.serial}${b.game ? " · game " + b.game : ""}`;
-  const state = b.state !== "ACTIVE" ? "line gone" : b.result && b.result !== "*" ? b.result : (b.clock || {}).state || "";
-  part(b.number, "state").textContent = state;
   renderClock(b);
   const trouble = [b.problem, b.status && b.status !== "sync" ? "board " + b.status : null].filter(Boolean).join(" · ");
   part(b.number, "status").textContent = trouble;
   el.classList.toggle("trouble", !!trouble || b.state !== "ACTIVE");
   pairings();
   const other = partnerOf(b.number);
+  renderPair(b);
   if (other != null) { placePair(b.number); if (boards.has(other)) renderPair(boards.get(other)); }
 }
 
+// The state word, true at every moment: from the board's line, its result and its latest clock line.
+function stateWord(b) {
+  const c = b.clock || {};
+  if (b.state !== "ACTIVE") return "line gone";
+  if (b.result && b.result !== "*") return b.result;
+  if (c.state === "running") return "running";
+  if (c.state === "paused") return "paused";
+  return b.san && b.san.length ? "stopped" : "not started";
+}
+
 function renderClock(b) {
+  part(b.number, "state").textContent = stateWord(b);
   const c = b.clock;
   if (!c) return;
   const run = c.state === "running" ? c.running : null;
@@ -282,7 +333,7 @@ function renderAlert(a) {
     g.querySelector(a.urgent ? ".group-alerts" : ".group-notes").prepend(li);
   }
   const at = new Date(a.at * 1000).toLocaleTimeString();
-  const where = a.ply != null ? `, after ply ${a.ply}` : "";
+  const where = a.move ? (a.move === "before the first move" ? ", before the first move" : `, after ${a.move}`) : "";
   li.className = "alert-item" + (a.urgent ? (a.seen ? " seen" : " urgent") : " note");
   li.innerHTML = `<time>${esc(at)}</time> <strong>Board ${a.board}</strong>${esc(where)}: ${esc(a.text)}${a.count > 1 ? ` <span class="count">×${a.count}</span>` : ""}
     ${a.urgent && !a.seen ? `<button type="button" data-seen="${a.id}">Seen</button>` : ""}`;
@@ -346,9 +397,20 @@ function connect() {
       boards.delete(msg.number);
       const desk = document.getElementById("board-" + msg.number);
       if (desk) desk.remove();
+      const g = document.getElementById("alerts-board-" + msg.number);  // a stale group goes with its board
+      if (g) g.remove();
+      for (const [id, a] of alerts) if (a.board === msg.number) alerts.delete(id);
+      unseen();
     }
     else if (msg.type === "clock" && boards.has(msg.number)) { boards.get(msg.number).clock = msg.clock; renderClock(boards.get(msg.number)); }
     else if (msg.type === "alert") newAlert(msg.alert);
+    else if (msg.type === "alerts") {  // boards renumbered: their alerts went with them, every group anew
+      alerts.clear();
+      document.getElementById("alerts").innerHTML = "";
+      document.querySelectorAll(".desk.alerted").forEach((d) => d.classList.remove("alerted"));
+      msg.alerts.forEach(renderAlert);
+      unseen();
+    }
   };
   ws.onclose = () => { document.getElementById("link").textContent = "reconnecting…"; setTimeout(connect, 1000); };
 }
