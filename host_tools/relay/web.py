@@ -22,7 +22,7 @@ from host_tools.relay.claims import ClaimError, check_claim
 from host_tools.relay.door import GuardedSite
 from host_tools.relay.guards import BODY_TIME, ascii_headers, authorised, json_body, require_token, token_matches
 from host_tools.relay.livechess import make_livechess_app
-from host_tools.relay.pairing import PAIRED
+from host_tools.relay.twoboards import PAIRED
 from host_tools.relay.round import RoundError, RoundInfo
 
 STATIC = Path(__file__).resolve().parent / "static"
