@@ -37,6 +37,10 @@ PADS = {"R": (1.6, 0.8), "C": (1.6, 0.8), "D35": (1.6, 0.8), "D41": (1.8, 1.0), 
         "TO92": (1.5, 0.8), "BUZZER": (1.7, 1.0), "PUSH12": (1.8, 1.1), "LED3": (1.6, 0.9), "DIP16": (1.6, 0.8),
         "PICO": (1.7, 1.0)}
 # The perfboard's adapters, and what stands there on the PCB
+# Surface parts turned on the PCB: the USB clamp half round, so that its VBUS pin (5) faces
+# away from the data lines that pass its pins 4 and 6 and is reached by a track, not by a via
+# in its pad.
+TURNED = {"SOT-23-6": 180}
 ADAPTED = {"SOT23": "SOT-23", "DIP6": "SC-70-6", "SOT235": "SOT-23-5", "SOT236": "SOT-23-6", "USB5": "USB-MICRO-B"}
 # The surface-mount parts an assembly service fits: (value, footprint) -> (MPN, LCSC number or "")
 ASSEMBLY = {
@@ -101,7 +105,7 @@ class LayoutPCB(RoutedBoard):
                 cx, cy = round(cx / GRID) * GRID, round(cy / GRID) * GRID
                 nets = [pb.nets[(key, str(n + 1))] for n in range(len(pins))]
                 kind = ADAPTED[fp]
-                edge, rot = routedpcb.AT_EDGE.get(kind, (None, 0))
+                edge, rot = routedpcb.AT_EDGE.get(kind, (None, TURNED.get(kind, 0)))
                 self._smd(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot, side="F")
                 continue
             size, drill = PADS.get(fp, (1.7, 1.0))

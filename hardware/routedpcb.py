@@ -24,6 +24,7 @@ TRACK, CLEARANCE = 0.25, 0.2
 WIDE = 0.6  # the current-carrying nets' tracks (about 1.2 A in 35 um copper for a 10 K rise)
 NECK = 1.0  # how close to its own pad a wide track goes thin
 VIA = (0.6, 0.3)
+MASK_WEB = CLEARANCE  # a via keeps the clearance from a surface pad of its own net too
 EDGE = 0.5
 VIA_COST = 12
 LAYERS = {"FB": (0, 1), "F": (0,), "B": (1,)}
@@ -90,6 +91,8 @@ class Part:
     def __init__(self, ref, key, value, side, fp, x, y, rot=0):
         self.ref, self.key, self.value, self.side, self.fp, self.x, self.y, self.rot = ref, key, value, side, fp, x, y, rot
         self.pads = []
+        self.library = False  # its footprint KiCad's own (hardware/kicadlib.py), placed and flipped by KiCad
+        self.silk = None  # (x0, y0, x1, y1): the box round its footprint's silkscreen drawing
 
 
 class RoutedBoard:
@@ -137,6 +140,21 @@ class RoutedBoard:
                 pad = Pad(part, pin, x + dx, y + dy, net, turned(size), "FB", drill=min(drill) if slot else drill,
                           slot=slot)
             part.pads.append(pad)
+        self.parts.append(part)
+        return part
+
+    def _library(self, ref, key, value, fpid, x, y, nets, rot=0, side="F"):
+        """A part whose footprint is KiCad's own: placed at (x, y) turned rot degrees and,
+        on the back, flipped by KiCad; its pads as KiCad puts them. nets: {pad number: net}."""
+        from hardware import kicadlib, pcb
+
+        pcbnew = pcb.pcbnew_module()
+        fp = kicadlib.place(pcbnew, fpid, x, y, rot, side == "B")
+        part = Part(ref, key, value, side, fpid, x, y, rot)
+        part.library = True
+        part.silk = kicadlib.silk_box(pcbnew, fp)
+        for number, px, py, size, layers, drill, slot, round_ in kicadlib.pads(pcbnew, fp):
+            part.pads.append(Pad(part, number, px, py, nets.get(number), size, layers, drill, rect=not round_, slot=slot))
         self.parts.append(part)
         return part
 
@@ -204,8 +222,10 @@ class RoutedBoard:
             if owner[0][i][j] not in (FREE, n) or owner[1][i][j] not in (FREE, n):
                 return False
             x, y = i * GRID, j * GRID
-            for q in near_pads.get((i // 8, j // 8), ()):
-                if q.net != names[n] and q.distance(x, y) < via_room + 0.001:
+            for q in near_pads.get((i // 8, j // 8), ()):  # clear of another net's pad; off its own
+                if q.net != names[n] and q.distance(x, y) < via_room + 0.001:  # surface pads (a via in or
+                    return False  # touching one wicks its solder away), a mask web between
+                if q.layers != "FB" and q.distance(x, y) < VIA[0] / 2 + MASK_WEB:
                     return False
             for di in (-1, 0, 1):
                 for dj in (-1, 0, 1):
@@ -377,13 +397,28 @@ class RoutedBoard:
         ds.m_ViasMinSize = mm(VIA[0])
         ds.m_MinThroughDrill = mm(VIA[1])
 
+        from hardware import kicadlib
+
         for part in self.parts:
+            back = part.side == "B"
+            if part.library:  # KiCad's own footprint, placed and flipped as _library did
+                fp = kicadlib.place(pcbnew, part.fp, part.x, part.y, part.rot, back, board=b)
+                fp.SetReference(part.ref)
+                fp.SetValue(part.value)
+                nets = {p.number: p.net for p in part.pads}
+                for pad in fp.Pads():
+                    if nets.get(pad.GetNumber()):
+                        pad.SetNet(net(nets[pad.GetNumber()]))
+                ref = fp.Reference()
+                ref.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
+                ref.SetTextThickness(mm(0.12))
+                ref.SetPosition(pt(*labels[part.ref]))
+                continue
             fp = pcbnew.FOOTPRINT(b)
             fp.SetReference(part.ref)
             fp.SetValue(part.value)
             fp.SetPosition(pt(part.x, part.y))
             b.Add(fp)
-            back = part.side == "B"
             for t, layer in ((fp.Reference(), pcbnew.B_SilkS if back else pcbnew.F_SilkS),):
                 t.SetLayer(layer)
                 t.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
@@ -434,7 +469,7 @@ class RoutedBoard:
         for part in self.parts:
             silk = pcbnew.B_SilkS if part.side == "B" else pcbnew.F_SilkS
             p = part.pads[0]
-            kind = self.polarity(part)
+            kind = None if part.library else self.polarity(part)  # (KiCad's footprints mark their own)
             if kind == "+":
                 segment(p.x - 0.5, p.y - 1.6, p.x + 0.5, p.y - 1.6, silk, 0.15)
                 segment(p.x, p.y - 2.1, p.x, p.y - 1.1, silk, 0.15)
@@ -492,6 +527,9 @@ class RoutedBoard:
         pad = max(max(p.size) for p in part.pads) / 2
         spots = [(cx, min(ys) - pad - 0.9), (cx, max(ys) + pad + 0.9),
                  (min(xs) - pad - 0.6 - w / 2, cy), (max(xs) + pad + 0.6 + w / 2, cy)]
+        if part.silk:  # beyond its footprint's drawing
+            x0, y0, x1, y1 = part.silk
+            spots += [(cx, y0 - h / 2 - 0.35), (cx, y1 + h / 2 + 0.35), (x0 - w / 2 - 0.35, cy), (x1 + w / 2 + 0.35, cy)]
         for x, y in spots:
             box = (x - w / 2 - 0.15, y - h / 2 - 0.15, x + w / 2 + 0.15, y + h / 2 + 0.15)
             if box[0] < EDGE or box[1] < EDGE or box[2] > self.W - EDGE or box[3] > self.H - EDGE:
@@ -500,13 +538,23 @@ class RoutedBoard:
                    q.y + max(q.size) / 2 > box[1] and q.y - max(q.size) / 2 < box[3] for q in self.pads()):
                 continue
             if any(side == part.side and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
-                   for side, b in placed):
-                continue
+                   for side, b in placed + [(q.side, q.silk) for q in self.parts if q.silk] + self._dots()):
+                continue  # over another's label, a footprint's drawing or a pin 1's dot
             if any(math.hypot(hx - x, hy - y) < hd / 2 + w / 2 + 0.3 for hx, hy, hd in self.holes):
                 continue
             placed.append((part.side, box))
             return x, y
         return spots[0]
+
+    def _dots(self):
+        """[(side, box)]: the dots that mark the hand-drawn chips' pin 1 (as kicad() draws them)."""
+        out = []
+        for part in self.parts:
+            if not part.library and self.polarity(part) == "dot":
+                p = part.pads[0]
+                y = p.y + (1.3 if p.y > part.y else -1.3)
+                out.append((part.side, (p.x - 0.3, y - 0.3, p.x + 0.3, y + 0.3)))
+        return out
 
     def label_inside(self, part) -> bool:
         return False
@@ -523,7 +571,7 @@ class RoutedBoard:
         for part in self.parts:
             if not part.pads or part.pads[0].layers == "FB":
                 continue
-            kind = next(k for k, v in SMD.items() if v[0] == part.fp)
+            kind = next((k for k, v in SMD.items() if v[0] == part.fp), part.fp.split(":")[1])
             mpn, lcsc = self.ASSEMBLY[(part.value, kind)]
             bom.setdefault((part.value, mpn, part.fp, lcsc), []).append(part.ref)
             cpl.append((part.ref, "%.3f" % part.x, "%.3f" % (self.H - part.y), "bottom" if part.side == "B" else "top",
