@@ -75,7 +75,7 @@ CATALOGUE = {
     "DFPlayer Mini (DFR0299)": ("DFRobot", "DFR0299", MOUSER, "426-DFR0299", 5.50, "scheme"),
     "CDS-40-8": ("CUI Devices", "CDS-40-8", MOUSER, "490-CDS-40-8", 2.00, "scheme"),
     "PJ-392": ("CUI Devices", "PJ-392", MOUSER, "490-PJ-392", 0.40, "scheme"),
-    "MF-R110": ("Bourns", "MF-R110", MOUSER, "652-MF-R110", 0.30, "scheme"),
+    "16R185B": ("Littelfuse", "16R185BU", MOUSER, "576-16R185BU", 0.35, "scheme"),
     "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
     "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
     "SP0504BAHTG": ("Littelfuse", "SP0504BAHTG", LCSC, "C10675", 0.15, "seen"),
