@@ -39,7 +39,7 @@ class Face(RoutedBoard):
     SEED = 19
     NOTE = (W / 2, H - 3.0, "clock face (White: D3, R1 left off)")
     ASSEMBLY = {
-        ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # (its LCSC number: look it up by the MPN)
+        ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # no stocked number seen: soldered by hand
         ("100n", "C_0805_2012Metric"): ("CL21B104KBCNNNC", "C28233"),
         ("39k", "0805"): ("0805W8F3902T5E", "C25826"),
         ("1N4148", "SOD-123"): ("1N4148W", "C81598"),

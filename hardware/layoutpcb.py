@@ -106,7 +106,8 @@ class LayoutPCB(RoutedBoard):
                 nets = [pb.nets[(key, str(n + 1))] for n in range(len(pins))]
                 kind = ADAPTED[fp]
                 edge, rot = routedpcb.AT_EDGE.get(kind, (None, TURNED.get(kind, 0)))
-                self._smd(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot, side="F")
+                self._smd_library(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot,
+                                  side="F")
                 continue
             size, drill = PADS.get(fp, (1.7, 1.0))
             self._tht(ref, key, value, fp, [(num, *self.at(*hole), pb.nets[(key, num)]) for num, hole in

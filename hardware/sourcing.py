@@ -62,7 +62,7 @@ CATALOGUE = {
     "CEM-1203(42)": ("CUI Devices", "CEM-1203(42)", MOUSER, "490-CEM-1203(42)", 1.00, "scheme"),
     "WP813SRD": ("Kingbright", "WP813SRD", MOUSER, "604-WP813SRD", 0.25, "scheme"),
     "WP710A10ID": ("Kingbright", "WP710A10ID", MOUSER, "604-WP710A10ID", 0.08, "seen"),
-    "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP (LCSC's search)", 1.50, "scheme"),
+    "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP", 1.50, "scheme"),  # (by part number)
     "PSC08-11SRWA": ("Kingbright", "PSC08-11SRWA", MOUSER, "604-PSC08-11SRWA", 1.80, "scheme"),
     "BSS138": ("onsemi", "BSS138", MOUSER, "512-BSS138", 0.10, "seen"),
     "TP4056 + DW01A module": ("generic", "TP4056 + DW01A 1-cell charger module", MARKET,

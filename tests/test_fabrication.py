@@ -51,3 +51,46 @@ def test_the_check_finds_the_vias_the_boards_had():
             path.write_text(old.stdout)
             found += len(vias_on_surface_pads(path))
     assert found >= 20
+
+
+def kibot_rotation(footprint, kicad_degrees, bottom):
+    """JLCPCB's rotation as KiBot makes it: its table of zero orientations (first match on
+    the footprint's name), and its JLCPCB filter's rule (mirror_bottom: "(180 - component
+    rot + angle)" on the bottom), both read from the installed KiBot."""
+    import importlib.util
+    import re
+
+    from kibot.misc import DEFAULT_ROTATIONS
+
+    base = Path(importlib.util.find_spec("kibot").submodule_search_locations[0])
+    src = (base / "fil_base.py").read_text()
+    jlc = src[src.index("'_rot_footprint_jlcpcb'"):][:300]
+    assert "'mirror_bottom': True" in jlc and "'negative_bottom': False" in jlc
+    assert "(180 - component rot + angle)" in (base / "fil_rot_footprint.py").read_text()
+    angle = next((a for pattern, a in DEFAULT_ROTATIONS if re.search(pattern, footprint)), 0.0)
+    return round((180 - kicad_degrees + angle) if bottom else (kicad_degrees + angle)) % 360
+
+
+@pytest.mark.parametrize("name", ROUTED)
+def test_the_placement_file_is_jlcpcbs_with_its_rotations(name):
+    """Each line of the placement file: JLCPCB's columns and layer names, the part where the
+    KiCad board has it (from the lower left corner), its rotation KiBot's for JLCPCB from
+    the board's own footprint; every surface part in it or in the hand list."""
+    import csv
+
+    pytest.importorskip("kibot")
+    path = pcb.HERE / "pcb" / (name + ".kicad_pcb")
+    board = PCBNEW.LoadBoard(str(path))
+    fps = {fp.GetReference(): fp for fp in board.GetFootprints()}
+    rows = list(csv.DictReader((pcb.HERE / "pcb" / ("gerber-" + name) / (name + "-cpl.csv")).open()))
+    height = PCBNEW.ToMM(board.GetBoardEdgesBoundingBox().GetHeight()) - 0.1  # (the outline's own line width)
+    for r in rows:
+        fp = fps[r["Designator"]]
+        bottom = fp.IsFlipped()
+        assert r["Layer"] == ("Bottom" if bottom else "Top")
+        x, y = PCBNEW.ToMM(fp.GetPosition())
+        assert abs(float(r["Mid X"]) - x) < 0.01 and abs(float(r["Mid Y"]) - (height - y)) < 0.2, r
+        want = kibot_rotation(str(fp.GetFPID().GetLibItemName()), fp.GetOrientationDegrees() % 360, bottom)
+        assert int(r["Rotation"]) == want, (r, want)
+    smd = {ref for ref, fp in fps.items() if any(p.GetAttribute() == PCBNEW.PAD_ATTRIB_SMD for p in fp.Pads())}
+    assert {r["Designator"] for r in rows} <= smd

@@ -81,12 +81,17 @@ def test_the_characters_show_through_the_window_and_the_screws_fit(face):
 
 
 def test_the_assembly_files_list_every_surface_mount_part(face):
+    import re
+
     bom, cpl = face.assembly_rows()
     smd = sorted(part.ref for part in face.parts if part.pads[0].layers == "B")
-    assert sorted(r[0] for r in cpl) == smd and set(smd) >= {"U1", "C1", "D1", "D2", "D3", "R1"}
-    assert sorted(ref for row in bom for ref in row[1].split()) == smd
-    assert all(row[3] or row[4] for row in bom)  # an LCSC number, or the MPN to find it by
-    assert all(r[3] == "bottom" for r in cpl)
+    hand = [r[0] for r in face.hand_parts()]
+    assert set(smd) >= {"U1", "C1", "D1", "D2", "D3", "R1"} and hand == ["U1"]  # (no stocked number: by hand)
+    assert sorted(r[0] for r in cpl) == sorted(set(smd) - set(hand))
+    # JLCPCB's BOM: designators comma-separated, a stocked LCSC number on every line
+    assert sorted(ref for row in bom for ref in row[1].split(",")) == sorted(set(smd) - set(hand))
+    assert all(re.fullmatch(r"C\d+", row[3]) for row in bom)
+    assert all(r[3] == "Bottom" for r in cpl)
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):

@@ -96,7 +96,7 @@ def test_the_supply_nets_run_wide(board):
     # reaches a pin drawing no current (THIN: the USB clamp's VBUS reference): the thin
     # tracks and vias joined end to end from that pin.
     pads = {net: [p for p in board.pads() if p.net == net] for net in C.WIDE_NETS}
-    from hardware.routedpcb import NECK
+    from hardware.routedpcb import NECK, REACH_IN
 
     branch = set()
     for p in board.pads():
@@ -108,7 +108,7 @@ def test_the_supply_nets_run_wide(board):
                 grew = False
                 for t in thin:
                     a, b = (round(t[0], 3), round(t[1], 3)), (round(t[2], 3), round(t[3], 3))
-                    if t not in branch and (a in ends or b in ends or min(p.distance(*a), p.distance(*b)) == 0):
+                    if t not in branch and (a in ends or b in ends or min(p.distance(*a), p.distance(*b)) <= REACH_IN):
                         branch.add(t)
                         ends |= {a, b}
                         grew = True
@@ -135,8 +135,9 @@ def test_the_assembly_files_list_every_surface_mount_part(board):
     bom, cpl = board.assembly_rows()
     smd = sorted(part.ref for part in board.parts if part.pads[0].layers == "F")
     assert len(smd) == {"controller": 6, "guard": 6, "voice": 1, "buttons": 0}[board.name]
-    assert sorted(r[0] for r in cpl) == smd
-    assert all(r[3] == "top" for r in cpl) and all(row[3] or row[4] for row in bom)
+    assert sorted(r[0] for r in cpl) == smd and board.hand_parts() == []
+    assert sorted(ref for row in bom for ref in row[1].split(",")) == smd  # JLCPCB's: comma-separated
+    assert all(r[3] == "Top" for r in cpl) and all(row[3].startswith("C") and row[3][1:].isdigit() for row in bom)
 
 
 @pytest.mark.parametrize("name", NAMES)
