@@ -37,6 +37,7 @@ class Face(RoutedBoard):
     circuit (the superset: its address parts); nets without the face's prefix."""
 
     SEED = 19
+    POUR = "GND"  # poured over both sides (after routing: its tracks join it anyway)
     NOTE = (W / 2, H - 3.0, "clock face (White: D3, R1 left off)")
     ASSEMBLY = {
         ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # no stocked number seen: soldered by hand

@@ -94,3 +94,16 @@ def test_the_placement_file_is_jlcpcbs_with_its_rotations(name):
         assert int(r["Rotation"]) == want, (r, want)
     smd = {ref for ref, fp in fps.items() if any(p.GetAttribute() == PCBNEW.PAD_ATTRIB_SMD for p in fp.Pads())}
     assert {r["Designator"] for r in rows} <= smd
+
+
+@pytest.mark.parametrize("name", ROUTED)
+def test_ground_is_poured_on_both_sides(name):
+    board = PCBNEW.LoadBoard(str(pcb.HERE / "pcb" / (name + ".kicad_pcb")))
+    sides = set()
+    for z in board.Zones():
+        if z.GetNetname() != "GND":
+            continue
+        for layer in (PCBNEW.F_Cu, PCBNEW.B_Cu):
+            if z.IsOnLayer(layer) and z.GetFilledPolysList(layer).OutlineCount() > 0:
+                sides.add(layer)
+    assert sides == {PCBNEW.F_Cu, PCBNEW.B_Cu}
