@@ -48,7 +48,7 @@ def _fastener(eur: float, *designations: str) -> tuple:
 CATALOGUE = {
     "SC0915": ("Raspberry Pi", "SC0915", MOUSER, "358-SC0915", 4.00, "seen"),
     "SN74HC138N": ("Texas Instruments", "SN74HC138N", MOUSER, "595-SN74HC138N", 0.50, "seen"),
-    "MACD-14 15-20": ("Littelfuse", "MACD-14 15-20", MOUSER, "934-MACD-14 15-20", 0.60, "scheme"),
+    "MACD-14 15-20": ("Littelfuse", "MACD-14 15-20", MOUSER, "934-MACD-1415-20", 0.60, "scheme"),  # (a distributor number has no spaces)
     "BAT85": ("Vishay", "BAT85S", MOUSER, "78-BAT85S", 0.06, "seen"),
     "1N5819": ("Vishay", "1N5819-E3/54", MOUSER, "625-1N5819-E3", 0.10, "seen"),
     "1N4148": ("onsemi", "1N4148", MOUSER, "512-1N4148", 0.03, "seen"),
@@ -161,7 +161,7 @@ FITTINGS = {
     "Connector_JST:JST_XH_B2B-XH-A": [("B2B-XH-A", 1), ("XHP-2", 1), ("SXH-001T-P0.6", "pins")],
     "Connector_JST:JST_XH_B3B-XH-A": [("XHP-3", 1), ("SXH-001T-P0.6", "pins")],
     "Connector_JST:JST_PH_B2B-PH-K": [("PHR-2", 1), ("SPH-002T-P0.5S", "pins")],
-    "Module:RaspberryPi_Pico": [("socket 1x20", 2)],
+    "Module:RaspberryPi_Pico": [("socket 1x20", 2), ("pin header 1x40", 1)],  # (its own pins: a 40 in two)
     "Package_DIP:DIP-16": [("socket DIP-16", 1)],
     "Connector_PinSocket_2.54mm:PinSocket_1x08": [("socket 1x8", 2)],
     "Package_TO_SOT_SMD:SOT-23-5": [("adapter SOT-23-6", 1)],
