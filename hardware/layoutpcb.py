@@ -32,6 +32,10 @@ PITCH = 2.54
 HOLE = 2.7
 # The supply nets routed wide; the ground is routed too, then poured over both sides.
 WIDE_NETS = {"VSYS", "VBUS", "BAT_OUT", "CELL+", "CELL_FUSED", "CELL-", "BOOST_5V"}
+# The most each carries for long (A; hardware/powersim.py): VBUS the charge and VSYS's load
+# on USB; the cells' nets the heaviest load on empty cells; VSYS and the regulator's output
+# that load at 5 V. Their tracks are routedpcb.WIDE, at least IPC-2221's width for each.
+NET_AMPS = {"VBUS": 1.9, "VSYS": 0.9, "BOOST_5V": 0.9, "BAT_OUT": 1.4, "CELL+": 1.4, "CELL_FUSED": 1.4, "CELL-": 1.4}
 # Through-hole pads by the perfboard's footprint: (pad, drill) in mm
 PADS = {"R": (1.6, 0.8), "C": (1.6, 0.8), "D35": (1.6, 0.8), "D41": (1.8, 1.0), "CP": (1.7, 0.9),
         "TO92": (1.5, 0.8), "BUZZER": (1.7, 1.0), "PUSH12": (1.8, 1.1), "LED3": (1.6, 0.9), "DIP16": (1.6, 0.8),
