@@ -194,8 +194,10 @@ def _parts():
                           "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
-        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R110",
-                         "resettable fuse (PTC), 1.1 A hold, 2.2 A trip, 30 V, radial: the cells' short-circuit guard"),
+        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "16R185B",
+                         "resettable fuse (PTC), 1.85 A hold, 3.7 A trip at 20 C, 16 V, radial, 5.1 mm leads "
+                         "(Littelfuse USBR series): the cells' short-circuit guard, sized for the 1 A charge "
+                         "and the heaviest load on empty cells warm inside the clock (hardware/powersim.py)"),
         "ideal_diode": _template("LM66100", "U", [(1, "VIN", T.PWRIN), (2, "GND", T.PWRIN), (3, "CE", T.INPUT),
                                                   (4, "N.C.", T.NOCONNECT), (5, "ST", T.OPENCOLL),
                                                   (6, "VOUT", T.PASSIVE)],  # (its datasheet's pin 4 N.C., 5 ST)
@@ -357,7 +359,9 @@ class Board:
             q["G"] += v33
             q["S"] += low
             q["D"] += high
-            self._part("r_face_" + name.lower(), t["r"], value="10k")["1", "2"] += vsys, high
+            # 2.7k: a 180 ns rise on the faces' leads at 400 kHz (300 ns allowed), 2.4 mA
+            # with the 3.3 V side's for the pin pulling low (3 mA allowed): hardware/i2c.py
+            self._part("r_face_" + name.lower(), t["r"], value="2k7")["1", "2"] += vsys, high
             bus5[name] = high
         for side, addr in (("white", P.DISPLAY_WHITE), ("black", P.DISPLAY_BLACK)):
             k = side[0].upper()
@@ -505,8 +509,8 @@ class Board:
 
         # ----- optional: one WS2812 per square, a chain on its own 5 V supply leads, on the
         # cable guard: the data lifted to 5 V by a 74AHCT1G125 (a WS2812 wants 0.7 VDD,
-        # 3.5 V: more than a 3.3 V pin gives), then a series resistor, a reservoir capacitor
-        # at the connector, and a TVS channel like the matrix's lines.
+        # 3.5 V: more than a 3.3 V pin gives), then a series resistor and a TVS channel like
+        # the matrix's lines.
         data = gpio("SQUARE_LEDS", P.SQUARE_LEDS)
         buf = self._part("led_buffer", t["buffer"], value="74AHCT1G125", role="cable guard: the LEDs' data to 5 V")
         buf["~OE"] += gnd
@@ -522,7 +526,8 @@ class Board:
         dout = self._net("LED_DATA")
         rd["1", "2"] += lifted, dout
         j["1", "2", "3"] += vbus, dout, gnd
-        self._part("c_led_chain", t["cpol"], value="1000u")["+", "-"] += vbus, gnd
+        # (no reservoir across the chain's supply: USB allows 10 uF on VBUS at plug-in,
+        # USB 2.0 7.2.4.1, and the charger module's own input capacitor takes it all)
         # The TVS arrays: four lines each, the sixteen of the matrix and the LEDs' data.
         lines = cable + [dout]
         for k in range(5):
@@ -537,15 +542,18 @@ class Board:
         # charged from USB; a 5 V regulator from them, switched by its enable input (the
         # slide switch carries microamps, not the cells' current), into VSYS through an
         # ideal diode. USB's VBUS feeds VSYS through the other ideal diode (and the Pico's
-        # own Schottky, beside it) and then holds the regulator off through an NPN, so that
-        # the cells only charge. The cells' voltage reaches GP28 (ADC2) halved.
+        # own Schottky, beside it). The regulator stays on while USB is in: whichever source
+        # is higher carries VSYS, so that pulling or plugging USB hands over with nothing to
+        # switch (an NPN that held the regulator off until VBUS fell under 0.7 V let VSYS
+        # follow VBUS down and reset the clock: hardware/powersim.py). The cells' voltage
+        # reaches GP28 (ADC2) halved.
         bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
         chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
         bplus = self._net("CELL+")
         fused = self._net("CELL_FUSED")
         bminus = self._net("CELL-")
         bat["1", "2"] += bplus, bminus
-        self._part("fuse_battery", t["ptc"], value="1.1 A", role="the cells' fuse")["1", "2"] += bplus, fused
+        self._part("fuse_battery", t["ptc"], value="1.85 A", role="the cells' fuse")["1", "2"] += bplus, fused
         chg["B+"] += fused
         chg["B-"] += bminus
         chg["IN+"] += vbus
@@ -564,13 +572,6 @@ class Board:
         sw["A"] += gnd  # off: enable held low
         sw["B"] += en
         sw["C"] += self.circuit.NC  # on: enable left to its pull-up
-        q = self._part("q_usb", t["npn"], value="BC337", role="USB present: regulator off")
-        base = self._net("BASE_USB")
-        self._part("r_base_usb", t["r"], value="10k")["1", "2"] += vbus, base
-        self._part("r_pull_usb", t["r"], value="100k")["1", "2"] += base, gnd
-        q["B"] += base
-        q["E"] += gnd
-        q["C"] += en
         for key, source, role in (("ideal_battery", v5, "VSYS from the regulator"), ("ideal_usb", vbus, "VSYS from USB")):
             u = self._part(key, t["ideal_diode"], value="LM66100", role=role)
             u["VIN"] += source

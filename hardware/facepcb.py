@@ -29,6 +29,7 @@ BOARD_FILE, DRC_FILE, FAB, PICTURE = files("face", OUT)
 
 W, H = E.FACE_BOARD[0], E.FACE_BOARD[1]
 HOLE = 2.7  # the M2.5 screws behind the window (enclosure.FACE_SCREWS)
+SOIC28 = "Package_SO:SOIC-28W_7.5x17.9mm_P1.27mm"
 
 
 class Face(RoutedBoard):
@@ -36,10 +37,11 @@ class Face(RoutedBoard):
     circuit (the superset: its address parts); nets without the face's prefix."""
 
     SEED = 19
+    POUR = "GND"  # poured over both sides (after routing: its tracks join it anyway)
     NOTE = (W / 2, H - 3.0, "clock face (White: D3, R1 left off)")
     ASSEMBLY = {
-        ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # (its LCSC number: look it up by the MPN)
-        ("100n", "0805"): ("CL21B104KBCNNNC", "C28233"),
+        ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # no stocked number seen: soldered by hand
+        ("100n", "C_0805_2012Metric"): ("CL21B104KBCNNNC", "C28233"),
         ("39k", "0805"): ("0805W8F3902T5E", "C25826"),
         ("1N4148", "SOD-123"): ("1N4148W", "C81598"),
     }
@@ -77,32 +79,32 @@ class Face(RoutedBoard):
         names = ["0a", "0b", "1a", "1b"] + [str(i) for i in range(2, 8)]
         for i, n in enumerate(names):
             key = "ind_%s_%s" % (k, n)
-            x, y = 20 * GRID + 26 * GRID * i, 64 * GRID
-            self._tht("D%d" % (i + 10), key, "red 3 mm", "LED_D3.0mm",
-                      [("1", x, y, self._net(key, "K")), ("2", x + 4 * GRID, y, self._net(key, "A"))], drill=0.9, size=1.6)
-        # The back: the HT16K33 between the characters' rows, its capacitors beside it.
-        chip = c["face_" + k]
-        nets = [self._net("face_" + k, str(n)) for n in range(1, 29)]
-        self._smd("U1", "face_" + k, "HT16K33", "SOIC-28W", 141 * GRID, 32 * GRID, nets)
-        self._smd("C1", "c_face_" + k, "100n", "0805", 172 * GRID, 32 * GRID,
-                  [self._net("c_face_" + k, "1"), self._net("c_face_" + k, "2")], rot=90)
+            self._library("D%d" % (i + 10), key, "red 3 mm", "LED_THT:LED_D3.0mm", 20 * GRID + 26 * GRID * i, 64 * GRID,
+                          {"1": self._net(key, "K"), "2": self._net(key, "A")})
+        # The back: the HT16K33 between the characters' rows, its capacitors beside it; each
+        # KiCad's footprint, flipped by KiCad (pin 1 where it is when the chip sits on the back).
+        self._library("U1", "face_" + k, "HT16K33", SOIC28, 141 * GRID, 32 * GRID,
+                      {str(n): self._net("face_" + k, str(n)) for n in range(1, 29)}, rot=90, side="B")
+        self._library("C1", "c_face_" + k, "100n", "Capacitor_SMD:C_0805_2012Metric", 172 * GRID, 32 * GRID,
+                      {"1": self._net("c_face_" + k, "1"), "2": self._net("c_face_" + k, "2")}, rot=90, side="B")
         cp = "cp_face_" + k
-        self._tht("C2", cp, "100u", "CP_Radial_D6.3mm_P2.50mm",
-                  [("1", 262 * GRID, 33 * GRID, self._net(cp, "+")), ("2", 266 * GRID, 33 * GRID, self._net(cp, "-"))],
-                  drill=0.8, size=1.6, side="B")
+        self._library("C2", cp, "100u", "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm", 262 * GRID, 33 * GRID,
+                      {"1": self._net(cp, "+"), "2": self._net(cp, "-")}, side="B")
         # The keys' diodes and the address diode and resistor, by the keys' connector.
         for ref, key, x in (("D1", "d_ask_" + k, 18), ("D2", "d_draw_" + k, 27), ("D3", "d_addr_" + k, 36)):
-            self._smd(ref, key, "1N4148", "SOD-123", x * GRID, 32 * GRID, [self._net(key, "K"), self._net(key, "A")])
-        self._smd("R1", "r_addr_" + k, "39k", "0805", 45 * GRID, 32 * GRID,
-                  [self._net("r_addr_" + k, "1"), self._net("r_addr_" + k, "2")])
-        # The connectors, on the back: J1 to the controller, J2 to the keys.
+            self._library(ref, key, "1N4148", "Diode_SMD:D_SOD-123", x * GRID, 32 * GRID,
+                          {"1": self._net(key, "K"), "2": self._net(key, "A")}, side="B")
+        self._library("R1", "r_addr_" + k, "39k", "Resistor_SMD:R_0805_2012Metric", 45 * GRID, 32 * GRID,
+                      {"1": self._net("r_addr_" + k, "1"), "2": self._net("r_addr_" + k, "2")}, side="B")
+        # The connectors, on the back: J1 to the controller, J2 to the keys (pin 1 at the
+        # top: turned half round before KiCad flips them, so their pins run down).
         order = ["VSYS", "GND", "SDA", "SCL"]
-        self._tht("J1", "J_CLOCK", "1x4", "PinHeader_1x04_P2.54mm_Vertical",
-                  [(str(n + 1), 276 * GRID, (26 + 4 * n) * GRID, order[n]) for n in range(4)], side="B")
+        header = "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical"
+        self._library("J1", "J_CLOCK", "1x4", header, 276 * GRID, 26 * GRID,
+                      {str(n + 1): order[n] for n in range(4)}, rot=180, side="B")
         keys = ["ASK", "ROW3", "DRAW", "ROW4"]
-        self._tht("J2", "J_KEYS", "1x4", "PinHeader_1x04_P2.54mm_Vertical",
-                  [(str(n + 1), 7 * GRID, (26 + 4 * n) * GRID, keys[n]) for n in range(4)], side="B")
-
+        self._library("J2", "J_KEYS", "1x4", header, 7 * GRID, 26 * GRID,
+                      {str(n + 1): keys[n] for n in range(4)}, rot=180, side="B")
 
 
 def write_all(out: Path = OUT) -> tuple[int, int]:

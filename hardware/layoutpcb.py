@@ -32,11 +32,19 @@ PITCH = 2.54
 HOLE = 2.7
 # The supply nets routed wide; the ground is routed too, then poured over both sides.
 WIDE_NETS = {"VSYS", "VBUS", "BAT_OUT", "CELL+", "CELL_FUSED", "CELL-", "BOOST_5V"}
+# The most each carries for long (A; hardware/powersim.py): VBUS the charge and VSYS's load
+# on USB; the cells' nets the heaviest load on empty cells; VSYS and the regulator's output
+# that load at 5 V. Their tracks are routedpcb.WIDE, at least IPC-2221's width for each.
+NET_AMPS = {"VBUS": 1.9, "VSYS": 0.9, "BOOST_5V": 0.9, "BAT_OUT": 1.4, "CELL+": 1.4, "CELL_FUSED": 1.4, "CELL-": 1.4}
 # Through-hole pads by the perfboard's footprint: (pad, drill) in mm
 PADS = {"R": (1.6, 0.8), "C": (1.6, 0.8), "D35": (1.6, 0.8), "D41": (1.8, 1.0), "CP": (1.7, 0.9),
         "TO92": (1.5, 0.8), "BUZZER": (1.7, 1.0), "PUSH12": (1.8, 1.1), "LED3": (1.6, 0.9), "DIP16": (1.6, 0.8),
         "PICO": (1.7, 1.0)}
 # The perfboard's adapters, and what stands there on the PCB
+# Surface parts turned on the PCB: the USB clamp half round, so that its VBUS pin (5) faces
+# away from the data lines that pass its pins 4 and 6 and is reached by a track, not by a via
+# in its pad.
+TURNED = {"SOT-23-6": 180}
 ADAPTED = {"SOT23": "SOT-23", "DIP6": "SC-70-6", "SOT235": "SOT-23-5", "SOT236": "SOT-23-6", "USB5": "USB-MICRO-B"}
 # The surface-mount parts an assembly service fits: (value, footprint) -> (MPN, LCSC number or "")
 ASSEMBLY = {
@@ -101,8 +109,9 @@ class LayoutPCB(RoutedBoard):
                 cx, cy = round(cx / GRID) * GRID, round(cy / GRID) * GRID
                 nets = [pb.nets[(key, str(n + 1))] for n in range(len(pins))]
                 kind = ADAPTED[fp]
-                edge, rot = routedpcb.AT_EDGE.get(kind, (None, 0))
-                self._smd(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot, side="F")
+                edge, rot = routedpcb.AT_EDGE.get(kind, (None, TURNED.get(kind, 0)))
+                self._smd_library(ref, key, value, kind, cx if edge is None else self.W - edge, cy, nets, rot=rot,
+                                  side="F")
                 continue
             size, drill = PADS.get(fp, (1.7, 1.0))
             self._tht(ref, key, value, fp, [(num, *self.at(*hole), pb.nets[(key, num)]) for num, hole in

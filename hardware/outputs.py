@@ -99,8 +99,8 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         sig = nets.get(gp) if gp is not None else None
         if sig is None:
             sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, BSS138 gates",
-                   "VSYS": "VSYS: 5 V regulator (via 1N5819), faces, motors, LEDs",
-                   "VBUS": "VBUS: the clock's USB socket (clamped); charger IN+, WS2812 chain, 10k -> BC337",
+                   "VSYS": "VSYS: USB or the 5 V regulator (ideal diodes), faces, motors, LEDs",
+                   "VBUS": "VBUS: the clock's USB socket (clamped); charger IN+, WS2812 chain, ideal diode",
                    "RUN": "reset button to GND"}.get(name, "not connected")
         if sig.startswith("COL_"):
             label = "file %s: 10k to 3V3, 220R (cable guard) to file %s's switches" % (sig[-1], sig[-1])
@@ -155,7 +155,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     dx = fig.add_axes([0.02, 0.0, 0.54, 0.21])
     dx.axis("off")
     dx.text(0, 1, "\n".join([
-        "Drivers (all grounds common; VSYS is USB's 5 V through the Pico's diode, or the 5 V regulator's):",
+        "Drivers (all grounds common; VSYS is USB's 5 V or the 5 V regulator's, whichever is higher):",
         "  Motors, buzzer: GPIO -> 1k -> BC337 base; emitter to GND; collector to the motor's (buzzer's) - lead;",
         "      its + lead to VSYS; a 1N5819 across it, band to VSYS (the coil's kick); 100k from the GPIO to GND.",
         "  Side LEDs: GPIO -> 2k2 -> BC337 base; emitter to GND; VSYS -> 100R -> LED anode; LED cathode to the collector.",
@@ -163,11 +163,11 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         "      cathode; ROW0-13 -> segments A..N of all eight characters, ROW14 -> their points, ROW15 -> the",
         "      indicators' anodes (colons: two LEDs). Black's: COM0 -> 1N4148 -> 39k -> ROW2 (A0: address 0x71).",
         "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
-        "  Power: 3 x 18650 in parallel -> charger B+/B- (IN+ from VBUS); OUT+ -> switch -> 5 V regulator VIN;",
-        "      VOUT -> 1N5819 -> VSYS (100u); regulator EN <- BC337 collector, base <- 10k <- VBUS: off on USB.",
+        "  Power: 3 x 18650 in parallel -> 1.85 A polyfuse -> charger B+/B- (IN+ from VBUS); OUT+ -> 5 V regulator",
+        "      VIN, its EN to GND by the switch (off); VOUT -> LM66100 -> VSYS (100u) <- LM66100 <- VBUS.",
         "  USB: the clock's micro-USB socket, D+ D- VBUS clamped by a USBLC6-2SC6, D+ -> the Pico's TP3, D- -> TP2,",
         "      GND -> TP1 (wires to its test points under it), VBUS -> pin 40.",
-        "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R, 1000u across the supply.",
+        "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R.",
         "  Voice (optional): SC16IS750 module on the 3V3 I2C (SDA, SCL; VCC 3V3, I2C/SPI and RESET to 3V3, A0 A1",
         "      to GND: 0x4D); its TX -> 1k -> DFPlayer Mini RX, DFPlayer TX -> its RX; DFPlayer VCC VSYS (100u),",
         "      SPK1/SPK2 -> 8 ohm speaker. The card: python -m host_tools audiocard.",
@@ -181,6 +181,11 @@ def write_all() -> Board:
     errors, warnings = board.erc()
     if errors or warnings:
         raise SystemExit(f"ERC: {errors} errors, {warnings} warnings: fix the circuit first")
+    from hardware import erc  # the rules SKiDL's pin types cannot see (supplies, diodes, USB's lines)
+
+    found = erc.faults(erc.model(board))
+    if found:
+        raise SystemExit("ERC (hardware/erc.py): " + "; ".join(found))
     write_netlist(board)
     write_bom(board)
     write_wiring(board)

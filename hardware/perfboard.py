@@ -106,8 +106,7 @@ CONTROLLER_PLACES = {
     # the power path, down the left side
     "battery": ("H2", 1, 13, 90), "charger": ("H6", 3, 13, 90), "J_SWITCH": ("H2", 5, 13, 90),
     "r_bat_top": ("R", 7, 13, 90), "r_bat_bottom": ("R", 8, 13, 90), "c_bat_adc": ("C", 9, 13, 90),
-    "regulator": ("H4", 3, 20, 90), "q_usb": ("TO92", 6, 17, 0),
-    "r_base_usb": ("R", 6, 19, 90), "r_pull_usb": ("R", 7, 19, 90),
+    "regulator": ("H4", 3, 20, 90),
     "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("R", 1, 16, 90),
     "c_vsys": ("CP", 10, 23, 0),
     # pull-ups for the files, the levers and the buttons
@@ -146,7 +145,7 @@ def _on_strips(key):
 # resistor and a TVS channel on each matrix line; the LEDs' data lifted to 5 V).
 GUARD_PARTS = {"r_guard_rank_%d" % (k + 1) for k in range(8)} | {"r_guard_col_" + f for f in "abcdefgh"} | {
     "tvs_cable_%d" % (k + 1) for k in range(5)} | {"led_buffer", "c_led_buffer", "r_led_pull", "r_led_data",
-                                                   "square_leds", "c_led_chain"}
+                                                   "square_leds"}
 
 # What lives elsewhere, and the connector on the controller that stands for it.
 CONTROLLER_ELSEWHERE = {
@@ -266,7 +265,7 @@ def _guard_layout():
     places.update({key: ("R", 4 + i, 7, 90) for i, key in enumerate(lines)})
     places.update({"led_buffer": ("SOT235", 28, 2, 0), "c_led_buffer": ("C", 28, 7, 90),
                    "r_led_data": ("R", 24, 7, 90), "r_led_pull": ("R", 26, 7, 90),
-                   "square_leds": ("H3", 33, 8, 90), "c_led_chain": ("CP", 33, 4, 0)})
+                   "square_leds": ("H3", 33, 8, 90)})
     return Layout("guard", "The cable guard on a 98 x 39 mm perfboard", 38, 15, places,
                   {"J_BOARD": lambda ref, key: _on_strips(key),
                    "J_CONTROLLER": lambda ref, key: key not in GUARD_PARTS and not _on_strips(key)},

@@ -21,12 +21,20 @@ from pathlib import Path
 
 GRID = 0.635
 TRACK, CLEARANCE = 0.25, 0.2
-WIDE = 0.6  # the current-carrying nets' tracks (about 1.2 A in 35 um copper for a 10 K rise)
+WIDE = 0.8  # the current-carrying nets' tracks: 1.9 A in 35 um copper for a 10 K rise (ipc2221_mm)
 NECK = 1.0  # how close to its own pad a wide track goes thin
 VIA = (0.6, 0.3)
+# A pad's own grid points: inside its copper, or so close that a track's round end ending
+# there still lies over the pad (KiCad's footprints' pads on a 0.95 or 0.65 mm pitch fall
+# between the 0.635 mm grid's points)
+REACH_IN = TRACK / 2 - 0.06
+MASK_WEB = CLEARANCE  # a via keeps the clearance from a surface pad of its own net too
 EDGE = 0.5
 VIA_COST = 12
 LAYERS = {"FB": (0, 1), "F": (0,), "B": (1,)}
+# A wide track's neighbourhood kept clear of other nets: the eight cells round it (a
+# diagonal neighbour is 0.9 mm away: a 0.8 mm track and a via there would be 0.2 mm apart)
+AROUND = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 # SMD footprints: (KiCad footprint, pad size, pad centres from the part's centre)
 SMD = {
@@ -51,17 +59,25 @@ SMD = {
     "USB-MICRO-B": ("Connector_USB:USB_Micro-B_Molex-105017-0001", (0.4, 1.35),
                     [(-1.3 + 0.65 * k, -2.35) for k in range(5)]),
 }
+# The orientation KiCad gives its own footprint of each kind when the kind's pins stand as
+# SMD lists them (found by placing KiCad's footprint every way round; the tests check it).
+KICAD_TURN = {"SOIC-28W": 90, "0805": 0, "SOD-123": 0, "SOT-23": 90, "SOT-23-5": 90, "SC-70-6": 90, "SOT-23-6": 90,
+              "USB-MICRO-B": 0}
 USB_EDGE = 1.8  # the micro-USB footprint's centre from the board's edge
 # Footprints that stand at the board's right edge, whatever their adapter's place on the
 # perfboard: their centre's distance from the edge and their turn (the mouth out, +x).
 AT_EDGE = {"USB-MICRO-B": (USB_EDGE, 270)}
-# A footprint's shell: the pin whose net it takes, and its pads (dx, dy, size, drill: none
-# for a surface pad, a diameter for a round hole, (w, h) for a slot).
-SHELL = {
-    "USB-MICRO-B": ("5", [(dx * side, dy, size, drill) for side in (-1, 1) for dx, dy, size, drill in (
-        (1.0, 0.35, (1.5, 1.9), None), (2.9, 0.35, (1.2, 1.9), None), (2.5, -2.35, (1.45, 1.45), 0.85),
-        (3.5, 0.35, (1.2, 1.9), (0.6, 1.3)))]),
-}
+# A footprint's shell (its pads numbered past the pins, in KiCad's footprint): the pin whose
+# net it takes.
+SHELL = {"USB-MICRO-B": "5"}
+
+
+def ipc2221_mm(amps: float, rise_c: float = 10.0, copper_um: float = 35.0) -> float:
+    """The width (mm) of an outer-layer track carrying amps with a temperature rise of rise_c
+    (IPC-2221, its design chart's fit for external conductors: I = 0.048 dT^0.44 A^0.725,
+    A the cross-section in square mils)."""
+    area_mil2 = (amps / (0.048 * rise_c ** 0.44)) ** (1 / 0.725)
+    return area_mil2 / (copper_um / 25.4) * 0.0254
 
 
 def turn(dx, dy, rot):
@@ -90,6 +106,8 @@ class Part:
     def __init__(self, ref, key, value, side, fp, x, y, rot=0):
         self.ref, self.key, self.value, self.side, self.fp, self.x, self.y, self.rot = ref, key, value, side, fp, x, y, rot
         self.pads = []
+        self.library = False  # its footprint KiCad's own (hardware/kicadlib.py), placed and flipped by KiCad
+        self.silk = None  # (x0, y0, x1, y1): the box round its footprint's silkscreen drawing
 
 
 class RoutedBoard:
@@ -116,29 +134,45 @@ class RoutedBoard:
         self.parts.append(part)
         return part
 
-    def _smd(self, ref, key, value, kind, x, y, nets, rot=0, side="B"):
-        fp, size, offsets = SMD[kind]
-        part = Part(ref, key, value, side, fp, x, y, rot)
+    def _library(self, ref, key, value, fpid, x, y, nets, rot=0, side="F"):
+        """A part whose footprint is KiCad's own: placed at (x, y) turned rot degrees and,
+        on the back, flipped by KiCad; its pads as KiCad puts them. nets: {pad number: net}."""
+        from hardware import kicadlib, pcb
 
-        def turned(size):
-            return size if rot in (0, 180) else (size[1], size[0])
-
-        for k, (dx, dy) in enumerate(offsets):
-            dx, dy = turn(dx, dy, rot)
-            part.pads.append(Pad(part, str(k + 1), x + dx, y + dy, nets[k], turned(size), side, rect=True))
-        pin, shell = SHELL.get(kind, ("", ()))
-        net = nets[int(pin) - 1] if shell else None
-        for dx, dy, size, drill in shell:
-            dx, dy = turn(dx, dy, rot)
-            if drill is None:
-                pad = Pad(part, pin, x + dx, y + dy, net, turned(size), side, rect=True)
-            else:
-                slot = turned(drill) if isinstance(drill, tuple) else None
-                pad = Pad(part, pin, x + dx, y + dy, net, turned(size), "FB", drill=min(drill) if slot else drill,
-                          slot=slot)
-            part.pads.append(pad)
+        pcbnew = pcb.pcbnew_module()
+        fp = kicadlib.place(pcbnew, fpid, x, y, rot, side == "B")
+        part = Part(ref, key, value, side, fpid, x, y, rot)
+        part.library = True
+        part.silk = kicadlib.silk_box(pcbnew, fp)
+        for number, px, py, size, layers, drill, slot, round_ in kicadlib.pads(pcbnew, fp):
+            part.pads.append(Pad(part, number, px, py, nets.get(number), size, layers, drill, rect=not round_, slot=slot))
         self.parts.append(part)
         return part
+
+    def _smd_library(self, ref, key, value, kind, x, y, nets, rot=0, side="F"):
+        """A surface part of SMD[kind] as KiCad's own footprint, turned so that its pins
+        fall where the kind's (turned rot) do: KiCad's orientation is KICAD_TURN[kind] + rot,
+        its origin moved by what the two footprints' origins differ."""
+        from hardware import kicadlib, pcb
+
+        pcbnew = pcb.pcbnew_module()
+        fpid, _, offsets = SMD[kind]
+        turn_ = (KICAD_TURN[kind] + rot) % 360
+        lib = {n: (px, py) for n, px, py, *_ in kicadlib.pads(pcbnew, kicadlib.place(pcbnew, fpid, 0, 0, turn_))}
+        want = [turn(dx, dy, rot) for dx, dy in offsets]
+        n = len(want)
+        tx = sum(want[k][0] - lib[str(k + 1)][0] for k in range(n)) / n
+        ty = sum(want[k][1] - lib[str(k + 1)][1] for k in range(n)) / n
+        pin = SHELL.get(kind, "")
+        named = {str(k + 1): nets[k] for k in range(n)}
+        for number in lib:  # a shell's pads (numbered past the pins) on its pin's net
+            if number not in named and pin:
+                named[number] = nets[int(pin) - 1]
+        # pin 1's centre on the router's grid (its pads hold a grid point)
+        p1x, p1y = x + tx + lib["1"][0], y + ty + lib["1"][1]
+        tx += round(p1x / GRID) * GRID - p1x
+        ty += round(p1y / GRID) * GRID - p1y
+        return self._library(ref, key, value, fpid, round(x + tx, 4), round(y + ty, 4), named, turn_, side)
 
     def pads(self):
         return [p for part in self.parts for p in part.pads]
@@ -189,7 +223,7 @@ class RoutedBoard:
         for p in pads:  # the pads' own cells: inside its copper, out of reach of another net's pad
             n = ids.get(p.net, WALL) if p.net else WALL
             own = [(i, j) for i, j in cells_near(p.x, p.y, max(p.size) / 2 + 0.1)
-                   if p.distance(i * GRID, j * GRID) == 0.0 and not any(
+                   if p.distance(i * GRID, j * GRID) <= REACH_IN and not any(
                        q.net != p.net and set(LAYERS[q.layers]) & set(LAYERS[p.layers])
                        and q.distance(i * GRID, j * GRID) < reach for q in near_pads.get((i // 8, j // 8), ()))]
             if not own:
@@ -204,15 +238,17 @@ class RoutedBoard:
             if owner[0][i][j] not in (FREE, n) or owner[1][i][j] not in (FREE, n):
                 return False
             x, y = i * GRID, j * GRID
-            for q in near_pads.get((i // 8, j // 8), ()):
-                if q.net != names[n] and q.distance(x, y) < via_room + 0.001:
+            for q in near_pads.get((i // 8, j // 8), ()):  # clear of another net's pad; off its own
+                if q.net != names[n] and q.distance(x, y) < via_room + 0.001:  # surface pads (a via in or
+                    return False  # touching one wicks its solder away), a mask web between
+                if q.layers != "FB" and q.distance(x, y) < VIA[0] / 2 + MASK_WEB:
                     return False
             for di in (-1, 0, 1):
                 for dj in (-1, 0, 1):
                     m = via_at.get((i + di, j + dj))
                     if m is not None and m != n:
                         return False
-            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for di, dj in AROUND:
                 for layer in (0, 1):
                     cell = (layer, i + di, j + dj)
                     if cell in wide_cells and taken[cell] != n:
@@ -235,7 +271,7 @@ class RoutedBoard:
             for q in near_pads.get((i // 8, j // 8), ()):
                 if q.net != names[n] and layer in LAYERS[q.layers] and q.distance(x, y) < CLEARANCE + WIDE / 2:
                     return False
-            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for di, dj in AROUND:
                 a, b = i + di, j + dj
                 m = taken.get((layer, a, b))
                 if m is not None and m != n:
@@ -330,12 +366,12 @@ class RoutedBoard:
                             continue
                     elif wide_cells and owner[layer][a][b] != n and any(
                             (layer, a + ei, b + ej) in wide_cells and taken[(layer, a + ei, b + ej)] != n
-                            for ei, ej in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+                            for ei, ej in AROUND):
                         continue  # beside another net's wide track
                     # the back runs along the board, the front across it
                     along = (dj == 0) == (layer == 1)
                     steps.append(((layer, a, b), (1 if along else 4) + crowd[a][b]))
-            if via_ok(i, j, n):
+            if via_ok(i, j, n) and (wide_ok is None or wide_ok(1 - layer, i, j, n)):
                 steps.append(((1 - layer, i, j), VIA_COST))
             for nxt, cost in steps:
                 ng = g + cost
@@ -377,13 +413,29 @@ class RoutedBoard:
         ds.m_ViasMinSize = mm(VIA[0])
         ds.m_MinThroughDrill = mm(VIA[1])
 
+        from hardware import kicadlib
+
         for part in self.parts:
+            back = part.side == "B"
+            if part.library:  # KiCad's own footprint, placed and flipped as _library did
+                fp = kicadlib.place(pcbnew, part.fp, part.x, part.y, part.rot, back, board=b)
+                fp.SetReference(part.ref)
+                fp.SetValue(part.value)
+                nets = {p.number: p.net for p in part.pads}
+                for pad in fp.Pads():
+                    if nets.get(pad.GetNumber()):
+                        pad.SetNet(net(nets[pad.GetNumber()]))
+                ref = fp.Reference()
+                ref.SetTextAngle(-fp.GetOrientation())  # read level on the board, however the part turns
+                ref.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
+                ref.SetTextThickness(mm(0.12))
+                ref.SetPosition(pt(*labels[part.ref]))
+                continue
             fp = pcbnew.FOOTPRINT(b)
             fp.SetReference(part.ref)
             fp.SetValue(part.value)
             fp.SetPosition(pt(part.x, part.y))
             b.Add(fp)
-            back = part.side == "B"
             for t, layer in ((fp.Reference(), pcbnew.B_SilkS if back else pcbnew.F_SilkS),):
                 t.SetLayer(layer)
                 t.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
@@ -434,7 +486,7 @@ class RoutedBoard:
         for part in self.parts:
             silk = pcbnew.B_SilkS if part.side == "B" else pcbnew.F_SilkS
             p = part.pads[0]
-            kind = self.polarity(part)
+            kind = None if part.library else self.polarity(part)  # (KiCad's footprints mark their own)
             if kind == "+":
                 segment(p.x - 0.5, p.y - 1.6, p.x + 0.5, p.y - 1.6, silk, 0.15)
                 segment(p.x, p.y - 2.1, p.x, p.y - 1.1, silk, 0.15)
@@ -492,45 +544,104 @@ class RoutedBoard:
         pad = max(max(p.size) for p in part.pads) / 2
         spots = [(cx, min(ys) - pad - 0.9), (cx, max(ys) + pad + 0.9),
                  (min(xs) - pad - 0.6 - w / 2, cy), (max(xs) + pad + 0.6 + w / 2, cy)]
+        if part.silk:  # beyond its footprint's drawing, then further out
+            x0, y0, x1, y1 = part.silk
+            for e in (0.35, 0.9, 1.5):
+                spots += [(cx, y0 - h / 2 - e), (cx, y1 + h / 2 + e), (x0 - w / 2 - e, cy), (x1 + w / 2 + e, cy)]
         for x, y in spots:
             box = (x - w / 2 - 0.15, y - h / 2 - 0.15, x + w / 2 + 0.15, y + h / 2 + 0.15)
             if box[0] < EDGE or box[1] < EDGE or box[2] > self.W - EDGE or box[3] > self.H - EDGE:
                 continue
-            if any(q.x + max(q.size) / 2 > box[0] and q.x - max(q.size) / 2 < box[2] and
-                   q.y + max(q.size) / 2 > box[1] and q.y - max(q.size) / 2 < box[3] for q in self.pads()):
+            m = 0.25  # a pad's solder mask opening and the silkscreen's clearance from it
+            if any(q.x + q.size[0] / 2 + m > box[0] and q.x - q.size[0] / 2 - m < box[2] and
+                   q.y + q.size[1] / 2 + m > box[1] and q.y - q.size[1] / 2 - m < box[3] for q in self.pads()):
                 continue
             if any(side == part.side and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
-                   for side, b in placed):
-                continue
+                   for side, b in placed + [(q.side, q.silk) for q in self.parts if q.silk] + self._dots()):
+                continue  # over another's label, a footprint's drawing or a pin 1's dot
             if any(math.hypot(hx - x, hy - y) < hd / 2 + w / 2 + 0.3 for hx, hy, hd in self.holes):
                 continue
             placed.append((part.side, box))
             return x, y
         return spots[0]
 
+    def _dots(self):
+        """[(side, box)]: the dots that mark the hand-drawn chips' pin 1 (as kicad() draws them)."""
+        out = []
+        for part in self.parts:
+            if not part.library and self.polarity(part) == "dot":
+                p = part.pads[0]
+                y = p.y + (1.3 if p.y > part.y else -1.3)
+                out.append((part.side, (p.x - 0.3, y - 0.3, p.x + 0.3, y + 0.3)))
+        return out
+
     def label_inside(self, part) -> bool:
         return False
 
     # ----- the assembly service's files
 
-    ASSEMBLY = {}  # (value, SMD kind) -> (MPN, LCSC number)
+    ASSEMBLY = {}  # (value, SMD kind or footprint name) -> (MPN, LCSC number)
+
+    def kicad_orientation(self, part) -> int:
+        """The orientation KiCad gives the part's footprint (degrees, counter-clockwise):
+        its turn on the front; on the back the turn KiCad's flip leaves, negated."""
+        return part.rot % 360 if part.side == "F" else (-part.rot) % 360
 
     def assembly_rows(self):
-        """The surface-mount parts: BOM rows (comment, designators, footprint, LCSC) and
-        placement rows (designator, x, y, layer, rotation), in mm from the board's lower
-        left corner as assembly services read them."""
+        """The surface-mount parts, in JLCPCB's documented files (its BOM and CPL guides):
+        BOM rows (Comment, Designator: comma-separated, Footprint, LCSC Part #, and the
+        MPN) and placement rows (Designator, Mid X, Mid Y in mm from the board's lower left
+        corner, Layer Top or Bottom, Rotation counter-clockwise), the rotation KiCad's
+        corrected by KiBot's table for JLCPCB's zero orientations (jlc_rotation)."""
         bom, cpl = {}, []
         for part in self.parts:
             if not part.pads or part.pads[0].layers == "FB":
                 continue
-            kind = next(k for k, v in SMD.items() if v[0] == part.fp)
+            name = part.fp.split(":")[1]
+            kind = next((k for k, v in SMD.items() if v[0] == part.fp), name)
             mpn, lcsc = self.ASSEMBLY[(part.value, kind)]
-            bom.setdefault((part.value, mpn, part.fp, lcsc), []).append(part.ref)
-            cpl.append((part.ref, "%.3f" % part.x, "%.3f" % (self.H - part.y), "bottom" if part.side == "B" else "top",
-                        "%d" % part.rot))
-        return ([(v, " ".join(sorted(refs)), fp.split(":")[1], lcsc, mpn) for (v, mpn, fp, lcsc), refs in sorted(bom.items())],
-                sorted(cpl))
+            if not lcsc:
+                continue  # no stocked number: soldered by hand (hand_parts)
+            bom.setdefault((part.value, mpn, name, lcsc), []).append(part.ref)
+            back = part.side == "B"
+            cpl.append((part.ref, "%.3f" % part.x, "%.3f" % (self.H - part.y), "Bottom" if back else "Top",
+                        "%d" % jlc_rotation(name, self.kicad_orientation(part), back)))
+        return ([(v, ",".join(sorted(refs, key=_natural)), fp, lcsc, mpn) for (v, mpn, fp, lcsc), refs in sorted(bom.items())],
+                sorted(cpl, key=lambda r: _natural(r[0])))
 
+
+    def hand_parts(self):
+        """The surface-mount parts the assembly service cannot fit (no stocked LCSC
+        number): [(reference, value, MPN)], soldered by the maker (the guide says which)."""
+        out = []
+        for part in self.parts:
+            if part.pads and part.pads[0].layers != "FB":
+                kind = next((k for k, v in SMD.items() if v[0] == part.fp), part.fp.split(":")[1])
+                mpn, lcsc = self.ASSEMBLY[(part.value, kind)]
+                if not lcsc:
+                    out.append((part.ref, part.value, mpn))
+        return sorted(out)
+
+
+def _natural(ref):
+    """R2 before R10."""
+    head = ref.rstrip("0123456789")
+    return head, int(ref[len(head):] or 0)
+
+
+def jlc_rotation(footprint: str, kicad_degrees: float, bottom: bool) -> int:
+    """JLCPCB's rotation of a part whose KiCad footprint (its name, no library) KiCad
+    turns kicad_degrees: KiBot's table of the footprints whose zero orientation differs
+    at JLCPCB (kibot.misc.DEFAULT_ROTATIONS, first match), applied as KiBot's JLCPCB
+    filter does: on top the angle added, on the bottom KiCad's angle mirrored first
+    (180 - angle)."""
+    import re
+
+    from kibot.misc import DEFAULT_ROTATIONS
+
+    extra = next((angle for pattern, angle in DEFAULT_ROTATIONS if re.search(pattern, footprint)), 0.0)
+    turn_ = (180 - kicad_degrees + extra) if bottom else (kicad_degrees + extra)
+    return int(round(turn_)) % 360
 
 
 def fill_zones(pcbnew, path: Path) -> None:
@@ -546,7 +657,7 @@ def write_assembly(board: RoutedBoard, out: Path, name: str) -> list[Path]:
     """The assembly service's BOM and placement files: <name>-bom.csv, <name>-cpl.csv."""
     bom, cpl = board.assembly_rows()
     paths = []
-    for name, header, rows in ((name + "-bom.csv", ["Comment", "Designator", "Footprint", "LCSC", "MPN"], bom),
+    for name, header, rows in ((name + "-bom.csv", ["Comment", "Designator", "Footprint", "LCSC Part #", "MPN"], bom),
                                (name + "-cpl.csv", ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"], cpl)):
         s = io.StringIO()
         w = csv.writer(s, lineterminator="\n")

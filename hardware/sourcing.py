@@ -48,7 +48,7 @@ def _fastener(eur: float, *designations: str) -> tuple:
 CATALOGUE = {
     "SC0915": ("Raspberry Pi", "SC0915", MOUSER, "358-SC0915", 4.00, "seen"),
     "SN74HC138N": ("Texas Instruments", "SN74HC138N", MOUSER, "595-SN74HC138N", 0.50, "seen"),
-    "MACD-14 15-20": ("Littelfuse", "MACD-14 15-20", MOUSER, "934-MACD-14 15-20", 0.60, "scheme"),
+    "MACD-14 15-20": ("Littelfuse", "MACD-14 15-20", MOUSER, "934-MACD-1415-20", 0.60, "scheme"),  # (a distributor number has no spaces)
     "BAT85": ("Vishay", "BAT85S", MOUSER, "78-BAT85S", 0.06, "seen"),
     "1N5819": ("Vishay", "1N5819-E3/54", MOUSER, "625-1N5819-E3", 0.10, "seen"),
     "1N4148": ("onsemi", "1N4148", MOUSER, "512-1N4148", 0.03, "seen"),
@@ -62,7 +62,7 @@ CATALOGUE = {
     "CEM-1203(42)": ("CUI Devices", "CEM-1203(42)", MOUSER, "490-CEM-1203(42)", 1.00, "scheme"),
     "WP813SRD": ("Kingbright", "WP813SRD", MOUSER, "604-WP813SRD", 0.25, "scheme"),
     "WP710A10ID": ("Kingbright", "WP710A10ID", MOUSER, "604-WP710A10ID", 0.08, "seen"),
-    "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP (LCSC's search)", 1.50, "scheme"),
+    "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP", 1.50, "scheme"),  # (by part number)
     "PSC08-11SRWA": ("Kingbright", "PSC08-11SRWA", MOUSER, "604-PSC08-11SRWA", 1.80, "scheme"),
     "BSS138": ("onsemi", "BSS138", MOUSER, "512-BSS138", 0.10, "seen"),
     "TP4056 + DW01A module": ("generic", "TP4056 + DW01A 1-cell charger module", MARKET,
@@ -75,7 +75,7 @@ CATALOGUE = {
     "DFPlayer Mini (DFR0299)": ("DFRobot", "DFR0299", MOUSER, "426-DFR0299", 5.50, "scheme"),
     "CDS-40-8": ("CUI Devices", "CDS-40-8", MOUSER, "490-CDS-40-8", 2.00, "scheme"),
     "PJ-392": ("CUI Devices", "PJ-392", MOUSER, "490-PJ-392", 0.40, "scheme"),
-    "MF-R110": ("Bourns", "MF-R110", MOUSER, "652-MF-R110", 0.30, "scheme"),
+    "16R185B": ("Littelfuse", "16R185BU", MOUSER, "576-16R185BU", 0.35, "scheme"),
     "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
     "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
     "SP0504BAHTG": ("Littelfuse", "SP0504BAHTG", LCSC, "C10675", 0.15, "seen"),
@@ -161,7 +161,7 @@ FITTINGS = {
     "Connector_JST:JST_XH_B2B-XH-A": [("B2B-XH-A", 1), ("XHP-2", 1), ("SXH-001T-P0.6", "pins")],
     "Connector_JST:JST_XH_B3B-XH-A": [("XHP-3", 1), ("SXH-001T-P0.6", "pins")],
     "Connector_JST:JST_PH_B2B-PH-K": [("PHR-2", 1), ("SPH-002T-P0.5S", "pins")],
-    "Module:RaspberryPi_Pico": [("socket 1x20", 2)],
+    "Module:RaspberryPi_Pico": [("socket 1x20", 2), ("pin header 1x40", 1)],  # (its own pins: a 40 in two)
     "Package_DIP:DIP-16": [("socket DIP-16", 1)],
     "Connector_PinSocket_2.54mm:PinSocket_1x08": [("socket 1x8", 2)],
     "Package_TO_SOT_SMD:SOT-23-5": [("adapter SOT-23-6", 1)],

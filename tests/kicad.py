@@ -1,4 +1,5 @@
-"""For the PCB tests: KiCad's pcbnew, or why it is missing (the tests skip with the reason);
+"""For the PCB tests: KiCad's pcbnew and its footprint library, or why they are missing (the
+tests skip with the reason);
 a generated file's lines but those that carry the day it was made; a board generated afresh
 held to the committed one."""
 import subprocess
@@ -11,6 +12,9 @@ from hardware import pcb
 
 try:
     PCBNEW = pcb.pcbnew_module()
+    from hardware import kicadlib
+
+    kicadlib.library_dir()  # the routed boards' footprints are KiCad's library's
     WHY = ""
 except ImportError as e:
     PCBNEW = None

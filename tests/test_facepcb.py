@@ -81,12 +81,17 @@ def test_the_characters_show_through_the_window_and_the_screws_fit(face):
 
 
 def test_the_assembly_files_list_every_surface_mount_part(face):
+    import re
+
     bom, cpl = face.assembly_rows()
     smd = sorted(part.ref for part in face.parts if part.pads[0].layers == "B")
-    assert sorted(r[0] for r in cpl) == smd and set(smd) >= {"U1", "C1", "D1", "D2", "D3", "R1"}
-    assert sorted(ref for row in bom for ref in row[1].split()) == smd
-    assert all(row[3] or row[4] for row in bom)  # an LCSC number, or the MPN to find it by
-    assert all(r[3] == "bottom" for r in cpl)
+    hand = [r[0] for r in face.hand_parts()]
+    assert set(smd) >= {"U1", "C1", "D1", "D2", "D3", "R1"} and hand == ["U1"]  # (no stocked number: by hand)
+    assert sorted(r[0] for r in cpl) == sorted(set(smd) - set(hand))
+    # JLCPCB's BOM: designators comma-separated, a stocked LCSC number on every line
+    assert sorted(ref for row in bom for ref in row[1].split(",")) == sorted(set(smd) - set(hand))
+    assert all(re.fullmatch(r"C\d+", row[3]) for row in bom)
+    assert all(r[3] == "Bottom" for r in cpl)
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):
@@ -95,3 +100,90 @@ def test_the_generated_files_are_up_to_date(tmp_path):
                       "hardware/pcb/face.* is stale: run python -m hardware.facepcb")
     rows = list(csv.DictReader((F.FAB / "face-cpl.csv").open()))
     assert rows and set(rows[0]) == {"Designator", "Mid X", "Mid Y", "Layer", "Rotation"}
+
+
+# ----- held to KiCad's own library and its own flip (not to this generator)
+
+LIBRARY = "/usr/share/kicad/footprints"
+
+
+def _board(path=F.BOARD_FILE):
+    return PCBNEW.LoadBoard(str(path))
+
+
+def library_faults(board, library=LIBRARY):
+    """Footprints that are not KiCad's library footprint as KiCad itself places it: each one
+    (the characters, drawn for the display, and the mounting holes aside) loaded afresh from
+    the library, put where the board's is, flipped by KiCad's FOOTPRINT.Flip if the board's
+    is on the back, turned as it is; every pad must be where KiCad puts it, on KiCad's
+    layers."""
+    faults = []
+    scratch = PCBNEW.BOARD()
+    for fp in board.GetFootprints():
+        ref = fp.GetReference()
+        if ref.startswith(("DS", "H")):
+            continue
+        lib, name = str(fp.GetFPID().GetLibNickname()), str(fp.GetFPID().GetLibItemName())
+        if not lib:
+            faults.append((ref, "not from KiCad's library"))
+            continue
+        mine = PCBNEW.FootprintLoad("%s/%s.pretty" % (library, lib), name)
+        scratch.Add(mine)
+        mine.SetPosition(fp.GetPosition())
+        if fp.IsFlipped():
+            mine.Flip(fp.GetPosition(), False)
+        mine.SetOrientation(fp.GetOrientation())
+        want = {p.GetNumber(): p for p in mine.Pads()}
+        got = list(fp.Pads())
+        if len(got) != len(want):
+            faults.append((ref, "pads", len(got), len(want)))
+        for p in got:
+            q = want.get(p.GetNumber())
+            if q is None or abs(p.GetPosition().x - q.GetPosition().x) > 1000 \
+                    or abs(p.GetPosition().y - q.GetPosition().y) > 1000 \
+                    or list(p.GetLayerSet().Seq()) != list(q.GetLayerSet().Seq()):
+                faults.append((ref, p.GetNumber(), "not where KiCad puts it"))
+    return faults
+
+
+def test_every_footprint_is_kicads_own_placed_and_flipped_by_kicad():
+    assert library_faults(_board()) == []
+    # On the board as it was (the back's parts drawn on the front's pattern, pads put on
+    # B.Cu unmirrored) the same check finds them:
+    import subprocess
+
+    old = subprocess.run(["git", "show", "1bf2f30:hardware/pcb/face.kicad_pcb"], capture_output=True, text=True,
+                         cwd=str(pcb.HERE.parent))
+    if old.returncode == 0:
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "old.kicad_pcb").write_text(old.stdout)
+            faults = library_faults(_board(Path(d) / "old.kicad_pcb"))
+        assert {f[0] for f in faults} >= {"U1", "C1", "D1", "R1", "J1"}
+
+
+def turning(points):
+    """The shoelace sum of a chip's corner pins as the front sees them (x right, y down):
+    negative when they run counter-clockwise to the eye, positive clockwise."""
+    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))
+
+
+# The HT16K33's 28SOP pins (Holtek HT16K33 datasheet, "Pin Assignment"): 1-14 down one
+# side, 15-28 up the other, counter-clockwise seen from the top (JEDEC numbering); the
+# circuit's names for the four that power and talk to it.
+HT16K33_POWER_AND_BUS = {"28": "VDD", "1": "VSS", "27": "SDA", "26": "SCL"}
+
+
+def test_the_chip_on_the_back_is_mirrored_and_its_supply_and_bus_pins_carry_theirs():
+    board = _board()
+    u1 = next(fp for fp in board.GetFootprints() if fp.GetReference() == "U1")
+    pads = {p.GetNumber(): p for p in u1.Pads()}
+    corners = [PCBNEW.ToMM(pads[n].GetPosition()) for n in ("1", "14", "15", "28")]
+    # Seen from the front a chip on the back shows its underside: its pins run clockwise.
+    assert u1.IsFlipped() and turning(corners) > 0
+    assert all(p.IsOnLayer(PCBNEW.B_Cu) and not p.IsOnLayer(PCBNEW.F_Cu) for p in u1.Pads())
+    nets = {"VDD": "VSYS", "VSS": "GND", "SDA": "SDA", "SCL": "SCL"}
+    for number, pin in HT16K33_POWER_AND_BUS.items():
+        assert pads[number].GetNetname() == nets[pin], (number, pin, pads[number].GetNetname())

@@ -92,12 +92,29 @@ def test_the_supply_nets_run_wide(board):
         for net in C.WIDE_NETS:
             assert WIDE in widths[net], net
         assert widths["COL_a"] == {TRACK}
-    # Thin only close to a pin of its own net (between a chip's pins).
+    # Thin only close to a pin of its own net (between a chip's pins), or on the branch that
+    # reaches a pin drawing no current (THIN: the USB clamp's VBUS reference): the thin
+    # tracks and vias joined end to end from that pin.
     pads = {net: [p for p in board.pads() if p.net == net] for net in C.WIDE_NETS}
-    from hardware.routedpcb import NECK
+    from hardware.routedpcb import NECK, REACH_IN
 
-    for x1, y1, x2, y2, layer, net, width in board.tracks:
-        if net in C.WIDE_NETS and width == TRACK:
+    branch = set()
+    for p in board.pads():
+        if (p.part.key, p.number) in board.THIN:
+            ends = {(round(p.x, 3), round(p.y, 3))}
+            thin = [t for t in board.tracks if t[5] == p.net and t[6] == TRACK]
+            grew = True
+            while grew:
+                grew = False
+                for t in thin:
+                    a, b = (round(t[0], 3), round(t[1], 3)), (round(t[2], 3), round(t[3], 3))
+                    if t not in branch and (a in ends or b in ends or min(p.distance(*a), p.distance(*b)) <= REACH_IN):
+                        branch.add(t)
+                        ends |= {a, b}
+                        grew = True
+    for t in board.tracks:
+        x1, y1, x2, y2, layer, net, width = t
+        if net in C.WIDE_NETS and width == TRACK and t not in branch:
             assert min(min(p.distance(x1, y1), p.distance(x2, y2)) for p in pads[net]) < NECK + 0.7, (net, x1, y1)
 
 
@@ -118,8 +135,9 @@ def test_the_assembly_files_list_every_surface_mount_part(board):
     bom, cpl = board.assembly_rows()
     smd = sorted(part.ref for part in board.parts if part.pads[0].layers == "F")
     assert len(smd) == {"controller": 6, "guard": 6, "voice": 1, "buttons": 0}[board.name]
-    assert sorted(r[0] for r in cpl) == smd
-    assert all(r[3] == "top" for r in cpl) and all(row[3] or row[4] for row in bom)
+    assert sorted(r[0] for r in cpl) == smd and board.hand_parts() == []
+    assert sorted(ref for row in bom for ref in row[1].split(",")) == smd  # JLCPCB's: comma-separated
+    assert all(r[3] == "Top" for r in cpl) and all(row[3].startswith("C") and row[3][1:].isdigit() for row in bom)
 
 
 @pytest.mark.parametrize("name", NAMES)

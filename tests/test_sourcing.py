@@ -124,3 +124,12 @@ def test_the_rest_of_the_bill_of_materials_has_its_sources_too(monkeypatch):
     monkeypatch.delitem(sourcing.CATALOGUE, "rubber foot")
     with pytest.raises(KeyError, match="rubber foot"):
         parts.mechanical_rows()
+
+
+def test_a_distributors_order_number_is_one_word():
+    """What goes into a distributor's basket or upload is a number: no spaces, no words
+    (marketplace rows are search phrases and stay as they are)."""
+    rows = list(csv.DictReader((sourcing.HERE / "order.csv").open()))
+    numbered = [r for r in rows if r["distributor"] in (sourcing.MOUSER, sourcing.DIGIKEY, sourcing.LCSC, "Pololu")]
+    assert numbered and [r["order_number"] for r in numbered if not r["order_number"].strip() or
+                         any(ch.isspace() for ch in r["order_number"])] == []

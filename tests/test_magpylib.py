@@ -1,0 +1,45 @@
+"""The pieces' magnets' model (hardware/magnets.py: the magnetic potential of a disc's
+charged faces, the ampere-turns across a reed's glass as the difference of potential
+between its ends) held to magpylib, a field library nobody here wrote: the same magnet's H
+(magpylib's closed-form cylinder) integrated along the same glass gives the same
+ampere-turns within a few per cent, for a piece on its square, off it, and on the next."""
+import numpy as np
+import pytest
+
+from hardware import geometry as G
+from hardware import magnets as M
+
+magpylib = pytest.importorskip("magpylib")
+
+DIAMETER, THICKNESS, GRADE = 12, 3, "N35"  # the magnet the order buys (mechanical.csv)
+
+
+def magpylib_at(x, y, diameter=DIAMETER, thickness=THICKNESS, br=M.GRADES[GRADE], depth=None):
+    """|the line integral of H along the glass, end to end| (A) for a magnet whose centre
+    line stands at (x, y) mm from the switch's square's centre, its lower face depth mm above
+    the glass's axis: magpylib's cylinder in SI units."""
+    depth = G.magnet_to_reed() if depth is None else depth
+    magnet = magpylib.magnet.Cylinder(polarization=(0, 0, br), dimension=(diameter / 1000, thickness / 1000),
+                                      position=(x / 1000, y / 1000, (depth + thickness / 2) / 1000))
+    (ax, ay), (bx, by) = M.glass_ends()
+    n = 801
+    t = np.linspace(0.0, 1.0, n)
+    pts = np.stack([(ax + (bx - ax) * t) / 1000, (ay + (by - ay) * t) / 1000, np.zeros(n)], 1)
+    h = magnet.getH(pts)
+    dl = np.array([bx - ax, by - ay, 0.0]) / 1000 / (n - 1)
+    along = h @ dl
+    return abs(float(np.sum((along[1:] + along[:-1]) / 2)))
+
+
+@pytest.mark.parametrize("where", [(0, 0), (10, 0), (0, -10), (7, 7), (-7, 7), (G.PITCH, 0), (0, G.PITCH),
+                                   (G.PITCH, G.PITCH), (-G.PITCH + 10, 0)])
+def test_the_model_gives_magpylibs_ampere_turns(where):
+    ours = float(M.mmf([where], DIAMETER, THICKNESS, M.GRADES[GRADE])[0])
+    theirs = magpylib_at(*where)
+    assert ours == pytest.approx(theirs, rel=0.03, abs=0.2), (where, ours, theirs)
+
+
+def test_the_cross_check_can_fail():
+    # a magnet half as thick in magpylib is far from the model's 3 mm one
+    ours = float(M.mmf([(0, 0)], DIAMETER, THICKNESS, M.GRADES[GRADE])[0])
+    assert magpylib_at(0, 0, thickness=1.5) < 0.8 * ours
