@@ -9,6 +9,7 @@ import struct
 
 from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
+from firmware.rules.uci import move_uci
 
 _REC = 16
 _FORMAT = "<Bii7s"  # kind | side, a, b, text
@@ -106,14 +107,15 @@ class EventLog:
         n = t.find(b"\0")
         return c[o] & 0x1F, "b" if c[o] & 0x80 else "w", a, b, (t if n < 0 else t[:n]).decode()
 
-    def line(self, seq, uci):
-        """The protocol line of event seq; uci(move) writes moves."""
+    def line(self, seq, uci=None):
+        """The protocol line of event seq; uci: a move's UCI text when the caller has it
+        (a move just made), else worked out from the move."""
         kind, side, a, b, text = self.get(seq)
         head = "@%d:%d %s" % (self.game_id, seq, WORDS[kind])
         if kind == GAME:
             return head + " " + self.header
         if kind == MOVE:
-            return "%s %d %s %s" % (head, a, uci(b), text)
+            return "%s %d %s %s" % (head, a, uci or move_uci(b, self.chess960), text)
         if kind in (CLK,):
             return "%s %d %d" % (head, a, b)
         if kind == TAKEBACK:

@@ -9,6 +9,7 @@ from firmware.hal import motorduty
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.dfplayer import DFPlayer
+from firmware.hal.base import Hal
 from firmware.hal.battery import LOW_BATTERY_MV, cell_mv, percent
 from firmware.hal.ht16k33 import Face
 from firmware.hal.matrix import MatrixScanner
@@ -22,7 +23,7 @@ REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once
 KEY_POLL_MS = 30  # the faces' ask keys are read this often (the HT16K33 keeps a press till read)
 
 
-class Rp2Hal:
+class Rp2Hal(Hal):
     scan_ms = 10
 
     def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
