@@ -7,6 +7,7 @@
 # b (4), text (7: a move's SAN, at most 7 characters, padded with zero bytes).
 import struct
 
+from firmware.chunks import Chunks
 from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
 from firmware.rules.uci import move_uci
@@ -15,7 +16,7 @@ _REC = 16
 _FORMAT = "<Bii7s"  # kind | side, a, b, text
 _TEXT_AT = 9
 _OLD_REC = 20  # the record of firmware before 2026-11: kind, side, a, b, text length, text
-_CHUNK = 32  # records a chunk: 512 bytes, a block a fragmented heap still has
+_CHUNK = 32  # records a chunk (firmware/chunks.py: 512 bytes)
 
 # Event kinds and their protocol words.
 GAME = 0
@@ -45,7 +46,8 @@ TERMINATIONS = (_o.CHECKMATE, _o.STALEMATE, _o.INSUFFICIENT_MATERIAL, _o.SEVENTY
 
 class EventLog:
     def __init__(self):
-        self._chunks = [bytearray(_CHUNK * _REC)]
+        self._store = Chunks()
+        self._chunks = self._store.list
         self.count = 0
         self.game_id = 0
         self.header = ""  # the text of the game line: "tc=... fen=... white=... black=..."
@@ -57,15 +59,13 @@ class EventLog:
         self.header = header
         self.chess960 = chess960
         self.count = 0
-        del self._chunks[1:]
+        self._store.clear()
         return self.append(GAME)
 
     def append(self, kind, side=0, a=0, b=0, text=""):
         """Record an event; returns its sequence number (1-based within the game)."""
         i = self.count
-        while i // _CHUNK >= len(self._chunks):
-            self._chunks.append(bytearray(_CHUNK * _REC))
-        c = self._chunks[i // _CHUNK]
+        c = self._store.chunk(i // _CHUNK)
         o = (i % _CHUNK) * _REC
         t = text.encode() if isinstance(text, str) else text
         # One packing and one slice copy, no loops: this is in the path of a press's line.
@@ -88,10 +88,8 @@ class EventLog:
         if len(record) != _REC or record[0] & 0x7F >= len(WORDS):
             raise ValueError("not an event record")
         i = self.count
-        while i // _CHUNK >= len(self._chunks):
-            self._chunks.append(bytearray(_CHUNK * _REC))
         o = (i % _CHUNK) * _REC
-        self._chunks[i // _CHUNK][o:o + _REC] = record
+        self._store.chunk(i // _CHUNK)[o:o + _REC] = record
         self.count = i + 1
         return i + 1
 

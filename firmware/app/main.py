@@ -12,6 +12,10 @@ import sys
 
 import micropython
 
+from firmware.app.device import Device
+from firmware.app.journal import Journal
+from firmware.app.protocol import encode
+from firmware.hal import rp2
 from firmware.ticks import ticks_add, ticks_diff
 
 SCAN_MS = 10
@@ -121,11 +125,6 @@ def run_loop(dev, hal):
 
 def run():
     """The device on a Raspberry Pi Pico: main.py calls this."""
-    from firmware.hal import rp2
-    from firmware.app.device import Device
-    from firmware.app.journal import Journal
-    from firmware.app.protocol import encode
-
     why = rp2.maintenance()
     if why is not None:
         # Left at MicroPython's prompt, watchdog off, for mpremote (deploy): the next

@@ -1,21 +1,20 @@
 # The occupancy of every position of the game (8 bytes a ply, in 512-byte chunks, with a
 # checksum per ply that rules most out at once): the board back at an earlier position
 # is a take-back.
-from array import array
+from firmware.chunks import Chunks
 
 
 class PositionHistory:
     def __init__(self):
-        self._chunks = [bytearray(512)]
-        self._sums = [array("H", bytes(128))]
+        self._boards = Chunks()  # 64 plies a chunk...
+        self._chunks = self._boards.list
+        self._sum_chunks = Chunks("H", 128)  # ...and their checksums
+        self._sums = self._sum_chunks.list
 
     def record(self, ply, occ):
         """occ (8 bytes) is the occupancy of the position after ply plies."""
-        h = self._chunks
-        while ply >> 6 >= len(h):
-            h.append(bytearray(512))
-            self._sums.append(array("H", bytes(128)))
-        chunk = h[ply >> 6]
+        chunk = self._boards.chunk(ply >> 6)
+        self._sum_chunks.chunk(ply >> 6)
         o = (ply & 63) << 3
         s = 0
         for r in range(8):
