@@ -45,13 +45,6 @@ class Controls:
         self.elsewhere = 0
         self.clock_here = True
 
-    def input(self, kind, a, b, t):
-        """One of the HAL's inputs: ("press", side, None, t) or ("button", name, down, t)."""
-        if kind == "press":
-            self.press(a, t)
-        else:
-            self.button(a, b, t)
-
     def press(self, side, t):
         """A clock lever going down, at the tick its interrupt took (art. 6.2.1: the press
         completes the move): first the recogniser (which may recognise the move now), then

@@ -81,10 +81,10 @@ class Device:
     def scan_step(self, now):
         test = self.selftest
         if test.running:  # the self-test reads the board and the buttons itself
-            self.hal.feed(now, test.scan, None)
+            self.hal.feed(now, test.scan, None, None)
             pressed = False
         else:
-            pressed = self.hal.feed(now, self.recognizer.scan, self.controls.input)
+            pressed = self.hal.feed(now, self.recognizer.scan, self.controls.press, self.controls.button)
             if pressed:
                 self._quiet()  # answered with this step: a moment for the GC
         self.port.board_step()

@@ -9,17 +9,16 @@ class Hal:
     take_scan = None  # take_scan(out8) -> tick or None: the oldest scan not yet taken
     _occ = None  # the board's 8 bytes, made once
 
-    def feed(self, now, board, act):
-        """board(occ, t) for every scan (one at now, for a HAL that scans when asked),
-        act(kind, a, b, t) for every input (None: the inputs are not read); whether a
-        clock lever was pressed."""
+    def feed(self, now, board, press, button):
+        """Each scan to board(occ, t) (one at now, for a HAL that scans when asked), each
+        lever to press(side, t) and each other button to button(name, down, t), in time
+        order (press None: the inputs are not read); whether a lever was pressed."""
         occ = self._occ
         if occ is None:
             occ = self._occ = bytearray(8)
-        inputs = self.inputs() if act is not None else ()
+        inputs = self.inputs() if press is not None else ()
         k = 0
         n = len(inputs)
-        pressed = False
         take = self.take_scan
         if take is None:
             board(self.scan(occ), now)
@@ -29,14 +28,20 @@ class Hal:
                 if t is None:
                     break
                 while k < n and self.diff(inputs[k][3], t) < 0:
-                    kind, a, b, ti = inputs[k]
-                    act(kind, a, b, ti)
-                    pressed = pressed or kind == "press"
+                    _act(inputs[k], press, button)
                     k += 1
                 board(occ, t)
-        while k < n:
-            kind, a, b, ti = inputs[k]
-            act(kind, a, b, ti)
-            pressed = pressed or kind == "press"
-            k += 1
+        pressed = False
+        for i in range(n):
+            if i >= k:
+                _act(inputs[i], press, button)
+            pressed = pressed or inputs[i][0] == "press"
         return pressed
+
+
+def _act(ev, press, button):
+    kind, a, b, t = ev
+    if kind == "press":
+        press(a, t)
+    else:
+        button(a, b, t)
