@@ -68,10 +68,10 @@ class Device:
     def _quiet(self):
         self.progress[QUIET] += 1
 
-    def _end(self, now, step, pressed=False):
-        """The step's end: its events on flash and their lines out (the one commit), then
-        what the move made means for the game (settle: its lines go with the next commit)."""
-        self.record.commit(now, self.clock, pressed)
+    def _end(self, now, step, prepare=None):
+        """The step's end: its events on flash and their lines out (the one commit; prepare:
+        Record.prepare's), then what a move made means for the game (settle)."""
+        self.record.commit(now, self.clock, prepare)
         self.events.settle(now)
         if step is not None:
             self.progress[step] += 1
@@ -88,13 +88,13 @@ class Device:
             if pressed:
                 self._quiet()  # answered with this step: a moment for the GC
         self.port.board_step()
-        self._end(now, SCAN, pressed)
+        self._end(now, SCAN, True if pressed else None)
 
     def clock_step(self, now):
         self.events.clock_step(now)
         self.power.step(now)
         self.port.clock_step(now)
-        self._end(now, CLOCK)
+        self._end(now, CLOCK, False)
 
     def protocol_step(self, now):
         data = self.hal.read()

@@ -121,10 +121,11 @@ class Record:
         self.log.count = 0
         self.log.game_id = 0
 
-    def commit(self, now, clock, pressed=False):
+    def commit(self, now, clock, prepare=None):
         """Write the events not yet on flash and the clock's state, then let their lines
-        (and those held behind them) go to the host; then the journal's housekeeping
-        (checkpoint, prepare). The loop calls it once, at the end of each step."""
+        (and those held behind them) go to the host; then the journal's housekeeping:
+        checkpoint, and prepare (None: not now; see prepare()). The loop calls it once,
+        at the end of each step."""
         j = self.journal
         log = self.log
         if j is not None and (self._fresh or log.count != self._committed):
@@ -152,7 +153,8 @@ class Record:
                 self._out(line)
         if self.journal is not None:
             self.checkpoint(now, clock)
-            self.prepare(clock, pressed)
+            if prepare is not None:
+                self.prepare(clock, prepare)
 
     def prepare(self, clock, pressed):
         """Erase a journal sector ahead of need, at a moment that costs nothing: while no
