@@ -62,6 +62,7 @@ class Device:
         commands = Commands({"record": record, "games": games, "clock": clock, "match": match,
                              "events": events, "controls": controls, "config": config,
                              "selftest": selftest, "power": power}, record.write)
+        hal.connect(recognizer.scan, controls.press, controls.button)
         games.boot(hal.feed_watchdog, now, config.load())
         self._end(now, None)
 
@@ -81,10 +82,10 @@ class Device:
     def scan_step(self, now):
         test = self.selftest
         if test.running:  # the self-test reads the board and the buttons itself
-            self.hal.feed(now, test.scan, None, None)
+            self.hal.feed(now, test.scan)
             pressed = False
         else:
-            pressed = self.hal.feed(now, self.recognizer.scan, self.controls.press, self.controls.button)
+            pressed = self.hal.feed(now)
             if pressed:
                 self._quiet()  # answered with this step: a moment for the GC
         self.port.board_step()

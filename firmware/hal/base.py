@@ -8,14 +8,24 @@
 class Hal:
     take_scan = None  # take_scan(out8) -> tick or None: the oldest scan not yet taken
     _occ = None  # the board's 8 bytes, made once
+    _to = None  # (board, press, button): where feed hands them (connect)
 
-    def feed(self, now, board, press, button):
-        """Each scan to board(occ, t) (one at now, for a HAL that scans when asked), each
-        lever to press(side, t) and each other button to button(name, down, t), in time
-        order (press None: the inputs are not read); whether a lever was pressed."""
+    def connect(self, board, press, button):
+        """Where feed hands each scan (board(occ, t)), each lever (press(side, t)) and each
+        other button (button(name, down, t)): given once, so that a step makes nothing."""
+        self._to = (board, press, button)
+        self._occ = bytearray(8)
+
+    def feed(self, now, board=None):
+        """Every scan and input since the last call, in time order, where connect said (one
+        scan at now, for a HAL that scans when asked); board: the scans elsewhere instead,
+        and the inputs not read (a self-test reads them itself). Whether a lever was
+        pressed."""
         occ = self._occ
-        if occ is None:
-            occ = self._occ = bytearray(8)
+        to = self._to
+        press = button = None
+        if board is None:
+            board, press, button = to
         inputs = self.inputs() if press is not None else ()
         k = 0
         n = len(inputs)
