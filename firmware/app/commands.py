@@ -26,7 +26,11 @@ def _result(word):
 
 # What a positional word is read as: s a side, n a whole number, w the word as it is,
 # r a result; * all the words and the keys (the method checks them).
-READ = {"s": P.side_of, "n": lambda w: P.whole(w, "the value"), "w": str, "r": _result}
+def _number(word):
+    return P.whole(word, "the value")
+
+
+READ = {"s": P.side_of, "n": _number, "w": str, "r": _result}
 
 # word: (part, method, its words, keys)
 TABLE = {
@@ -60,48 +64,43 @@ TABLE = {
 }
 
 
-class Commands:
-    def __init__(self, parts, write):
-        """parts: name -> the part (the names of TABLE's rows); write(line): a line to the
-        host."""
-        self.parts = parts
-        self.write = write
-
-    def handle(self, text, bad, now):
-        """One line from the host (or bad: why it was refused whole): handled, answered."""
-        write = self.write
-        if bad:
-            write("err %s" % bad)
-            return
-        try:
-            cmd, words, kw = P.split(text)
-        except ValueError as e:
-            write("err bad-argument " + P.encode(str(e)))
-            return
-        row = TABLE.get(cmd)
-        if row is None:
-            write("err unknown-command " + P.encode(cmd))
-            return
-        part, method, kinds, keys = row
-        try:
-            if kinds == "*":
-                args = [words, kw]
-            else:
-                P.check(words, kw, len(kinds), keys)
-                args = [READ[k](w) for k, w in zip(kinds, words)]
-                if keys:
-                    args.append(kw)
-            said = getattr(self.parts[part], method)(*args, now)
-        except (P.NotNow, ClockError, MatchError) as e:
-            write("err not-now " + P.encode(str(e)))
-            return
-        except (ValueError, IndexError, KeyError) as e:
-            write("err bad-argument " + P.encode(str(e)))
-            return
-        except OSError as e:  # the flash refused a settings file (full, or a folder in its place)
-            write("err not-now " + P.encode("the flash refused it (%s)" % (e,)))
-            return
-        if said is None:
-            said = (cmd,)
-        if said:
-            write(" ".join(("ok",) + said))
+def handle(parts, text, bad, now):
+    """One line from the host (or bad: why it was refused whole), handled by its part
+    (parts: name -> the part, the names of TABLE's rows) and answered (the record's
+    write)."""
+    write = parts["record"].write
+    if bad:
+        write("err %s" % bad)
+        return
+    try:
+        cmd, words, kw = P.split(text)
+    except ValueError as e:
+        write("err bad-argument " + P.encode(str(e)))
+        return
+    row = TABLE.get(cmd)
+    if row is None:
+        write("err unknown-command " + P.encode(cmd))
+        return
+    part, method, kinds, keys = row
+    try:
+        if kinds == "*":
+            args = [words, kw]
+        else:
+            P.check(words, kw, len(kinds), keys)
+            args = [READ[k](w) for k, w in zip(kinds, words)]
+            if keys:
+                args.append(kw)
+        said = getattr(parts[part], method)(*args, now)
+    except (P.NotNow, ClockError, MatchError) as e:
+        write("err not-now " + P.encode(str(e)))
+        return
+    except (ValueError, IndexError, KeyError) as e:
+        write("err bad-argument " + P.encode(str(e)))
+        return
+    except OSError as e:  # the flash refused a settings file (full, or a folder in its place)
+        write("err not-now " + P.encode("the flash refused it (%s)" % (e,)))
+        return
+    if said is None:
+        said = (cmd,)
+    if said:
+        write(" ".join(("ok",) + said))

@@ -5,7 +5,7 @@
 #   the USB line -> SerialPort: lines to the commands (commands.py), or the DGT link
 # Each step ends with the record's one commit: the lines of the step's events go out.
 # On the chip asyncio runs the steps as tasks (firmware/app/main.py).
-from firmware.app.commands import Commands
+from firmware.app import commands
 from firmware.app.controls import Controls
 from firmware.app.events import GameEvents
 from firmware.app.faces import Faces
@@ -51,7 +51,7 @@ class Device:
         match = self.match = Match(game, clock, sink=events)
         events.attach(recognizer, match, SanCache(game, recognizer))
         games = self.games = Games(game, clock, match, recognizer, record, events, faces, presets, self._quiet)
-        port = self.port = SerialPort(hal.write, record, lambda text, bad, t: commands.handle(text, bad, t),
+        port = self.port = SerialPort(hal.write, record, lambda text, bad, t: commands.handle(parts, text, bad, t),
                                       (recognizer, record.log, match, faces, hal.diff), board_id)
         controls = self.controls = Controls(recognizer, match, events, signals, faces, presets, record,
                                             games.preset, port.button)
@@ -59,9 +59,8 @@ class Device:
                                       recognizer, match, games, port, signals, record.write)
         selftest = self.selftest = SelfTest(hal, recognizer, record.write)
         power = self.power = Power(hal, record, clock, controls, faces, now)
-        commands = Commands({"record": record, "games": games, "clock": clock, "match": match,
-                             "events": events, "controls": controls, "config": config,
-                             "selftest": selftest, "power": power}, record.write)
+        parts = {"record": record, "games": games, "clock": clock, "match": match, "events": events,
+                 "controls": controls, "config": config, "selftest": selftest, "power": power}
         hal.connect(recognizer.scan, controls.press, controls.button)
         games.boot(hal.feed_watchdog, now, config.load())
         self._end(now, None)

@@ -8,7 +8,7 @@
 # A ring of small chunks, made as it fills (a long game never needs one large free
 # block); the oldest bytes go when it is full, as on a DGT board. Positions are counted
 # from the first byte ever written, so a reader's place stays valid while the ring turns.
-from firmware.chunks import CHUNK_BYTES, Chunks
+from firmware.chunks import CHUNK_BYTES, chunk
 from firmware.const import const
 
 
@@ -25,8 +25,7 @@ CHUNKS = 8  # 4 KB: a 300-ply game's changes and times (a DGT board keeps 7.75 K
 
 class EeStore:
     def __init__(self):
-        self._store = Chunks()  # a ring of CHUNKS chunks once it has grown
-        self._chunks = self._store.list
+        self._chunks = []  # a ring of CHUNKS chunks once it has grown
         self.end = 0  # bytes ever written
 
     @property
@@ -36,7 +35,7 @@ class EeStore:
         return n if n > 0 else 0
 
     def add(self, b):
-        self._store.chunk(self.end // _CHUNK % CHUNKS)[self.end % _CHUNK] = b
+        chunk(self._chunks, self.end // _CHUNK % CHUNKS)[self.end % _CHUNK] = b
         self.end += 1
 
     def field(self, f, piece):

@@ -7,7 +7,7 @@
 # b (4), text (7: a move's SAN, at most 7 characters, padded with zero bytes).
 import struct
 
-from firmware.chunks import Chunks
+from firmware.chunks import chunk, new_chunk
 from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
 from firmware.rules.uci import move_uci
@@ -46,8 +46,7 @@ TERMINATIONS = (_o.CHECKMATE, _o.STALEMATE, _o.INSUFFICIENT_MATERIAL, _o.SEVENTY
 
 class EventLog:
     def __init__(self):
-        self._store = Chunks()
-        self._chunks = self._store.list
+        self._chunks = [new_chunk()]
         self.count = 0
         self.game_id = 0
         self.header = ""  # the text of the game line: "tc=... fen=... white=... black=..."
@@ -59,13 +58,13 @@ class EventLog:
         self.header = header
         self.chess960 = chess960
         self.count = 0
-        self._store.clear()
+        del self._chunks[1:]
         return self.append(GAME)
 
     def append(self, kind, side=0, a=0, b=0, text=""):
         """Record an event; returns its sequence number (1-based within the game)."""
         i = self.count
-        c = self._store.chunk(i // _CHUNK)
+        c = chunk(self._chunks, i // _CHUNK)
         o = (i % _CHUNK) * _REC
         t = text.encode() if isinstance(text, str) else text
         # One packing and one slice copy, no loops: this is in the path of a press's line.
@@ -89,7 +88,7 @@ class EventLog:
             raise ValueError("not an event record")
         i = self.count
         o = (i % _CHUNK) * _REC
-        self._store.chunk(i // _CHUNK)[o:o + _REC] = record
+        chunk(self._chunks, i // _CHUNK)[o:o + _REC] = record
         self.count = i + 1
         return i + 1
 

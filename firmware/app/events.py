@@ -39,8 +39,7 @@ class GameEvents(GameSink, MatchSink):
         self.faces = faces
         self.new_game_set_up = new_game
         self.press = press
-        self.now = hal.now
-        self.diff = hal.diff
+        self.hal = hal
         self.match = None  # the Match, the move recogniser and the SANs (attach)
         self.recognizer = None
         self.sans = None
@@ -112,7 +111,7 @@ class GameEvents(GameSink, MatchSink):
         match.check(now)
         self.signals.step(now, c)
         dirty = self.clock_dirty
-        if dirty or (c.running >= 0 and not c.paused and self.diff(now, self.clock_at) >= CLOCK_EVERY_MS):
+        if dirty or (c.running >= 0 and not c.paused and self.hal.diff(now, self.clock_at) >= CLOCK_EVERY_MS):
             self.clock_line(now)
         self.faces.refresh(now, c, self.game.turn, dirty)
 
@@ -163,14 +162,14 @@ class GameEvents(GameSink, MatchSink):
 
     def attempt(self, frm, to):
         self.record.write("attempt %s%s" % (square_name(frm), square_name(to)))
-        self.signals.event(self.game.turn, "illegal", self.now())
+        self.signals.event(self.game.turn, "illegal", self.hal.now())
 
     def differs(self, missing, fixes):
         fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
                        for f, t in fixes)
         self.record.write("board differs missing=%s fix=%s" % (
             ",".join(square_name(s) for s in missing) or "-", fix or "-"))
-        self.signals.event(None, "board_differs", self.now())
+        self.signals.event(None, "board_differs", self.hal.now())
         self.faces.squares_to_fix([sq for sq in missing] + [sq for f, t in fixes for sq in (f, t) if sq is not None])
 
     def sync(self):
@@ -201,7 +200,7 @@ class GameEvents(GameSink, MatchSink):
     def tell(self, side, pattern, notice, held=False):
         """An event for side (None: both): its pattern on his motor or light, and for a
         deaf player (access visual) its notice (text, sign) on his own face."""
-        now = self.now()
+        now = self.hal.now()
         for s in ((side,) if side is not None else (WHITE, BLACK)):
             if pattern is not None:
                 self.signals.event(s, pattern, now)
@@ -235,7 +234,7 @@ class GameEvents(GameSink, MatchSink):
 
     def flag(self, side, n):
         self.record.event(FLAG, side, n)
-        self.signals.flag(side, self.now())
+        self.signals.flag(side, self.hal.now())
         self.clock_dirty = True
 
     def frozen(self, side):
@@ -313,4 +312,4 @@ class GameEvents(GameSink, MatchSink):
         self.clock_dirty = True
         self.faces.clear_notice(WHITE, F.DRAW_OFFERED)
         self.faces.clear_notice(BLACK, F.DRAW_OFFERED)
-        self.signals.event(None, "game_over", self.now())
+        self.signals.event(None, "game_over", self.hal.now())

@@ -1,24 +1,22 @@
 # The occupancy of every position of the game (8 bytes a ply, in 512-byte chunks, with a
 # checksum per ply that rules most out at once): the board back at an earlier position
 # is a take-back.
-from firmware.chunks import Chunks
+from firmware.chunks import chunk, new_chunk
 
 
 class PositionHistory:
     def __init__(self):
-        self._boards = Chunks()  # 64 plies a chunk...
-        self._chunks = self._boards.list
-        self._sum_chunks = Chunks("H", 128)  # ...and their checksums
-        self._sums = self._sum_chunks.list
+        self._chunks = [new_chunk()]  # 64 plies a chunk...
+        self._sums = [new_chunk("H", 128)]  # ...and their checksums
 
     def record(self, ply, occ):
         """occ (8 bytes) is the occupancy of the position after ply plies."""
-        chunk = self._boards.chunk(ply >> 6)
-        self._sum_chunks.chunk(ply >> 6)
+        c = chunk(self._chunks, ply >> 6)
+        chunk(self._sums, ply >> 6, "H", 128)
         o = (ply & 63) << 3
         s = 0
         for r in range(8):
-            chunk[o + r] = occ[r]
+            c[o + r] = occ[r]
             s += occ[r] * (r + 1)
         self._sums[ply >> 6][ply & 63] = s
 

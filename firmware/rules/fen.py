@@ -193,7 +193,7 @@ def set_fen(pos, text, chess960=False):
     pos.fullmove_number = fullmove
     pos.chess960 = chess960
     pos.ply = 0
-    pos._stack.clear()  # a new game gives back what a long one grew
+    del pos._chunks[1:]  # a new game gives back what a long one grew
 
 
 def board_fen(pos):

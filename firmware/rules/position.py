@@ -12,7 +12,7 @@
 # when it can matter (the side is in check, the piece is pinned, en passant, king moves).
 from array import array
 
-from firmware.chunks import Chunks
+from firmware.chunks import new_chunk
 from firmware.const import const
 from firmware.rules import fen as _fen
 from firmware.rules.chess960 import start_fen
@@ -76,8 +76,7 @@ class Position:
         # The moves made since the position was set up, each with what it needs to be
         # taken back (2 words a ply), in chunks of 64 plies: a long game grows the stack
         # 512 bytes at a time and never needs a large free block on a fragmented heap.
-        self._stack = Chunks("I")  # a chunk: 64 plies of (move, undo) words
-        self._chunks = self._stack.list
+        self._chunks = [new_chunk("I")]  # a chunk: 64 plies of (move, undo) words
         self.ply = 0
         self._pin = bytearray(120)
         self._stamp = 0
@@ -174,7 +173,7 @@ class Position:
         ply = self.ply
         chunks = self._chunks
         if ply >> 6 >= len(chunks):
-            self._stack.grow()
+            chunks.append(new_chunk("I"))
         c = chunks[ply >> 6]
         i = (ply & 63) << 1
         cap = b[to]
