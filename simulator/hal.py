@@ -9,6 +9,7 @@ from firmware.ticks import ticks_ms, ticks_diff
 
 from firmware.board.occupancy import START
 from simulator.trace import TAP_MS, TraceError, parse_line
+from firmware.hal.base import Hal
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.pinmap import ASK_KEYS, BUTTONS, DRAW_KEYS
 from firmware.hal.usbserial import UsbSerial
@@ -20,7 +21,7 @@ _STALL_MS = 100
 _ASK_KEYS = [n for n, _ in ASK_KEYS + DRAW_KEYS]  # the faces' keys
 
 
-class SimHal:
+class SimHal(Hal):
     def __init__(self, trace=None, virtual=True, speed=1, outputs=None, scan_ms=10,
                  board=None, watchdog=None, follow=False):
         """board: a file that holds the pieces' squares (the physical board outlives a

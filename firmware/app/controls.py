@@ -10,11 +10,12 @@
 #                          the menu, else the host (`button <name>`: a game played with
 #                          an engine or online uses them for draw and resign)
 from firmware.app import protocol as P
+from firmware.app.faces import NO_DRAW, SIGN_TOUCHED
 from firmware.app.signals import letter
 from firmware.clock.clock import ClockError
 from firmware.clock.menu import ClockMenu
 from firmware.match import MatchError
-from firmware.rules.squares import WHITE, BLACK
+from firmware.rules.squares import WHITE, BLACK, parse_square, square_name
 
 # Buttons that do nothing on the board while its menu is closed: reported to the host.
 TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
@@ -23,8 +24,8 @@ DRAW_KEYS = {"draw-white": WHITE, "draw-black": BLACK}
 
 
 class Controls:
-    def __init__(self, recognizer, match, events, signals, faces, presets, write, new_game, to_port):
-        """new_game(control, now): a game with the menu's preset; write(line): a line to
+    def __init__(self, recognizer, match, events, signals, faces, presets, record, new_game, to_port):
+        """new_game(control, now): a game with the menu's preset; record: the lines to
         the host; to_port(name): a button for a DGT program on the line (its clock's)."""
         self.recognizer = recognizer
         self.match = match
@@ -32,7 +33,8 @@ class Controls:
         self.signals = signals
         self.faces = faces
         self.presets = presets
-        self.write = write
+        self.record = record
+        self.write = record.write
         self.new_game = new_game
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
@@ -61,24 +63,55 @@ class Controls:
         if side != self.elsewhere:
             self.press(side, t)
 
-    def pair(self, side, here):
+    def pair(self, words, kw, now):
+        """pair w|b here|there: this board is one of two for one game (appendix D: the blind
+        player's own board and the sighted player's); that side's moves are made on the other
+        board and repeated here (shown by expect). here: this board's clock is the game's, and
+        that side's press completes his move made there before it is repeated here; there:
+        the other board's clock is the game's, and this board's levers do nothing. pair -: no
+        longer. Not kept across a restart: the host says it again when it meets the board."""
+        if words == ["-"]:
+            self.paired(0, True)
+            return ("pair", "-")
+        if len(words) != 2 or words[1] not in ("here", "there"):
+            raise ValueError("pair w|b here|there, or pair -")
+        self.paired(P.side_of(words[0]), words[1] == "here")
+        return ("pair", words[0], words[1])
+
+    def paired(self, side, here):
         """side's moves are made on the other board of a pair (0: not paired); here: this
         board's clock is the game's."""
         self.elsewhere = side
         self.clock_here = here
         self.recognizer.no_press = bool(side) and not here
+        self.record.paired("%s,%s" % (letter(side), "here" if here else "there") if side else None)
+
+    def complete(self, side, now):
+        """complete w|b: that side's move is completed now, as by his press (a game whose
+        clock is kept elsewhere: the host sent the move to lichess)."""
+        if not self.match.awaits_press(side):
+            raise P.NotNow("no move of that side waits for its press")
+        self.press(side, now)
+
+    def touched(self, square, now):
+        """touched <square>: on the other board of a pair, the opponent (the side whose moves
+        are made there) touched the piece on square (4.3): felt by the player at this board
+        (appendix D.2.10: what his assistant would tell him, if he wants it)."""
+        if not self.elsewhere:
+            raise P.NotNow("not one of a pair")
+        sq = parse_square(square)
+        self.events.tell(BLACK if self.elsewhere == WHITE else WHITE, "opponent_touched",
+                         ("TOUCH " + square_name(sq).upper(), SIGN_TOUCHED))
 
     def _press(self, side, t):
         match = self.match
         if side == self.elsewhere and match.press_elsewhere(side, t):  # (not if his move stands here)
             # His move, made on his own board of the pair (appendix D) and not yet
             # repeated here: completed by his press, on this board's clock, the game's.
-            self.events.signals.event(side, "move_done", t)
+            self.events.pressed_elsewhere(side, t)
         elif match.press(side, t):
-            self.events.completed_by_press(side, t)  # answered at once: the clk line goes out
-        self.events.settle(t)
-        self.events.clock_line(t)
-        self.faces.dirty = True  # the display and LEDs follow at the next clock step
+            self.events.completed_by_press(side, t)  # its clk line goes out with the step's commit
+        self.events.clock_due()  # the clock line, the display and LEDs at the next clock step
 
     def button(self, name, down, t):
         """A button: an ask key's touch is a question (signals), then the promotion choice
@@ -96,7 +129,7 @@ class Controls:
             try:
                 self.match.offer_draw(side, t)
             except MatchError as e:  # no game, or before a move each (5.2.3): said on his face
-                self.events.tell(side, None, "NO DRAW", "ND")
+                self.events.tell(side, None, NO_DRAW)
                 self.write("warning " + P.encode("%s's draw key: %s" % (letter(side), e)))
             self.faces.dirty = True
             return
@@ -116,7 +149,10 @@ class Controls:
         except ClockError as e:
             self.write("err not-now " + P.encode(str(e)))
             todo = None
-        self.menu = menu if menu.open else None
+        menu = menu if menu.open else None
+        if menu is not self.menu:
+            self.menu = menu
+            self.faces.show_menu(menu)
         if todo is not None:
             self.new_game(self.presets.get(todo[1]), t)
         self.faces.dirty = True

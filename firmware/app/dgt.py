@@ -21,12 +21,7 @@ from firmware.app.dgtstore import EE_BEGINPOS, EE_DOWNLOADED, EE_EMPTYBOARD, EE_
 from firmware.board.pieces import PieceTracker
 from firmware.rules.squares import WHITE
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 # Commands from the host.

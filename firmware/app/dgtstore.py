@@ -8,12 +8,8 @@
 # A ring of small chunks, made as it fills (a long game never needs one large free
 # block); the oldest bytes go when it is full, as on a DGT board. Positions are counted
 # from the first byte ever written, so a reader's place stays valid while the ring turns.
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.chunks import CHUNK_BYTES, chunk
+from firmware.const import const
 
 
 EE_POWERUP = const(0x6A)
@@ -23,13 +19,13 @@ EE_DOWNLOADED = const(0x6E)
 EE_BEGINPOS = const(0x6F)
 EE_START_TAG = const(0x7B)
 EE_NOP = const(0x7F)
-_CHUNK = const(512)
+_CHUNK = CHUNK_BYTES
 CHUNKS = 8  # 4 KB: a 300-ply game's changes and times (a DGT board keeps 7.75 KB)
 
 
 class EeStore:
     def __init__(self):
-        self._chunks = []
+        self._chunks = []  # a ring of CHUNKS chunks once it has grown
         self.end = 0  # bytes ever written
 
     @property
@@ -39,10 +35,7 @@ class EeStore:
         return n if n > 0 else 0
 
     def add(self, b):
-        i = self.end // _CHUNK % CHUNKS
-        if i >= len(self._chunks):
-            self._chunks.append(bytearray(_CHUNK))
-        self._chunks[i][self.end % _CHUNK] = b
+        chunk(self._chunks, self.end // _CHUNK % CHUNKS)[self.end % _CHUNK] = b
         self.end += 1
 
     def field(self, f, piece):

@@ -7,14 +7,16 @@
 # b (4), text (7: a move's SAN, at most 7 characters, padded with zero bytes).
 import struct
 
+from firmware.chunks import chunk, new_chunk
 from firmware.rules import outcome as _o
 from firmware.rules.squares import WHITE
+from firmware.rules.uci import move_uci
 
 _REC = 16
 _FORMAT = "<Bii7s"  # kind | side, a, b, text
 _TEXT_AT = 9
 _OLD_REC = 20  # the record of firmware before 2026-11: kind, side, a, b, text length, text
-_CHUNK = 32  # records a chunk: 512 bytes, a block a fragmented heap still has
+_CHUNK = 32  # records a chunk (firmware/chunks.py: 512 bytes)
 
 # Event kinds and their protocol words.
 GAME = 0
@@ -44,7 +46,7 @@ TERMINATIONS = (_o.CHECKMATE, _o.STALEMATE, _o.INSUFFICIENT_MATERIAL, _o.SEVENTY
 
 class EventLog:
     def __init__(self):
-        self._chunks = [bytearray(_CHUNK * _REC)]
+        self._chunks = [new_chunk()]
         self.count = 0
         self.game_id = 0
         self.header = ""  # the text of the game line: "tc=... fen=... white=... black=..."
@@ -62,9 +64,7 @@ class EventLog:
     def append(self, kind, side=0, a=0, b=0, text=""):
         """Record an event; returns its sequence number (1-based within the game)."""
         i = self.count
-        while i // _CHUNK >= len(self._chunks):
-            self._chunks.append(bytearray(_CHUNK * _REC))
-        c = self._chunks[i // _CHUNK]
+        c = chunk(self._chunks, i // _CHUNK)
         o = (i % _CHUNK) * _REC
         t = text.encode() if isinstance(text, str) else text
         # One packing and one slice copy, no loops: this is in the path of a press's line.
@@ -87,10 +87,8 @@ class EventLog:
         if len(record) != _REC or record[0] & 0x7F >= len(WORDS):
             raise ValueError("not an event record")
         i = self.count
-        while i // _CHUNK >= len(self._chunks):
-            self._chunks.append(bytearray(_CHUNK * _REC))
         o = (i % _CHUNK) * _REC
-        self._chunks[i // _CHUNK][o:o + _REC] = record
+        chunk(self._chunks, i // _CHUNK)[o:o + _REC] = record
         self.count = i + 1
         return i + 1
 
@@ -106,14 +104,15 @@ class EventLog:
         n = t.find(b"\0")
         return c[o] & 0x1F, "b" if c[o] & 0x80 else "w", a, b, (t if n < 0 else t[:n]).decode()
 
-    def line(self, seq, uci):
-        """The protocol line of event seq; uci(move) writes moves."""
+    def line(self, seq, uci=None):
+        """The protocol line of event seq; uci: a move's UCI text when the caller has it
+        (a move just made), else worked out from the move."""
         kind, side, a, b, text = self.get(seq)
         head = "@%d:%d %s" % (self.game_id, seq, WORDS[kind])
         if kind == GAME:
             return head + " " + self.header
         if kind == MOVE:
-            return "%s %d %s %s" % (head, a, uci(b), text)
+            return "%s %d %s %s" % (head, a, uci or move_uci(b, self.chess960), text)
         if kind in (CLK,):
             return "%s %d %d" % (head, a, b)
         if kind == TAKEBACK:

@@ -11,6 +11,19 @@ DISPLAY_EVERY_MS = 100
 NOTICE_MS = 4000  # how long a deaf player's notice shows
 # What a square LED shows (firmware/hal/squareleds.py).
 LAST_FROM, LAST_TO, FIX, EXPECT_FROM, EXPECT_TO, HINT_FROM, HINT_TO = 1, 2, 3, 4, 5, 6, 7
+# A deaf player's notices (notice()): the text on his whole face while his clock stands,
+# the sign beside his running time. Those that say more (a period, a penalty's time, the
+# square touched, the arbiter's text) are made where they happen, with their signs here.
+PAUSED = ("PAUSE", "PA")
+RESUMED = ("RESUME", "GO")
+ILLEGAL = ("ILLEGAL", "IL")
+OPPONENT_ILLEGAL = ("OPP ILL", "OI")
+OFFERED = ("OFFERED", "OF")
+DRAW_OFFERED = ("DRAW?", "DR")  # held until he answers
+CLAIMED = ("CLAIM", "CL")
+NO_DRAW = ("NO DRAW", "ND")
+SIGN_MESSAGE = "MS"
+SIGN_TOUCHED = "TC"
 
 
 class Faces:
@@ -29,6 +42,7 @@ class Faces:
         self._expect_side = None  # whose face shows the move to carry out...
         self._expect_text = None  # ...as "e2-e4" (made once, not at every refresh)
         self._message = None  # a host's text for the faces (message())
+        self._menu = None  # the clock's menu while it is open (show_menu())
         # A deaf player's notice per side (notice()): [text, sign, until tick or None: held]
         self._notices = {WHITE: None, BLACK: None}
 
@@ -43,7 +57,12 @@ class Faces:
             self._leds[side] = on
             self.hal.led("white" if side == WHITE else "black", on)
 
-    def refresh(self, now, clock, menu, turn, force=False):
+    def show_menu(self, menu):
+        """The clock's menu (a ClockMenu; None: closed) on the faces from the next refresh."""
+        self._menu = menu
+        self.dirty = True
+
+    def refresh(self, now, clock, turn, force=False):
         """The faces, at once after a change (force or dirty), else ten times a second,
         and the running side's LED with them. turn: the side to move in the game - while
         the other side's clock still runs, that side's move is made and awaits its press
@@ -53,6 +72,7 @@ class Faces:
         self.dirty = False
         self._at = now
         run = clock.running_side()
+        menu = self._menu
         if menu is not None:
             shown = menu.text()
         else:
@@ -110,10 +130,10 @@ class Faces:
         self._notices[side] = [text, sign, None if held else now + NOTICE_MS]
         self.dirty = True
 
-    def clear_notice(self, side, text=None):
-        """side's notice gone (only if it is text, when text is given)."""
+    def clear_notice(self, side, notice=None):
+        """side's notice gone (only if it is notice (text, sign), when one is given)."""
         n = self._notices[side]
-        if n is not None and (text is None or n[0] == text):
+        if n is not None and (notice is None or n[0] == notice[0]):
             self._notices[side] = None
             self.dirty = True
 

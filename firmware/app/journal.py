@@ -38,15 +38,11 @@
 # Anything else that does not read - a record that does not read with a whole record
 # after it, a record out of place - is damage: the device starts clean and says so (the
 # damaged generation stays on flash until its sectors come round again).
+import os
 import struct
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 MAGIC = b"CBJ1"
@@ -420,8 +416,6 @@ class Journal:
     def set_games(self, n):
         if n == self._games_written:
             return
-        import os
-
         tmp = self.games_path + ".new"
         f = open(tmp, "wb")
         try:

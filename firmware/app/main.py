@@ -12,6 +12,10 @@ import sys
 
 import micropython
 
+from firmware.app.device import Device
+from firmware.app.journal import Journal
+from firmware.app.protocol import encode
+from firmware.hal import rp2
 from firmware.ticks import ticks_add, ticks_diff
 
 SCAN_MS = 10
@@ -39,7 +43,8 @@ def _collector(dev, hal):
     # stands alone between two scans (the press's own work came before). A HAL that
     # scans from a timer (firmware/hal/scanner.py) is let make its next scan first, so
     # that the collection (~25 ms on the chip, the timer held back) starts right after it.
-    due = [False]
+    # A quiet moment: the device counts them (a press answered, a game set up).
+    due = [False, dev.progress[3]]
     scanner = getattr(hal, "scanner", None)
 
     def collect():
@@ -49,8 +54,8 @@ def _collector(dev, hal):
                 scanner.after_next_scan(gc.collect)
             else:
                 gc.collect()
-        elif dev.quiet_moment:
-            dev.quiet_moment = False
+        elif dev.progress[3] != due[1]:
+            due[1] = dev.progress[3]
             due[0] = True
 
     return collect
@@ -77,7 +82,7 @@ async def _watchdog(dev, hal):
         now = dev.progress
         if now[0] != last[0] and now[1] != last[1] and now[2] != last[2]:
             hal.feed_watchdog()
-        last = list(now)
+        last[:] = now
 
 
 def _handler(dev):
@@ -87,7 +92,7 @@ def _handler(dev):
         # off halfway is never trusted to go on).
         e = context.get("exception")
         try:
-            dev.write("err internal " + (repr(e) if e else "?").replace(" ", "%20"))
+            dev.record.write("err internal " + (repr(e) if e else "?").replace(" ", "%20"))
             sys.print_exception(e)
         except Exception:
             pass
@@ -120,11 +125,6 @@ def run_loop(dev, hal):
 
 def run():
     """The device on a Raspberry Pi Pico: main.py calls this."""
-    from firmware.hal import rp2
-    from firmware.app.device import Device
-    from firmware.app.journal import Journal
-    from firmware.app.protocol import encode
-
     why = rp2.maintenance()
     if why is not None:
         # Left at MicroPython's prompt, watchdog off, for mpremote (deploy): the next
@@ -138,5 +138,5 @@ def run():
     dev = Device(hal, board_id=hal.board_id,
                  journal=Journal(sectors, "/journal.games") if sectors else None)
     if problem:
-        dev.write("warning " + encode(problem))
+        dev.record.write("warning " + encode(problem))
     run_loop(dev, hal)

@@ -3,6 +3,8 @@
 # positional words and key=value pairs, values percent-encoded (%20 a space, %25 a %).
 # Anything else - an overlong line, control or non-ASCII bytes - is refused whole, with a
 # reason, and changes nothing.
+from firmware.rules.squares import WHITE, BLACK
+
 VERSION = 1
 MAX_LINE = 240
 
@@ -40,6 +42,33 @@ TOO_LONG = "line-too-long"
 
 class NotNow(ValueError):
     """A command that is well formed but cannot be done at this moment (`err not-now`)."""
+
+
+SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
+
+
+def side_of(word):
+    """A side's word (w, b, white, black) as the side."""
+    s = SIDES.get(word)
+    if s is None:
+        raise ValueError("a side is w or b, not %r" % (word,))
+    return s
+
+
+def check(words, kw, n, keys=()):
+    """A command's words: n positional ones, keys only of those given."""
+    if len(words) != n:
+        raise ValueError("expected %d word(s), got %d" % (n, len(words)))
+    for k in kw:
+        if k not in keys:
+            raise ValueError("unknown key " + k)
+
+
+def whole(word, what):
+    """A whole number's word as the number; what: its name in the error."""
+    if not word or not (word.isdigit() or (word[0] == "-" and word[1:].isdigit())):
+        raise ValueError("%s must be a whole number, not %r" % (what, word))
+    return int(word)
 
 
 class LineReader:

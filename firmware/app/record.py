@@ -3,20 +3,23 @@
 # event is logged, every line - the event's and any line after it - waits until the event
 # is on flash (commit: one write and one flush at the end of the step), so that after a
 # power cut the board has every event a host can have seen. Without a journal, lines go
-# out at once.
+# out at once. It writes the lines that say who the board is and which game it plays
+# (hello, the game line) and answers a resend.
 from firmware.app import protocol as P
 from firmware.app.eventlog import EventLog
 from firmware.app.journal import LOW
+from firmware.version import VERSION
 
 CHECKPOINT_EVERY_MS = 30000  # a running turn's time to the journal (for a power cut)
 
 
 class Record:
-    def __init__(self, hal, journal, uci):
+    def __init__(self, hal, journal, board_id):
         """journal: a Journal (firmware/app/journal.py) or None (in memory only);
-        uci(move) -> the move's UCI text in the current position (for event lines)."""
+        board_id: the board's name in the hello line."""
         self.hal = hal
-        self.uci = uci
+        self.board_id = board_id
+        self.pair = None  # "w,here": one of two boards for one game (controls.py), said in hello
         self.log = EventLog()
         self.journal = journal
         self.games = self.journal.games() if self.journal else 0  # the highest number used
@@ -42,24 +45,61 @@ class Record:
                 line.startswith("warning ") or line.startswith("recovered ")):
             self.notices.append(line)
 
-    def event(self, kind, side=0, a=0, b=0, text=""):
+    def event(self, kind, side=0, a=0, b=0, text="", uci=None):
+        """An event into the log, its line out after the commit; uci: a move's UCI text."""
         seq = self.log.append(kind, side, a, b, text)
         if self.journal is not None and self._held is None:
             self._held = []  # from here on, lines wait for the commit
-        self.write(self.log.line(seq, self.uci))
+        self.write(self.log.line(seq, uci))
 
     def line(self, seq):
-        return self.log.line(seq, self.uci)
+        """The line of event seq of the current game."""
+        return self.log.line(seq)
 
-    def new_game(self, header, chess960):
+    def hello(self, now, with_game=True):
+        """Who the board is (and the game it plays): the answer to the host's hello."""
+        log = self.log
+        line = "hello proto=%d fw=%s board=%s" % (P.VERSION, VERSION, self.board_id)
+        if with_game:
+            line += " game=%d seq=%d" % (log.game_id, log.count)
+        if self.pair:  # one of two boards for one game (`pair`): the host checks it is meant
+            line += " pair=" + self.pair
+        self.write(line)
+        return ()  # the hello line is the answer
+
+    def paired(self, text):
+        """This board is one of a pair ("w,here"; None: not): said in every hello."""
+        self.pair = text
+
+    def resend(self, word, now):
+        """The events of the current game from seq on ("12" or "3:12") again."""
+        log = self.log
+        game = log.game_id
+        if ":" in word:
+            g, word = word.split(":", 1)
+            game = P.whole(g, "the game")
+        first = P.whole(word, "the sequence number")
+        if game != log.game_id:
+            raise P.NotNow("game %d is not the current game (%d)" % (game, log.game_id))
+        if not 1 <= first <= log.count + 1:
+            raise ValueError("sequence numbers of game %d are 1..%d" % (game, log.count))
+        for seq in range(first, log.count + 1):
+            self.write(self.line(seq))
+        return ("resend", "%d:%d" % (game, log.count))
+
+    def new_game(self, control, fen, number, white, black, source=""):
         """A new game's record: its number (never one used before) and its game line."""
+        header = "tc=%s fen=%s chess960=%s white=%s black=%s" % (
+            control, P.encode(fen), "-" if number is None else number, P.encode(white), P.encode(black))
+        if source:
+            header += " source=" + P.encode(source)
         self.games = max(self.games, self.log.game_id) + 1
-        self.log.new_game(self.games, header, chess960)
+        self.log.new_game(self.games, header, number is not None)
         if self.journal is not None:
             self._fresh = True
             if self._held is None:
                 self._held = []
-        self.write(self.line(1))
+        self.write(self.log.line(1))
 
     # ----- flash
 
@@ -81,9 +121,11 @@ class Record:
         self.log.count = 0
         self.log.game_id = 0
 
-    def commit(self, now, clock):
+    def commit(self, now, clock, prepare=None):
         """Write the events not yet on flash and the clock's state, then let their lines
-        (and those held behind them) go to the host."""
+        (and those held behind them) go to the host; then the journal's housekeeping:
+        checkpoint, and prepare (None: not now; see prepare()). The loop calls it once,
+        at the end of each step."""
         j = self.journal
         log = self.log
         if j is not None and (self._fresh or log.count != self._committed):
@@ -109,6 +151,10 @@ class Record:
         if held:
             for line in held:
                 self._out(line)
+        if self.journal is not None:
+            self.checkpoint(now, clock)
+            if prepare is not None:
+                self.prepare(clock, prepare)
 
     def prepare(self, clock, pressed):
         """Erase a journal sector ahead of need, at a moment that costs nothing: while no

@@ -18,10 +18,32 @@ def _squares(bits, also=None):
 
 
 class SelfTest:
-    def __init__(self, hal):
+    def __init__(self, hal, recognizer, write):
+        """recognizer: told to look at the board afresh when the test stops; write(line):
+        a line to the host."""
         self.hal = hal
+        self.recognizer = recognizer
+        self.write = write
         self.running = False
         self._pulse_until = None
+
+    def command(self, word, now):
+        """For a maker: `selftest start` on an empty board, move a piece over every square
+        (slid steadily along the ranks or files: the map) and press every button, `selftest
+        report`, `selftest map`, `selftest stop`."""
+        if word == "start":
+            self.start(now)
+        elif word == "report":
+            self.write(self.report())
+        elif word == "map":
+            for line in self.map_lines():
+                self.write(line)
+        elif word == "stop":
+            self.stop()
+            self.recognizer.restart(now)
+        else:
+            raise ValueError("selftest start|report|map|stop")
+        return ("selftest", word)
 
     def start(self, now):
         occ = self.hal.scan(bytearray(8))
@@ -37,6 +59,7 @@ class SelfTest:
         self._pulse_until = ticks_add(now, PULSE_MS)
 
     def scan(self, occ, t):
+        self._pulse_end(t)
         self.map.scan(occ, t)
         for r in range(8):
             self._seen[r] |= occ[r]
@@ -71,10 +94,11 @@ class SelfTest:
 
     def stop(self):
         self.running = False
+        self._pulse_end(None)
 
-    def step(self, now):
-        """The start's buzz ends after PULSE_MS."""
-        if self._pulse_until is not None and self.hal.diff(now, self._pulse_until) >= 0:
+    def _pulse_end(self, now):
+        """The start's buzz ends after PULSE_MS (now None: at once)."""
+        if self._pulse_until is not None and (now is None or self.hal.diff(now, self._pulse_until) >= 0):
             self._pulse_until = None
             self.hal.motor(WHITE, 0)
             self.hal.motor(BLACK, 0)

@@ -12,12 +12,7 @@ from array import array
 
 from firmware.ticks import ticks_add, ticks_diff
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 WEAK_PERCENT = const(25)  # the model's least, 20 mm of a 65 mm square (31 %), less a slide's unevenness

@@ -13,7 +13,7 @@ AUTO, LINE, DGT = "auto", "line", "dgt"
 class SerialPort:
     def __init__(self, write, record, on_line, dgt_parts, board_id):
         """write(bytes): the line out; record: the game record (muted while a DGT program
-        is on the line); on_line(text, bad): a whole line from the host; dgt_parts: what a
+        is on the line); on_line(text, bad, now): a whole line from the host; dgt_parts: what a
         DgtLink is made with, but for write and serial (firmware/app/dgt.py)."""
         self.write = write
         self.record = record
@@ -23,6 +23,7 @@ class SerialPort:
         self.reader = LineReader()
         self._line = self._on_line  # made once: the reader calls it for every line
         self.mode = AUTO
+        self._now = 0  # the tick of the bytes being read
         self.dgt = None  # a DgtLink while a DGT program is on the line
         # The board never speaks first (a DGT board sends nothing unasked, and a DGT
         # program that has the port open reads strictly): nothing goes out until the host
@@ -44,6 +45,7 @@ class SerialPort:
         to the DGT link, and the line switches between the two where the bytes say so."""
         i = 0
         n = len(data)
+        self._now = now
         if not self.heard and n:
             self.heard = True
             if self.dgt is None:
@@ -59,12 +61,22 @@ class SerialPort:
                     self.to_dgt()
 
     def _on_line(self, text, bad):
-        self.on_line(text, bad)
+        self.on_line(text, bad, self._now)
         notices = self.record.notices
         if notices is not None:  # after the answer to the host's first line
             self.record.notices = None
             for line in notices:
                 self.record.write(line)
+
+    def board_step(self):
+        """After the scans: a DGT program on the line hears what changed on the board."""
+        if self.dgt is not None:
+            self.dgt.board_step()
+
+    def clock_step(self, now):
+        """A DGT program on the line hears the clock."""
+        if self.dgt is not None:
+            self.dgt.clock_step(now)
 
     def button(self, name):
         """A clock button the host is told of: a DGT program hears it as its clock's."""

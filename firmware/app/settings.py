@@ -1,8 +1,12 @@
 # The board's own settings (`config`), kept on flash (firmware/jsonfile.py): how long a
 # position must be still to count (settle), automatic penalties for casual play, whether
 # the clocks freeze at the first flag, and which way the board is turned. Every value is
-# checked before any changes: a bad one changes nothing.
+# checked before any changes: a bad one changes nothing. Config applies them, and the
+# access settings and the presets, to the parts they change, and answers the host's
+# `config`, `access` and `preset`.
 from firmware import jsonfile
+from firmware.app import protocol as P
+from firmware.rules.squares import WHITE, BLACK
 
 KEYS = ("settle", "autopenalty", "freeze", "orientation", "serial")
 SERIAL = ("auto", "line", "dgt")  # the protocol on the USB line (docs/dgt.md)
@@ -69,3 +73,78 @@ class BoardSettings:
         saved.update(kw)
         jsonfile.save(self.path, saved)  # on flash: the settings survive a power cut
         self.saved = saved
+
+
+class Config:
+    def __init__(self, settings, access, presets, recognizer, match, games, port, signals, write):
+        """settings: BoardSettings; access: AccessSettings (firmware/access/settings.py);
+        presets: Presets (firmware/clock/presets.py); write(line): a line to the host."""
+        self.settings = settings
+        self.access_settings = access
+        self.presets = presets
+        self.recognizer = recognizer
+        self.match = match
+        self.games = games
+        self.port = port
+        self.signals = signals
+        self.write = write
+
+    def load(self):
+        """The saved settings applied; the problems of files that did not read."""
+        self.apply_access()
+        self.configure(self.settings.load())
+        return [p for p in (self.presets.problem, self.access_settings.problem, self.settings.problem) if p]
+
+    def configure(self, values):
+        """Board settings as parse() gives them, applied."""
+        if "settle" in values:
+            self.recognizer.settle_ms = values["settle"]
+        if "autopenalty" in values:
+            self.match.auto_penalties = values["autopenalty"]
+        if "freeze" in values:
+            self.games.set_freeze(values["freeze"])
+        if "orientation" in values:
+            self.recognizer.set_orientation(values["orientation"])
+        if "serial" in values:
+            self.port.set_mode(values["serial"])
+
+    def apply_access(self):
+        """The access settings that change the board, not only its signals: a blind
+        player's moves are taken by his press alone, his touches told to nobody (D.2.3)."""
+        blind = self.access_settings["blind"]
+        self.recognizer.press_only = (WHITE if "w" in blind else 0) | (BLACK if "b" in blind else 0)
+
+    # ----- the host's commands (firmware/app/commands.py)
+
+    def config(self, kw, now):
+        self.configure(parse(kw))  # every value checked before any is used or saved
+        self.settings.save(kw)
+
+    def access(self, kw, now):
+        """Signals for blind and deaf players: access blind=w visual=b code=taptic
+        buzzer=on intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
+        device)."""
+        a = self.access_settings
+        if kw:
+            a.update(kw)
+            self.apply_access()
+        w, b = a["volume"]
+        self.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%s ears=%s" % (
+            a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
+            ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"]),
+            a["speech"] or "off", w if w == b else "%d,%d" % (w, b), "on" if a["ears"] else "off"))
+        if a["speech"] and self.signals.voice() is None:
+            self.write("warning " + P.encode("speech is set, but no audio module answers (hardware/README.md)"))
+
+    def preset(self, words, kw, now):
+        """preset list | preset set SLOT name=NAME tc=CONTROL."""
+        if words[:1] == ["list"]:
+            P.check(words, kw, 1)
+            for n, name, control in self.presets.all():
+                self.write("preset %d %s %s" % (n, P.encode(name), control))
+            return ("preset", "list")
+        if words[:1] == ["set"]:
+            P.check(words, kw, 2, ("name", "tc"))
+            self.presets.set_user(P.whole(words[1], "the slot"), kw.get("name", "User"), kw["tc"])
+            return ("preset", "set")
+        raise ValueError("preset list | preset set SLOT name=NAME tc=CONTROL")

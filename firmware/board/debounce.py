@@ -1,12 +1,7 @@
 # Reed switches bounce: a scan counts only once it has stood unchanged for debounce_ms.
 from firmware.ticks import ticks_diff
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 BOUNCING = const(0)  # the scan changed, or has not stood long enough

@@ -1,25 +1,22 @@
 # The occupancy of every position of the game (8 bytes a ply, in 512-byte chunks, with a
 # checksum per ply that rules most out at once): the board back at an earlier position
 # is a take-back.
-from array import array
+from firmware.chunks import chunk, new_chunk
 
 
 class PositionHistory:
     def __init__(self):
-        self._chunks = [bytearray(512)]
-        self._sums = [array("H", bytes(128))]
+        self._chunks = [new_chunk()]  # 64 plies a chunk...
+        self._sums = [new_chunk("H", 128)]  # ...and their checksums
 
     def record(self, ply, occ):
         """occ (8 bytes) is the occupancy of the position after ply plies."""
-        h = self._chunks
-        while ply >> 6 >= len(h):
-            h.append(bytearray(512))
-            self._sums.append(array("H", bytes(128)))
-        chunk = h[ply >> 6]
+        c = chunk(self._chunks, ply >> 6)
+        chunk(self._sums, ply >> 6, "H", 128)
         o = (ply & 63) << 3
         s = 0
         for r in range(8):
-            chunk[o + r] = occ[r]
+            c[o + r] = occ[r]
             s += occ[r] * (r + 1)
         self._sums[ply >> 6][ply & 63] = s
 

@@ -6,6 +6,7 @@
 # comparison (firmware/board/debounce.py); a new stable board costs a few bit operations
 # and a dict lookup. Its parts: the lifts seen since the board was last in order
 # (lifts.py: a capture's evidence), the positions of the game (history.py: take-backs),
+# what the stable board shows (reading.py: a candidate move, a take-back, an attempt),
 # and its one outlet, a GameSink (sink.py).
 #
 # The rules it follows (docs/firmware.md, "The move recogniser"):
@@ -35,37 +36,18 @@
 #   and his own pieces held up on the opponent's turn are not told either. The sighted
 #   side's moves follow the rules above (D.2.5).
 from firmware.board import fix
-from firmware.board.attempts import illegal_attempt
 from firmware.board.debounce import Debouncer, NEW, SAME
 from firmware.board.history import PositionHistory
 from firmware.board.lifts import Lifts
-from firmware.board.movekeys import MoveTable, delta, move_key
+from firmware.board.movekeys import MoveTable, move_key
 from firmware.board.occupancy import START
 from firmware.board.orientation import facing, turn
+from firmware.board.reading import (
+    BoardReading, PROMOTIONS, SYNC, MOVING, CANDIDATE, DIFFERS, ILLEGAL, MOVE, REVISE, TAKEBACK,
+)
 from firmware.board.sink import GameSink
-from firmware.rules.squares import SQ64, KNIGHT, BISHOP, ROOK, QUEEN, WHITE, BLACK
+from firmware.rules.squares import SQ64, WHITE, BLACK
 from firmware.ticks import ticks_diff
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
-
-# What the board is doing.
-SYNC = const(0)  # it shows the game's position
-MOVING = const(1)  # something is in hand or under way
-CANDIDATE = const(2)  # it shows what a legal move (or take-back, new game) would give
-DIFFERS = const(3)  # it has shown something else for differs_ms: "board differs"
-ILLEGAL = const(4)  # a piece of the side to move stands where no legal move goes
-
-# Candidate kinds.
-_MOVE = const(1)
-_REVISE = const(2)
-_TAKEBACK = const(3)
-_NEW_GAME = const(4)
 
 AUTO = None  # orientation decided from the first move
 # Measured on the chip (bench/chip.py): with these, a move's line is out ~140 ms after the
@@ -78,10 +60,9 @@ DEBOUNCE_MS = 20
 # nothing hurries it.
 BACK_MS = 250
 _NO_MOVE = -1  # expected after the result: no move is
-PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)  # the order the menu buttons cycle through
 
 
-class MoveRecognizer:
+class MoveRecognizer(BoardReading):
     def __init__(self, game, sink=None, settle_ms=SETTLE_MS, debounce_ms=DEBOUNCE_MS,
                  hold_ms=1000, differs_ms=1500, orientation=AUTO, diff=ticks_diff):
         self.game = game
@@ -195,7 +176,7 @@ class MoveRecognizer:
         a completed illegal move. Call before the clock's own press."""
         if self._debounce.flush():
             self._take(now)  # the hand has left the board: the last scan is the board
-        if self.status == CANDIDATE and self._kind in (_MOVE, _REVISE) and self._mover() == side:
+        if self.status == CANDIDATE and self._kind in (MOVE, REVISE) and self._mover() == side:
             self._commit(now, True)
         elif self.status == ILLEGAL and side == self.game.turn:
             self.sink.illegal_completed(side, self._illegal)
@@ -274,136 +255,13 @@ class MoveRecognizer:
         self.next_fen = fen
         self.next_chess960 = chess960
 
-    # ----- what the stable board shows
-
-    def _mover(self):
-        t = self.game.turn
-        return t if self._kind == _MOVE else t ^ 24
-
-    def _candidate(self, kind, index, count, need):
-        if self.status == CANDIDATE and self._kind == kind and self._cand == index:
-            return  # the same candidate, still settling
-        self.status = CANDIDATE
-        self._kind = kind
-        self._cand = index
-        self._cand_count = count
-        self._need = need
-        if count == 4:
-            self.promotion = 0
-            self._ending = self._promotions_ending(index)
-            self.sink.promotion(QUEEN, SQ64[(self._cur.moves[index] >> 7) & 127])
-
-    def _promotions_ending(self, index):
-        """Which of the four promotions from index end the game (mate, stalemate, a dead
-        position, ...): bit i for PROMOTIONS[i]."""
-        game = self.game
-        moves = self._cur.moves
-        out = 0
-        for j in range(index, index + 4):
-            m = moves[j]
-            game.push(m)
-            if game.is_game_over():
-                out |= 1 << PROMOTIONS.index((m >> 14) & 7)
-            game.pop()
-        return out
-
-    def _classify(self, now):
-        cur = self._cur
-        self._lifts.note(self._board, cur.occ, self._before)
-        key = delta(self._board, cur.occ)
-        was = self.status
-        if key != 0:
-            self._ensure()
-        if key == 0:
-            # (Right after a move no square is lifted: the table may wait.)
-            if cur.valid and cur.swap >= 0 and self._swap_lifted(cur) and \
-                    (not self.expected or cur.moves[cur.swap] == self.expected):
-                self._candidate(_MOVE, cur.swap, 1, self.settle_ms)
-                return
-            if self._told:
-                self._told = False
-                self.sink.sync()  # what was reported is put right
-            elif self._setting_up:
-                pass
-            elif was != SYNC or self._lifts.count:
-                feeling = self.press_only
-                own_turn = feeling & self.game.turn
-                pos = self.game.position
-                for sq in range(64):
-                    # A blind player's touches are his way of seeing (D.2.3): on his turn
-                    # all of them, on the opponent's his own pieces.
-                    if self._lifts.was_lifted(sq) and not own_turn and not (feeling & pos.piece_at(sq)):
-                        self.sink.touched(sq)
-            self._setting_up = False
-            self.status = SYNC
-            self._lifts.clear()
-            return
-        if key > 0:
-            i, count, late = cur.find(key, self._lifts)
-            need = self.hold_ms if late else self.settle_ms
-            if i >= 0 and (count == 1 or count == 4):
-                if not self.expected:
-                    self._candidate(_MOVE, i, count, need)
-                    return
-                j = self._expected_among(cur, i, count)
-                if j >= 0:
-                    self._candidate(_MOVE, j, 1, need)  # its promotion piece is known
-                else:
-                    m = cur.moves[i]
-                    self._attempt((SQ64[m & 127], SQ64[(m >> 7) & 127]), was)
-                return
-        if self._revisable and self._prev.valid:
-            k2 = delta(self._board, self._prev.occ)
-            if k2 > 0:
-                i, count, late = self._prev.find(k2, self._lifts)
-                need = self.hold_ms if late else self.settle_ms
-                if i >= 0 and count == 1:
-                    self._candidate(_REVISE, i, count, need)
-                    return
-        # Back at an earlier position: a take-back. The start position set up is a new
-        # game, unless it is the position of one of the last two plies (taking back one
-        # move each; in Chess960 castling keeps the start's occupancy mid-game).
-        p = self._history.latest(self._board, self.game.ply)
-        if self._board == START and self.game.ply and p < self.game.ply - 2:
-            self._candidate(_NEW_GAME, 0, 0, self.back_ms)
-            return
-        if p >= 0:
-            self._candidate(_TAKEBACK, p, 0, self.back_ms)
-            return
-        ill = illegal_attempt(key, self.game.position, cur, self._lifts)
-        if ill:
-            self._attempt(ill, was)
-            return
-        if was != DIFFERS:
-            self.status = MOVING
-
-    def _attempt(self, ill, was):
-        # Reported once it has stood for settle_ms (a hand passing over is no attempt).
-        if was != ILLEGAL or self._illegal != ill:
-            self._illegal = ill
-            self._illegal_told = False
-            self._differs_told = False
-        self.status = ILLEGAL
-
-    def _expected_among(self, table, i, count):
-        """The index of the expected move among the count moves from i, or -1."""
-        e = self.expected
-        for j in range(i, i + count):
-            if table.moves[j] == e:
-                return j
-        return -1
-
-    def _swap_lifted(self, cur):
-        m = cur.moves[cur.swap]
-        return self._lifts.was_lifted(SQ64[m & 127]) and self._lifts.was_lifted(SQ64[(m >> 7) & 127])
-
     # ----- time passes with the board unchanged
 
     def _tick(self, now):
         st = self.status
         feeling = self.press_only & self.game.turn  # the blind player's turn: only his press counts
         if st == CANDIDATE:
-            if self._kind in (_MOVE, _REVISE) and self.press_only & self._mover():
+            if self._kind in (MOVE, REVISE) and self.press_only & self._mover():
                 return  # a blind player's move: taken by his press (D.2.3)
             if self._cand_count == 4 and not (self._ending >> self.promotion) & 1 and not self.no_press:
                 return  # a promotion waits for the press, with the piece chosen
@@ -456,14 +314,14 @@ class MoveRecognizer:
     def _commit(self, now, pressed):
         """pressed: by the mover's press (else the board stood long enough)."""
         kind = self._kind
-        if kind == _MOVE:
+        if kind == MOVE:
             self._commit_move(self._cand, now, pressed)
-        elif kind == _REVISE:
+        elif kind == REVISE:
             self.sink.take_back(self.game.ply - 1, now)
             self._cur, self._prev = self._prev, self._cur
             self._prev.valid = False
             self._commit_move(self._cand, now, pressed)
-        elif kind == _TAKEBACK:
+        elif kind == TAKEBACK:
             self.sink.take_back(self._cand, now)
             self._prev.valid = False
             self._revisable = False

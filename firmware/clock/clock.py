@@ -90,6 +90,9 @@ class ClockSink:
     def quickplay(self, ms):
         """A quickplay finish: ms a move for both from now on (III.4)."""
 
+    def synced(self):
+        """Both times were set as a clock kept elsewhere says (sync): no event."""
+
 
 _QUIET = ClockSink()
 
@@ -487,6 +490,7 @@ class ChessClock:
             self._turn = 0
             self._start = now
         self._set_deadline()
+        self.sink.synced()
 
     def set_moves(self, side, n):
         """Set side's completed moves; the period in force follows from them."""

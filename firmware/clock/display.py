@@ -21,12 +21,6 @@ def format_time(ms, tenths_below=TENTHS_BELOW_MS):
     return "%d:%02d" % (m, s % 60)
 
 
-def pgn_clock(ms):
-    """The h:mm:ss of a PGN [%clk] comment (whole seconds, never rounded up)."""
-    s = (ms if ms > 0 else 0) // 1000
-    return "%d:%02d:%02d" % (s // 3600, (s // 60) % 60, s % 60)
-
-
 def side_text(clock, side, now):
     """One side of the display: the time, then signs: '<' running, 'F1'/'F2' the flag that
     fell first/second (C.02), 'P2' the period in force from the second one on, 'B3' byo-yomi

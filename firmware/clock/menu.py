@@ -18,6 +18,7 @@
 # Every change is applied as the clock's own corrections (set_time, set_moves,
 # set_period), so it is logged and streamed to the host like a host's correction.
 from firmware.clock.presets import FIXED
+from firmware.rules.squares import WHITE, BLACK
 
 _FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper", "bat")
 _LABEL = {"wm": "W MIN", "ws": "W SEC", "bm": "B MIN", "bs": "B SEC", "wmov": "W MOVES",
@@ -94,8 +95,6 @@ class ClockMenu:
     def _open_arbiter(self, clock, now):
         self.mode = "arbiter"
         self.field = 0
-        from firmware.rules.squares import WHITE, BLACK
-
         w = clock.time_left(WHITE, now) // 1000
         b = clock.time_left(BLACK, now) // 1000
         self.values = {"wm": w // 60, "ws": w % 60, "bm": b // 60, "bs": b % 60,
@@ -113,8 +112,6 @@ class ClockMenu:
         self.values[f] = 0 if v < 0 else top if v > top else v
 
     def _apply(self, clock):
-        from firmware.rules.squares import WHITE, BLACK
-
         v, s = self.values, self._start
         if (v["wm"], v["ws"]) != (s["wm"], s["ws"]):
             clock.set_time(WHITE, (v["wm"] * 60 + v["ws"]) * 1000)

@@ -25,12 +25,7 @@
 # completes the count (at his 40th move). A last period with a move count repeats (40/7200
 # again and again). A period without a count that is not the last adds the next one's time
 # when its flag falls, as the DGT 3000 does.
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 FISCHER = const(0)  # also plain sudden death, with increment 0

@@ -4,6 +4,8 @@
 #   scan(out8) -> out8               the reed matrix, 8 bytes, rank 1 first
 #   inputs() -> [(kind, a, b, t)]    ("press", side, None, t) and ("button", name, down, t),
 #                                    t the tick the button's interrupt took
+#   connect(board, press, button)    where feed(now) hands both, merged in time order
+#                                    (firmware/hal/base.py)
 #   read() -> bytes or None          what the host sent (USB serial), never blocking
 #   write(bytes)                     to the host
 #   display(white_text, black_text)  the clock's two faces (firmware/hal/face.py)

@@ -3,12 +3,7 @@
 # clock's light load (about 0.05 C), on the typical discharge curve of such cells; the
 # low-battery sign comes on where hardware/power.py shows at least 10 hours remain
 # (FIDE Handbook C.02), with the curve's error allowed for.
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 LOW_BATTERY_MV = const(3800)

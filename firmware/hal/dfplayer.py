@@ -5,11 +5,7 @@
 # where sum is minus the sum of the six bytes from FF to param_lo, in 16 bits. The module
 # sends the same frames back: 3D when a card track has finished (often twice), 40 an error,
 # 3F the card at start-up. Given any UART-like object (write, readinto).
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests)
-    def const(x):
-        return x
+from firmware.const import const
 
 _PLAY_FOLDER = const(0x0F)  # param: folder << 8 | track (folders 01..99, tracks 001..255)
 _VOLUME = const(0x06)  # 0..30

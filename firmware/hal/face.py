@@ -14,12 +14,7 @@
 # period) and the indicator lights beside
 # them (FLAG, DELAY, BYO-YOMI, LOW BATTERY, MOVE made awaiting the press); the SIGNAL
 # light is a deaf player's own (firmware/app/signals.py), set apart from the text.
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 CHARS = const(8)

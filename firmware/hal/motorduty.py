@@ -4,12 +4,7 @@
 # voltage, never more: the duty is that voltage over the rail's, as the Pico measures VSYS
 # (a third of it on ADC 3, GPIO29) at every power poll; until it has, the rail is taken at
 # its highest. hardware/power.py checks the limit against the rail and the motor's start.
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 RATED_MV = const(3000)  # the motor's rated voltage (bom.csv: a 3 V coin motor)

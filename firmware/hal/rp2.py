@@ -5,10 +5,18 @@
 # Figures for a 125 MHz RP2040 (bench/scan.py): a full scan is 8 rows x (3 pin writes, a
 # 5 us settle, one register read), at most ~0.6 ms in MicroPython, so 100 scans a second
 # take at most ~6% of the CPU.
+#
+# machine, rp2 and neopixel are imported inside the functions that use them: they exist
+# only on the chip, and this file's logic runs on the host with fakes (tests/).
+import os
+import time
+
 from firmware.hal import motorduty
 from firmware.hal import pinmap as P
 from firmware.hal.buttons import ButtonBank
 from firmware.hal.dfplayer import DFPlayer
+from firmware.hal.flashsectors import FlashSectors
+from firmware.hal.base import Hal
 from firmware.hal.battery import LOW_BATTERY_MV, cell_mv, percent
 from firmware.hal.ht16k33 import Face
 from firmware.hal.matrix import MatrixScanner
@@ -22,7 +30,7 @@ REPL_FLAG = "/repl"  # present at a start: the prompt, not the application (once
 KEY_POLL_MS = 30  # the faces' ask keys are read this often (the HT16K33 keeps a press till read)
 
 
-class Rp2Hal:
+class Rp2Hal(Hal):
     scan_ms = 10
 
     def __init__(self, address_pins, read_columns, settle, button_down, ticks_ms, ticks_diff,
@@ -171,7 +179,6 @@ def maintenance():
     """Why the application must not start, or None: the `repl` command asked for the
     prompt (once), or the menu button is held down at power-up (a board whose
     application cannot be reached from the host)."""
-    import os
     import machine
 
     try:
@@ -190,7 +197,6 @@ def journal_sectors():
     first start (a few seconds, before the watchdog runs); None, with the reason, if the
     flash cannot give them."""
     import rp2
-    from firmware.hal.flashsectors import FlashSectors
 
     try:
         return FlashSectors(rp2.Flash()), None
@@ -201,7 +207,6 @@ def journal_sectors():
 def create():
     """The Pico's parts, from the pin map. Only here is `machine` imported."""
     import machine
-    import time
 
     addr = [machine.Pin(p, machine.Pin.OUT, value=1) for p in P.ROW_SELECT]
     for p in P.COLUMNS:

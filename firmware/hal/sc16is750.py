@@ -3,11 +3,7 @@
 # taken: firmware/hal/pinmap.py). It looks like a machine.UART to its user: write(bytes),
 # any(), readinto(buf). Registers are addressed reg << 3 (channel 0); the divisor latch is
 # reached with LCR bit 7 set. Given any object with I2C's writeto_mem/readfrom_mem_into.
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests)
-    def const(x):
-        return x
+from firmware.const import const
 
 _RHR = const(0x00)  # read: received bytes; write: THR, bytes to send
 _FCR = const(0x02)

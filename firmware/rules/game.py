@@ -9,8 +9,9 @@
 # a long game costs no more memory than its longest quiet stretch (at most 150 plies).
 # A move's key is worked out when it is first needed (the next move, a repetition check),
 # not while the move is played: on the board that is in the path of a press's answer.
+from firmware.rules import fen as _fen
 from firmware.rules.errors import IllegalMoveError
-from firmware.rules.position import Position, new_move_buffer
+from firmware.rules.position import START_FEN, Position, new_move_buffer
 from firmware.rules.squares import SQ120, WHITE, BLACK
 from firmware.rules import material
 from firmware.rules import outcome as _o
@@ -28,9 +29,6 @@ class Game:
     def reset(self, fen=None, chess960=False):
         """Start a new game in place, reusing this game's buffers (the device's way: it
         keeps one Game for its whole life). InvalidFenError leaves the game as it was."""
-        from firmware.rules import fen as _fen
-        from firmware.rules.position import START_FEN
-
         _fen.set_fen(self.position, START_FEN if fen is None else fen, chess960)
         self._started()
 

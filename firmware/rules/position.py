@@ -10,16 +10,12 @@
 # Legal generation writes into a caller's list and allocates nothing: pins and checks are
 # found first by walking the eight rays from the king; a move is tested by make/unmake only
 # when it can matter (the side is in check, the piece is pinned, en passant, king moves).
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
 from array import array
 
+from firmware.chunks import new_chunk
+from firmware.const import const
+from firmware.rules import fen as _fen
+from firmware.rules.chess960 import start_fen
 from firmware.rules.squares import SQ120, SQ64, WHITE
 
 _WHITE = const(8)
@@ -35,9 +31,6 @@ _KING = const(6)
 CASTLE = const(0x20000)
 EN_PASSANT = const(0x40000)
 DOUBLE_PUSH = const(0x80000)
-_CASTLE = const(0x20000)
-_EP = const(0x40000)
-_DOUBLE = const(0x80000)
 _SPECIAL = const(0xE0000)
 
 # Castling right bits: white h-side, white a-side, black h-side, black a-side.
@@ -57,7 +50,6 @@ _PROMOS = (_QUEEN, _ROOK, _BISHOP, _KNIGHT)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 MAX_MOVES = const(218)  # the most legal moves any chess position has
-_CHUNK_BYTES = const(512)  # 64 plies of (move, undo) words
 
 
 def new_move_buffer(plies=1):
@@ -84,19 +76,15 @@ class Position:
         # The moves made since the position was set up, each with what it needs to be
         # taken back (2 words a ply), in chunks of 64 plies: a long game grows the stack
         # 512 bytes at a time and never needs a large free block on a fragmented heap.
-        self._chunks = [array("I", bytes(_CHUNK_BYTES))]
+        self._chunks = [new_chunk("I")]  # a chunk: 64 plies of (move, undo) words
         self.ply = 0
         self._pin = bytearray(120)
         self._stamp = 0
         self._scratch = new_move_buffer()  # one ply of moves for internal look-ahead
-        from firmware.rules import fen as _fen
-
         _fen.set_fen(self, START_FEN if fen is None else fen, chess960)
 
     @classmethod
     def from_chess960(cls, number):
-        from firmware.rules.chess960 import start_fen
-
         return cls(start_fen(number), True)
 
     def copy(self):
@@ -104,8 +92,6 @@ class Position:
         return Position(self.fen(), self.chess960)
 
     def fen(self, shredder=False):
-        from firmware.rules import fen as _fen
-
         return _fen.fen(self, shredder)
 
     # ----- queries on public squares (0..63)
@@ -187,7 +173,7 @@ class Position:
         ply = self.ply
         chunks = self._chunks
         if ply >> 6 >= len(chunks):
-            chunks.append(array("I", bytes(_CHUNK_BYTES)))
+            chunks.append(new_chunk("I"))
         c = chunks[ply >> 6]
         i = (ply & 63) << 1
         cap = b[to]
@@ -209,14 +195,14 @@ class Position:
                 if p & 7 == _KING:
                     self.kings[us >> 4] = to
             b[fr] = 0
-        elif m & _CASTLE:
+        elif m & CASTLE:
             kt = castle_king_cell(fr, to)
             b[fr] = 0
             b[to] = 0
             b[kt] = us | _KING
             b[castle_rook_cell(fr, to)] = us | _ROOK
             self.kings[us >> 4] = kt
-        elif m & _EP:
+        elif m & EN_PASSANT:
             b[to] = p
             b[fr] = 0
             b[to - 10 if us == _WHITE else to + 10] = 0
@@ -256,13 +242,13 @@ class Position:
                 if p & 7 == _KING:
                     self.kings[us >> 4] = fr
             b[to] = x & 31
-        elif m & _CASTLE:
+        elif m & CASTLE:
             b[castle_king_cell(fr, to)] = 0
             b[castle_rook_cell(fr, to)] = 0
             b[fr] = us | _KING
             b[to] = us | _ROOK
             self.kings[us >> 4] = fr
-        elif m & _EP:
+        elif m & EN_PASSANT:
             b[fr] = b[to]
             b[to] = 0
             b[to - 10 if us == _WHITE else to + 10] = us ^ _OFF | _PAWN
@@ -381,7 +367,7 @@ class Position:
                             buf[n] = s | t << 7
                             n += 1
                             if start_lo <= s < start_lo + 8 and b[t + fwd] == 0:
-                                buf[n] = s | (t + fwd) << 7 | _DOUBLE
+                                buf[n] = s | (t + fwd) << 7 | DOUBLE_PUSH
                                 n += 1
                     for c in range(t - 1, t + 2, 2):  # no tuple: allocation-free
                         x = b[c]
@@ -394,7 +380,7 @@ class Position:
                                 buf[n] = s | c << 7
                                 n += 1
                         elif c == ep:
-                            m = s | c << 7 | _EP
+                            m = s | c << 7 | EN_PASSANT
                             if self._safe(m):
                                 buf[n] = m
                                 n += 1
@@ -448,7 +434,7 @@ class Position:
                 if bits & 1:
                     rf = self.castle_rooks[i0]
                     if self._can_castle(ksq, rf, castle_king_cell(ksq, rf), castle_rook_cell(ksq, rf), them):
-                        buf[n] = ksq | rf << 7 | _CASTLE
+                        buf[n] = ksq | rf << 7 | CASTLE
                         n += 1
                 bits >>= 1
                 i0 += 1
@@ -493,7 +479,7 @@ class Position:
         pawn = us | _PAWN
         behind = -10 if us == _WHITE else 10
         for s in range(ep + behind - 1, ep + behind + 2, 2):
-            if b[s] == pawn and self._safe(s | ep << 7 | _EP):
+            if b[s] == pawn and self._safe(s | ep << 7 | EN_PASSANT):
                 return True
         return False
 
@@ -535,7 +521,7 @@ def move_from(m):
 
 def move_to(m):
     """Public square a move ends on (for castling: the king's destination square)."""
-    if m & _CASTLE:
+    if m & CASTLE:
         return SQ64[castle_king_cell(m & 127, (m >> 7) & 127)]
     return SQ64[(m >> 7) & 127]
 
@@ -546,8 +532,8 @@ def move_promotion(m):
 
 
 def is_castling(m):
-    return bool(m & _CASTLE)
+    return bool(m & CASTLE)
 
 
 def is_en_passant(m):
-    return bool(m & _EP)
+    return bool(m & EN_PASSANT)

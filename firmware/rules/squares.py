@@ -5,12 +5,7 @@
 # padding rows above and below and one padding column each side, so every knight jump
 # and ray step from a real square lands on a readable cell and no bounds check is needed.
 # a1 is cell 21, h1 cell 28, a8 cell 91, h8 cell 98.
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from firmware.const import const
 
 
 # Colours are bits so that one AND tells own, enemy and off-board cells apart:

@@ -9,7 +9,12 @@ _BUF = new_move_buffer()  # legal moves (the position's own scratch is not ours)
 
 def uci(pos, m):
     """UCI text of move m of position pos."""
-    if m & CASTLE and pos.chess960:
+    return move_uci(m, pos.chess960)
+
+
+def move_uci(m, chess960):
+    """UCI text of move m in a game of standard chess or (chess960) Chess960."""
+    if m & CASTLE and chess960:
         return square_name(move_from(m)) + square_name(SQ64[(m >> 7) & 127])
     s = square_name(move_from(m)) + square_name(move_to(m))
     pt = move_promotion(m)

@@ -192,10 +192,10 @@ def play(access=b"access blind=wb visual=wb\n", autopenalty=True, answer_ms=ANSW
     dev.receive(access)
     dev.receive(b"new tc=" + CONTROL + b"\n")
     if autopenalty:
-        dev.configure({"autopenalty": True})
+        dev.config.configure({"autopenalty": True})
     answers = Answers()
     for side in (WHITE, BLACK):
-        player = dev.signals.players[side]
+        player = dev.events.signals.players[side]
         compose = player.compose
 
         def spy(kind, now, side=side, compose=compose):

@@ -1,6 +1,7 @@
 # A HAL for tests: a fixed or scripted board, time moved by hand, what the device wrote
 # kept as lines, what the host sends queued as bytes. Runs in both interpreters.
 from firmware.board.occupancy import START
+from firmware.hal.base import Hal
 from firmware.rules.squares import parse_square
 from tests.firmware.support import tmp
 
@@ -14,7 +15,7 @@ def set_square(occ, name, on):
         occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
 
 
-class FakeHal:
+class FakeHal(Hal):
     scan_ms = 10
 
     def __init__(self, occ=START):

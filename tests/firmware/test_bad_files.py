@@ -63,9 +63,10 @@ def test_every_kind_of_bad_settings_file_gives_defaults_and_a_warning():
         dev, hal = _boot(base)
         warnings = [ln for ln in hal.lines() if ln.startswith("warning ")]
         assert len(warnings) == 3, (name, warnings)
-        assert dev.control == "300+2" and dev.access["blind"] == "" and not dev.match.auto_penalties
+        assert dev.games.control == "300+2" and dev.config.access_settings["blind"] == "" and not dev.match.auto_penalties
         assert _plays(dev, hal), name
         _clear(base)
+        dev = hal = None  # one board at a time: this one gone before the next is built
 
 
 def test_a_folder_where_a_settings_file_should_be():

@@ -28,4 +28,4 @@ def test_a_whole_game_of_blind_players_asking_at_every_moment():
         assert light[side].switches > 0 and light[side].differed == 0
         judged = blindgame.judge(motor[side], answers, side)
         assert judged and all(whole and apart for whole, apart, _ in judged), side
-        assert dev.signals.players[side].cuts == 0
+        assert dev.events.signals.players[side].cuts == 0

@@ -38,7 +38,7 @@ def test_the_board_never_speaks_first():
 def test_errors_name_the_problem_and_change_nothing():
     dev, hal = _device()
     hal.lines()
-    before = (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.control)
+    before = (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.games.control)
     cases = (
         ("frobnicate\n", "err unknown-command frobnicate"),
         ("new tc=300+\n", "err bad-argument"),
@@ -61,7 +61,7 @@ def test_errors_name_the_problem_and_change_nothing():
     for text, want in cases:
         got = _ask(dev, hal, text)
         assert len(got) == 1 and got[0].startswith(want), (text, got)
-    assert (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.control) == before
+    assert (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.games.control) == before
     assert dev.recognizer.settle_ms == SETTLE_MS and not dev.match.auto_penalties
 
 
@@ -236,16 +236,16 @@ def test_the_presets_by_command_and_on_the_menu():
     got = _ask(dev, hal, "preset list\n")
     assert got[0] == "preset 1 FIDE%20standard%2090/40+30 40/5400+30:1800+30" and got[-1] == "ok preset list"
     assert _ask(dev, hal, "new preset=7\n")[-1].startswith("ok new")
-    assert dev.control == "300+3"
+    assert dev.games.control == "300+3"
     assert _ask(dev, hal, "new preset=99\n")[0].startswith("err")
-    assert dev.control == "300+3"
+    assert dev.games.control == "300+3"
     hal.queue.append(("button", "menu", True, hal.t))  # before the start: the presets
     run(dev, hal, 50)
     assert dev.controls.menu is not None
     assert hal.faces[-1][0].startswith("P1 ")
     hal.queue.append(("button", "menu", True, hal.t))  # closed, nothing changed
     run(dev, hal, 50)
-    assert dev.controls.menu is None and dev.control == "300+3"
+    assert dev.controls.menu is None and dev.games.control == "300+3"
 
 
 def test_signals_for_a_blind_player():
@@ -292,7 +292,7 @@ def test_settings_survive_a_restart_and_a_bad_file_gives_defaults():
     dev = hal = None  # the power goes off: only what is on flash is left
     hal2 = FakeHal()
     dev2 = Device(hal2, presets_path=PRESETS)  # the power went off and on
-    assert dev2.freeze is False and dev2.match.auto_penalties and dev2.recognizer.settle_ms == 60
+    assert dev2.games.freeze is False and dev2.match.auto_penalties and dev2.recognizer.settle_ms == 60
     assert dev2.recognizer.orientation is True and dev2.clock.freeze_on_flag is False
     with open(CONFIG, "w") as f:
         f.write('{"settle": "9000"}')

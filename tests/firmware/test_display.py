@@ -1,5 +1,5 @@
 # The clock's time formats.
-from firmware.clock.display import format_time, pgn_clock
+from firmware.clock.display import format_time
 
 
 def test_formats():
@@ -14,8 +14,3 @@ def test_formats():
     assert format_time(-5) == "0.0"
     assert format_time(19999, tenths_below=0) == "0:19"
 
-
-def test_pgn_clock_is_h_mm_ss():
-    assert pgn_clock(5383999) == "1:29:43"
-    assert pgn_clock(9000) == "0:00:09"
-    assert pgn_clock(0) == "0:00:00"

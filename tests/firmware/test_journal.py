@@ -260,7 +260,7 @@ def test_game_numbers_never_repeat_and_a_new_game_replaces_the_journal():
     dev = hal = None
     _cut()
     dev, hal = _device()
-    assert dev.record.log.game_id == 2 and dev.control == "600+5"
+    assert dev.record.log.game_id == 2 and dev.games.control == "600+5"
     hal.send("new\n")
     run(dev, hal, 100)
     os.remove(DIR + "/flash.bin")  # even without the journal, the count goes on

@@ -54,7 +54,7 @@ def _play(lines, until, autopenalty=False, control=None):
     if control:
         dev.receive(b"new tc=" + control.encode() + b"\n")
     if autopenalty:
-        dev.configure({"autopenalty": True})
+        dev.config.configure({"autopenalty": True})
     while hal.now() < until:
         dev.step(hal.now())
         hal.advance(hal.scan_ms)

@@ -73,14 +73,14 @@ def _run(trace, commands, end, access, control=None):
     if control:
         dev.receive(b"new tc=" + control + b"\n")
     names = {WHITE: [], BLACK: []}  # the event kinds each side was given, in order
-    event = dev.signals.event
+    event = dev.events.signals.event
 
     def spy(side, name, now):
         for s in ((side,) if side is not None else (WHITE, BLACK)):
             names[s].append(name)
         event(side, name, now)
 
-    dev.signals.event = spy
+    dev.events.signals.event = spy
     while hal.now() < end:
         while commands and commands[0][0] <= hal.now():
             dev.receive(commands.pop(0)[1].encode() + b"\n")

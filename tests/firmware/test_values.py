@@ -45,7 +45,7 @@ def _ask(dev, hal, text):
 
 
 def _snapshot(dev):
-    return (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.control, dev.white, dev.black)
+    return (dev.record.log.game_id, dev.record.log.count, dev.game.fen(), dev.games.control, dev.games.white, dev.games.black)
 
 
 def test_a_name_with_a_newline_or_latin1_bytes_is_refused():
@@ -63,7 +63,7 @@ def test_a_utf8_name_goes_out_encoded():
     dev, hal = _device()
     got = _ask(dev, hal, "new white=%C3%89lodie%20Ren%C3%A9e black=O'Brien%20%22Bob%22\n")
     assert got[-1].startswith("ok new")
-    assert dev.white == "\u00c9lodie Ren\u00e9e" and dev.black == "O'Brien \"Bob\""
+    assert dev.games.white == "\u00c9lodie Ren\u00e9e" and dev.games.black == "O'Brien \"Bob\""
     game = [l for l in got if " game " in l][0]
     assert "white=%C3%89lodie%20Ren%C3%A9e" in game and 'black=O\'Brien%20"Bob"' in game
     got = _ask(dev, hal, "resend 1\n")

@@ -225,15 +225,15 @@ def test_speech_in_italian_and_without_a_module():
     assert folders == {2} and words[:3] == ["white", 4, "minutes"]
     assert dev.hal.audio_module.volume == 12
     dev.receive(b"access volume=25\n")  # a new volume reaches the module at the next word
-    dev.signals.moved(WHITE, "e4", "e2e4", False)
-    dev.signals.voice().step(dev.hal.now() + 10000)
+    dev.events.signals.moved(WHITE, "e4", "e2e4", False)
+    dev.events.signals.voice().step(dev.hal.now() + 10000)
     assert dev.hal.audio_module.volume == 25
     lines, words, folders, dev = _board(["100 press black", "1000 button ask-white down", "1060 button ask-white up"],
                                         9000, audio=False)
     # Set, but no module answers: said once, and the answer is still felt on the motor.
     assert [l for l in lines if l.startswith("warning ") and "audio%20module" in l]
     assert "ask w time" in lines and words == []
-    assert dev.access["speech"] == "en"
+    assert dev.config.access_settings["speech"] == "en"
     bad = _board([], 100, access=b"access speech=fr\n")[0]
     assert [l for l in bad if l.startswith("err bad-argument")]
 
@@ -271,7 +271,7 @@ def test_each_players_answers_go_into_his_own_ear_at_his_own_volume():
     assert _words([t for t, _ in by_folder[21]])[0] == "black"
     assert _words([t for t, _ in by_folder[1]]) == ["white", "P", "e", 4]  # 1. e4, into both ears
     assert all(loud == 24 for _, loud in by_folder[1])
-    assert dev.access["volume"] == [12, 24] and dev.access["ears"]
+    assert dev.config.access_settings["volume"] == [12, 24] and dev.config.access_settings["ears"]
 
 
 def test_a_move_to_carry_out_is_announced_when_it_is_shown_and_not_again_when_made():
