@@ -111,7 +111,7 @@ def main():
     if a.deployed:
         image, how = emulator.deployed_image(cache, a.port, say=lambda s: None), "deployed .mpy files"
     else:
-        board = uf2.build(say=lambda s: None)
+        board = uf2.current()
         image, how = emulator.uf2_image(cache, a.port, board), f"{board.name} ({uf2.image_size(board)} bytes of flash)"
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="chip-bench-"))
     # The faces answer on I2C, as on a real board: their driver runs at every refresh.

@@ -57,6 +57,17 @@ class EmulatorError(RuntimeError):
     pass
 
 
+def _hooks(path: Path) -> str | None:
+    """The watched addresses of a build: a flash image's .hooks file, or a UF2's build
+    record (.json, host_tools/uf2.py) beside it."""
+    if path.exists():
+        return path.read_text().strip()
+    record = path.with_suffix(".json")
+    if record.exists():
+        return json.loads(record.read_text()).get("hooks")
+    return None
+
+
 class Pico:
     """One emulated Pico. start() boots it (from a flash image if given); use as a context
     manager or call close()."""
@@ -104,7 +115,7 @@ class Pico:
         """Boot: flash, a whole-flash image (None: a blank flash); uf2, a UF2 written over
         it first as copying it in BOOTSEL mode does (None: MicroPython's own on a blank
         flash, else the image alone). A UF2 of ours brings the addresses the emulator
-        watches (its .hooks file, host_tools/uf2.py)."""
+        watches (its build record, host_tools/uf2.py)."""
         self.setup()
         env = dict(os.environ, RP2EMU_DIR=str(self.work))
         args = ["--port", str(self.port), "--log", str(self.log), "--flash-timing", timing,
@@ -116,8 +127,10 @@ class Pico:
         if uf2 is not None:
             args += ["--uf2", str(Path(uf2).resolve())]
             hooks = Path(uf2).with_suffix(".hooks")
-        if hooks is not None and hooks.exists():
-            env["RP2EMU_HOOKS"] = hooks.read_text().strip()
+        if hooks is not None:
+            found = _hooks(hooks)
+            if found:
+                env["RP2EMU_HOOKS"] = found
         r = subprocess.run(["bash", str(self.home / "start.sh")] + args, env=env,
                            capture_output=True, text=True, timeout=120)
         pidfile = self.work / "harness.pid"
@@ -286,9 +299,9 @@ def uf2_image(cache: Path, port: int, uf2: Path) -> Path:
                 pico.wait(500)
                 tmp = image.with_suffix(".tmp")
                 pico.save_flash(tmp)
-                hooks = Path(uf2).with_suffix(".hooks")
-                if hooks.exists():
-                    shutil.copyfile(hooks, image.with_suffix(".hooks"))
+                hooks = _hooks(Path(uf2).with_suffix(".hooks"))
+                if hooks:
+                    image.with_suffix(".hooks").write_text(hooks)
                 os.replace(tmp, image)
             for old in sorted(cache.glob("uf2-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
                 old.unlink(missing_ok=True)

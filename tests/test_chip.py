@@ -2,7 +2,7 @@
 v1.28.0 with the firmware frozen in, python -m host_tools uf2) on an emulated Raspberry Pi
 Pico that runs it as the real RP2040 does (../shared/rp2emu, wired like hardware/), played
 with pieces and levers through its control channel as people play (host_tools/tracegen.py),
-and its lines checked: a blank Pico given the UF2 alone, a whole game to mate, a promotion
+and its lines checked (a blank Pico given the UF2 alone: tests/test_uf2.py): a whole game to mate, a promotion
 and a flag, power cuts, an upgrade with a game in progress, a developer's deployed copy
 and the way back to the UF2's own firmware. Skipped, with the reason, where the emulator,
 node or the toolchain is missing (a user's machine; `./run test` installs them). Figures:
@@ -16,9 +16,12 @@ import pytest
 from host_tools import build, emulator, tracegen, uf2, version
 
 HOME, WHY = emulator.locate()
-SOURCES, NO_UF2 = uf2.locate()
+SHIPPED = uf2.shipped()
 pytestmark = [pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico"),
-              pytest.mark.skipif(SOURCES is None, reason=NO_UF2 or "no UF2")]
+              pytest.mark.skipif(SHIPPED is None, reason="no UF2 in dist/ (python -m host_tools uf2)")]
+# MicroPython's sources, for a second build (an upgrade): the pinned archive beside the
+# repository, as CI has it, or MPSRC_HOME.
+SOURCES, NO_SOURCES = uf2.locate(os.environ.get("MPSRC_HOME") or build.ROOT.parent / "shared" / "mpsrc")
 
 CACHE = build.ROOT / "build" / "chip"
 BASE_PORT = 7900
@@ -32,8 +35,9 @@ def _port():
 
 @pytest.fixture(scope="session")
 def board_uf2():
-    """The UF2 of this tree (built once: later calls take it from the cache)."""
-    return uf2.build(say=lambda s: None)
+    """The UF2 the repository ships (dist/): the one a maker copies. tests/test_uf2.py
+    fails when it is not this tree's firmware."""
+    return SHIPPED
 
 
 @pytest.fixture(scope="session")
@@ -228,20 +232,7 @@ def _hello_fw(p, after):
     return dict(w.split("=", 1) for w in p.hello(after=after)["s"].split()[1:])["fw"]
 
 
-def test_a_blank_pico_starts_from_the_uf2_alone(board_uf2, tmp_path):
-    # BOOTSEL, copy the UF2, done: no other file. The first start makes the filesystem
-    # and the journal's sectors; the board says which firmware it is and plays.
-    with emulator.Pico(tmp_path / "emu", _port()).start(uf2=board_uf2) as p:
-        assert _hello_fw(p, 0) == version.describe()  # (it never speaks first: asked)
-        board, game = _new_game(p)
-        p.send("start")
-        end = _play(p, board, [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")], seed=4)
-        p.line(" clk 2 ", after=end - 5000)
-        ev = _events(p, game)
-        assert [w[1] for _, k, w in ev if k == "move"] == ["e2e4", "e7e5"]
-        assert not [ln for ln in p.lines() if "err internal" in ln["s"] or "Traceback" in ln["s"]]
-
-
+@pytest.mark.skipif(SOURCES is None, reason=NO_SOURCES or "no MicroPython sources")
 def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_path):
     # The arbiter pauses, the board is unplugged, held in BOOTSEL and given a newer UF2,
     # as a firmware update in the middle of a round: the game, its journal, the access
@@ -264,7 +255,8 @@ def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_p
     saved = tmp_path / "in-use.bin"
     pico.save_flash(saved)
     pico.close()
-    newer = uf2.build(out=tmp_path / "newer.uf2", say=lambda s: None, version=version.describe() + ".next")
+    newer = uf2.build(out=tmp_path / "newer.uf2", say=lambda s: None, version=version.describe() + ".next",
+                      sources=SOURCES.path)
     b = board.copy()
     for m in moves:
         b.push(m)
