@@ -245,6 +245,24 @@ def _repl(dev, pos, kw, now):
     dev.hal.restart_to_repl()
 
 
+def _bootloader(dev, pos, kw, now):
+    """For `update`: the board restarts into the RP2040's USB bootloader (the RPI-RP2
+    drive) to be given a new UF2, which keeps the flash's game and settings. Not while a
+    clock runs."""
+    c = dev.clock
+    if c.running >= 0 and not c.paused and not c.stopped:
+        raise P.NotNow("a clock is running: pause it first")
+    dev.write("ok bootloader")
+    restart_to_bootloader(dev, now)
+
+
+def restart_to_bootloader(dev, now):
+    """The game committed to flash (as before a power cut), then into the bootloader:
+    the `bootloader` command and the arbiter's menu (UPDATE)."""
+    dev.record.commit(now, dev.clock)
+    dev.hal.restart_to_bootloader()
+
+
 def _expect(dev, pos, kw, now):
     """expect UCI: the move of the player who is not at the board (an engine, an
     opponent online), shown for the player at the board to carry out; only it is taken,
@@ -332,7 +350,7 @@ TABLE = {
     "result": (_result, 1, ()), "state": (_state, 0, ()), "resend": (_resend, 1, ()),
     "preset": (_preset, None, ()), "selftest": (_selftest, 1, ()), "access": (_access, 0, ACCESS_KEYS),
     "config": (_config, 0, S.KEYS), "memory": (_memory, 0, ()),
-    "repl": (_repl, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
+    "repl": (_repl, 0, ()), "bootloader": (_bootloader, 0, ()), "expect": (_expect, 1, ()), "complete": (_complete, 1, ()),
     "sync": (_sync, 2, ()), "hint": (_hint, 1, ()), "message": (_message, None, ()),
     "pair": (_pair, None, ()), "touched": (_touched, 1, ()),
 }

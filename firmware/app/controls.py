@@ -37,6 +37,7 @@ class Controls:
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
+        self.restart = None  # restart(t): into the USB bootloader (the menu's UPDATE), set by the device
         # Two boards for one game (appendix D, the host's `pair`): the side whose moves are
         # made on the other board and repeated here (0: not paired), and whether this
         # board's clock is the game's (here) or the other's is (there: the levers do nothing).
@@ -117,6 +118,10 @@ class Controls:
             self.write("err not-now " + P.encode(str(e)))
             todo = None
         self.menu = menu if menu.open else None
+        if todo is not None and todo[0] == "bootloader":
+            self.faces.dirty = True
+            self.restart(t)
+            return
         if todo is not None:
             self.new_game(self.presets.get(todo[1]), t)
         self.faces.dirty = True

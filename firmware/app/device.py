@@ -63,6 +63,7 @@ class Device:
                                  self.presets, self.write,
                                  lambda control, t: self.start_game(control, None, None, self.white, self.black, t),
                                  self.port.button)
+        self.controls.restart = lambda t: commands.restart_to_bootloader(self, t)
         self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.white, self.black, self.control = "White", "Black", DEFAULT_CONTROL
         self.freeze = None  # None: as the control says (C.02)
