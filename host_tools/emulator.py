@@ -176,6 +176,20 @@ class Pico:
                     pass
             self.pid = None
 
+    def kill(self) -> None:
+        """Stop the emulator at once, without its control channel: the way out of a chip
+        the emulator cannot follow (the RP2040's USB bootloader: rp2040js repeats its
+        watchdog reset without end)."""
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, 9)
+            except OSError:
+                pass
+            self.pid = None
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
     def __enter__(self):
         return self
 

@@ -3,7 +3,7 @@ v1.28.0 with the firmware frozen in, python -m host_tools uf2) on an emulated Ra
 Pico that runs it as the real RP2040 does (../shared/rp2emu, wired like hardware/), played
 with pieces and levers through its control channel as people play (host_tools/tracegen.py),
 and its lines checked (a blank Pico given the UF2 alone: tests/test_uf2.py): a whole game to mate, a promotion
-and a flag, power cuts, an upgrade with a game in progress, a developer's deployed copy
+and a flag, power cuts (an upgrade with a game in progress: tests/test_update.py), a developer's deployed copy
 and the way back to the UF2's own firmware. Skipped, with the reason, where the emulator,
 node or the toolchain is missing (a user's machine; `./run test` installs them). Figures:
 bench/chip.py."""
@@ -19,9 +19,6 @@ HOME, WHY = emulator.locate()
 SHIPPED = uf2.shipped()
 pytestmark = [pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico"),
               pytest.mark.skipif(SHIPPED is None, reason="no UF2 in dist/ (python -m host_tools uf2)")]
-# MicroPython's sources, for a second build (an upgrade): the pinned archive beside the
-# repository, as CI has it, or MPSRC_HOME.
-SOURCES, NO_SOURCES = uf2.locate(os.environ.get("MPSRC_HOME") or build.ROOT.parent / "shared" / "mpsrc")
 
 CACHE = build.ROOT / "build" / "chip"
 BASE_PORT = 7900
@@ -230,50 +227,6 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
 
 def _hello_fw(p, after):
     return dict(w.split("=", 1) for w in p.hello(after=after)["s"].split()[1:])["fw"]
-
-
-@pytest.mark.skipif(SOURCES is None, reason=NO_SOURCES or "no MicroPython sources")
-def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_path):
-    # The arbiter pauses, the board is unplugged, held in BOOTSEL and given a newer UF2,
-    # as a firmware update in the middle of a round: the game, its journal, the access
-    # settings and a user's preset are all there after it; the game plays on.
-    t = pico.now()
-    pico.send("access blind=w")
-    pico.line("ok access", after=t)
-    pico.send("preset set 1 name=Club tc=1200+5")
-    pico.line("ok preset set", after=t)
-    board, game = _new_game(pico)
-    pico.send("start")
-    moves = _sans_to_moves(board, "e4 c5 Nf3 d6".split())
-    end = _play(pico, board, moves, seed=5)
-    pico.line(" clk 4 ", after=end - 5000)
-    pico.wait_until(end + 300)
-    t = pico.now()
-    pico.send("pause")
-    pico.line("ok pause", after=t)
-    before = _game_lines(pico, game)
-    saved = tmp_path / "in-use.bin"
-    pico.save_flash(saved)
-    pico.close()
-    newer = uf2.build(out=tmp_path / "newer.uf2", say=lambda s: None, version=version.describe() + ".next",
-                      sources=SOURCES.path)
-    b = board.copy()
-    for m in moves:
-        b.push(m)
-    with emulator.Pico(tmp_path / "emu2", _port()).start(flash=saved, uf2=newer) as p:
-        p.occupy("".join("1" if b.piece_at(sq) else "0" for sq in chess.SQUARES))  # the pieces stayed
-        hello = p.hello()["s"]
-        assert f"fw={version.describe()}.next" in hello and f"game={game}" in hello
-        p.line("recovered", after=0)
-        assert _resend(p, game)[:len(before)] == before
-        t = p.now()
-        p.send("access")
-        assert " blind=w " in p.line("access ", after=t)["s"]
-        p.send("preset list")
-        assert p.line("preset 17 ", after=t)["s"] == "preset 17 Club 1200+5"
-        p.send("resume")
-        end = _play(p, b, _sans_to_moves(b, ["d4"]), seed=6)
-        assert p.line(" move 5 ", after=end - 5000)["s"].endswith("d2d4 d4")
 
 
 # A development copy as small as can be: the firmware package with only what main.py
