@@ -301,7 +301,7 @@ def _compile(tree: Path, say) -> Path:
 def notice(tree: Path) -> str:
     """dist/NOTICE.txt: the licences of the third-party code the image carries, from the
     sources it was built from."""
-    out = ["Third-party notices for chessboard-<version>.uf2",
+    out = ["Third-party notices of the board's UF2 (chessboard-<version>.uf2)",
            "",
            f"The UF2 is MicroPython {TAG} ({COMMIT}) for the Raspberry Pi Pico, built",
            "with the chess board's firmware frozen in. The firmware is this repository's own",
@@ -320,6 +320,12 @@ def notice(tree: Path) -> str:
         out += ["=" * 78, f"{name}: {spdx} ({rel} in MicroPython's source tree)", "=" * 78, "",
                 text.strip("\n"), ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _ours() -> str:
+    """The firmware's own licence, first in the notices."""
+    return ("=" * 78 + "\nThe chess board's firmware (frozen into the image): MIT (LICENSE)\n" + "=" * 78
+            + "\n\n" + (ROOT / "LICENSE").read_text().split("\n---", 1)[0].strip("\n") + "\n\n")
 
 
 def _first_comment(text: str) -> str:
@@ -408,7 +414,7 @@ def build(out: Path | None = None, say=print, version: str | None = None,
             for old in DIST.glob("chessboard-*"):
                 if old.name not in (out.name, out.with_suffix(".json").name):
                     old.unlink()
-            shutil.copyfile(cached.with_suffix(".notice"), DIST / "NOTICE.txt")
+            (DIST / "NOTICE.txt").write_text(_ours() + cached.with_suffix(".notice").read_text())
         if out.resolve() != cached.resolve():
             shutil.copyfile(cached, out)
             shutil.copyfile(cached.with_suffix(".json"), out.with_suffix(".json"))

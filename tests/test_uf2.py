@@ -41,8 +41,20 @@ def test_the_repository_ships_one_uf2_with_its_record_and_notices():
     for word in (b"/work", b"/home/", b"/tmp/", b"/root/"):
         assert word not in data, word
     notice = (uf2.DIST / "NOTICE.txt").read_text()
-    for name in ("MicroPython", "Damien P. George", "Raspberry Pi", "TinyUSB", "littlefs", "Apache License"):
+    for name in ("MIT License", "MicroPython", "Damien P. George", "Raspberry Pi", "TinyUSB", "littlefs",
+                 "Apache License"):
         assert name in notice, name
+
+
+def test_each_part_has_its_licence():
+    # The software MIT (as MicroPython), the hardware an open hardware licence, the docs
+    # and pictures Creative Commons; README says which is which.
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "CERN Open Hardware Licence Version 2 - Permissive" in (ROOT / "LICENSES" / "CERN-OHL-P-2.0.txt").read_text()
+    assert "Attribution-ShareAlike 4.0" in (ROOT / "LICENSES" / "CC-BY-SA-4.0.txt").read_text()
+    readme = (ROOT / "README.md").read_text()
+    for spdx in ("MIT", "CERN-OHL-P-2.0", "CC BY-SA 4.0", "dist/NOTICE.txt"):
+        assert spdx in readme.split("## Licences", 1)[1], spdx
 
 
 @pytest.mark.skipif(not GIT, reason="not a git checkout: no version to compare")
