@@ -11,7 +11,6 @@ def main(argv=None):
     sub.add_parser("sim", help="the simulated board on a pseudo-terminal", add_help=False)
     sub.add_parser("uf2", help="build the board's UF2: MicroPython with the firmware frozen in", add_help=False)
     sub.add_parser("update", help="a new UF2 onto a board through its USB line (no BOOTSEL)", add_help=False)
-    sub.add_parser("deploy", help="put the firmware on a Pico's filesystem (developers: mpy-cross, mpremote)", add_help=False)
     sub.add_parser("relay", help="boards in, live PGN, web page and LiveChess API out", add_help=False)
     sub.add_parser("play", help="play on the board against an engine", add_help=False)
     sub.add_parser("audiocard", help="the audio module's memory card: the board's phrases", add_help=False)
@@ -40,10 +39,6 @@ def main(argv=None):
         from host_tools import update
 
         return update.main(rest)
-    if a.command == "deploy":
-        from host_tools import deploy
-
-        return deploy.main(rest)
     if a.command == "play":
         from host_tools import play
 

@@ -5,8 +5,7 @@ like hardware/: the reed matrix, the buttons, the flash with its busy times, USB
 pseudo-terminal. Pico here starts it in a folder of its own, boots the board's own UF2
 (python -m host_tools uf2: the firmware frozen in) or a flash image saved after a first
 start, and plays pieces and levers through its control channel. Every time it reports is
-emulated time (ms). MicroPython's own UF2 with the firmware put on by `deploy` remains, for
-the developers' way in.
+emulated time (ms).
 """
 from __future__ import annotations
 
@@ -40,17 +39,6 @@ def locate() -> tuple[Path | None, str]:
         if shutil.which(tool) is None:
             return None, f"the emulated Pico needs {tool}, which this machine lacks"
     return home, ""
-
-
-def firmware_digest() -> str:
-    """A digest of everything deploy puts on a board: a saved flash image is reused only
-    for the very same firmware."""
-    from host_tools import deploy
-
-    h = hashlib.sha256(b"image 2: deployed, then started once")
-    for local, remote in deploy.files():
-        h.update(remote.encode() + b"\0" + local.read_bytes())
-    return h.hexdigest()[:16]
 
 
 class EmulatorError(RuntimeError):
@@ -320,44 +308,6 @@ def uf2_image(cache: Path, port: int, uf2: Path) -> Path:
             for old in sorted(cache.glob("uf2-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
                 old.unlink(missing_ok=True)
     return image
-
-
-def deployed_image(cache: Path, port: int, say=print) -> Path:
-    """A whole-flash image of a Pico with this firmware deployed by `deploy`, made once per
-    firmware (kept under cache, named by the firmware's digest)."""
-    cache = Path(cache)
-    cache.mkdir(parents=True, exist_ok=True)
-    image = cache / f"pico-{firmware_digest()}.bin"
-    with open(cache / "lock", "w") as lock:
-        try:
-            import fcntl
-
-            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one deploys
-        except ImportError:
-            pass
-        if not image.exists():
-            _deploy_image(image, cache / f"deploying-{port}", port, say)
-            # Older firmwares' images go (2 MB each), but for the newest few.
-            for old in sorted(cache.glob("pico-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
-                old.unlink(missing_ok=True)
-    return image
-
-
-def _deploy_image(image: Path, work: Path, port: int, say) -> None:
-    from host_tools import deploy
-
-    with Pico(work, port) as pico:
-        pico.start()
-        deploy.deploy(pico.tty, reset=False, say=say)
-        # The first start makes the journal's sectors (firmware/hal/flashsectors.py):
-        # done once here, so that every run from the image starts as a board in use.
-        t = pico.now()
-        pico.reset()
-        pico.hello(after=t)
-        pico.wait(500)
-        tmp = image.with_suffix(".tmp")
-        pico.save_flash(tmp)
-        os.replace(tmp, image)
 
 
 def actions(trace: str, hold_ms: int = 90) -> list[tuple[int, dict]]:

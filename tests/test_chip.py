@@ -3,8 +3,8 @@ v1.28.0 with the firmware frozen in, python -m host_tools uf2) on an emulated Ra
 Pico that runs it as the real RP2040 does (../shared/rp2emu, wired like hardware/), played
 with pieces and levers through its control channel as people play (host_tools/tracegen.py),
 and its lines checked (a blank Pico given the UF2 alone: tests/test_uf2.py): a whole game to mate, a promotion
-and a flag, power cuts (an upgrade with a game in progress: tests/test_update.py), a developer's deployed copy
-and the way back to the UF2's own firmware. Skipped, with the reason, where the emulator,
+and a flag, power cuts (an upgrade with a game in progress: tests/test_update.py), MicroPython's
+prompt for mpremote (`repl`), speech without the audio module. Skipped, with the reason, where the emulator,
 node or the toolchain is missing (a user's machine; `./run test` installs them). Figures:
 bench/chip.py."""
 import os
@@ -13,7 +13,7 @@ import random
 import chess
 import pytest
 
-from host_tools import build, emulator, tracegen, uf2, version
+from host_tools import build, emulator, tracegen, uf2
 
 HOME, WHY = emulator.locate()
 SHIPPED = uf2.shipped()
@@ -225,65 +225,17 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
     assert [int(s.split()[0].split(":")[1]) for s in final] == list(range(1, len(final) + 1))
 
 
-def _hello_fw(p, after):
-    return dict(w.split("=", 1) for w in p.hello(after=after)["s"].split()[1:])["fw"]
+def _mpremote(p, code):
+    """mpremote at the board's prompt: (status, output)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "mpremote", "connect", p.tty, "exec", code],
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout + r.stderr
 
 
-# A development copy as small as can be: the firmware package with only what main.py
-# imports, saying who it is.
-DEV_COPY = """
-import os
-for d in ("/firmware", "/firmware/app"):
-    try:
-        os.mkdir(d)
-    except OSError:
-        pass
-for name, text in (("/firmware/__init__.py", ""), ("/firmware/app/__init__.py", ""),
-                   ("/firmware/app/main.py", "def run():\\n    print('hello proto=1 fw=a-development-copy board=x')\\n")):
-    with open(name, "w") as f:
-        f.write(text)
-"""
-
-
-def _at_prompt(p):
-    t = p.now()
-    p.send("repl")
-    p.line("not started", after=t)
-
-
-def _mpremote_exec(p, code):
-    from host_tools import deploy
-
-    rc, out = deploy.mpremote(["connect", p.tty, "exec", code], timeout=120)
-    assert rc == 0, out
-
-
-def test_a_deployed_copy_runs_only_with_its_mark_until_it_is_removed(pico):
-    # A copy of the firmware on the filesystem runs instead of the UF2's frozen one only
-    # with the mark `deploy` leaves (firmware/DEVELOPMENT): an old copy from before the
-    # UF2 never shadows it. `deploy --remove` takes the copy away.
-    from host_tools import deploy
-
-    frozen = version.describe()
-    _at_prompt(pico)
-    _mpremote_exec(pico, DEV_COPY)
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == frozen  # no mark: the frozen firmware
-    _at_prompt(pico)
-    _mpremote_exec(pico, "open('/firmware/DEVELOPMENT', 'w').close()")
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == "a-development-copy"
-    deploy.remove(pico.tty, reset=False, say=lambda s: None)
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == frozen
-
-
-def test_the_board_gives_its_prompt_for_a_redeploy(pico):
-    from host_tools import deploy
-
+def test_the_board_gives_its_prompt_to_mpremote(pico):
     pico.send("start")
     t = pico.now()
     pico.send("repl")  # refused while a clock runs
@@ -293,8 +245,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     pico.send("repl")
     pico.line("ok repl", after=t)
     pico.line("not started", after=t)  # MicroPython's prompt, the application not run
-    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "import sys; print(sys.implementation.name)"],
-                              timeout=120)
+    rc, out = _mpremote(pico, "import sys; print(sys.implementation.name)")
     assert rc == 0 and "micropython" in out, out
     # The next reset starts the application again.
     t = pico.now()
@@ -306,7 +257,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     pico.reset()
     assert "menu button" in pico.line("not started", after=t)["s"]
     pico.act([{"dt": 0, "kind": "release", "btn": "menu"}])
-    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "print(1 + 1)"], timeout=120)
+    rc, out = _mpremote(pico, "print(1 + 1)")
     assert rc == 0 and "2" in out, out
 
 

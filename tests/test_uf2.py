@@ -10,12 +10,11 @@ import random
 import subprocess
 import sys
 import tarfile
-from pathlib import Path
 
 import chess
 import pytest
 
-from host_tools import emulator, tracegen, uf2, version
+from host_tools import emulator, tracegen, uf2
 
 ROOT = uf2.ROOT
 GIT = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode == 0
