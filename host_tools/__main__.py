@@ -3,7 +3,22 @@ import argparse
 import sys
 
 
+OURS = ("host_tools", "firmware", "simulator", "hardware", "tests", "bench")
+
+
 def main(argv=None):
+    """The command; outside the venv ./run sets up, one line says so (not a traceback)."""
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] in OURS:
+            raise
+        command = next((w for w in (sys.argv[1:] if argv is None else argv) if not w.startswith("-")), "")
+        raise SystemExit(f"python -m host_tools: error: {e.name} is not installed for {sys.executable}: "
+                         f"run ./run {command}".rstrip() + " (it sets up .venv the first time)") from None
+
+
+def _main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="the main job: simulated boards play into the relay", add_help=False)
