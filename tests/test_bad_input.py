@@ -453,7 +453,8 @@ def test_the_readme_names_only_options_the_commands_have():
     for command in ("sim", "replay", "relay", "update"):
         helptext = subprocess.run([sys.executable, "-m", "host_tools", command, "--help"], cwd=ROOT,
                                   capture_output=True, text=True, timeout=60).stdout
-        named = set(re.findall(rf"host_tools {command}\b[^`\n|]*", readme))
+        named = set(re.findall(rf"\./run {command}\b[^`\n|]*", readme))
+        assert named, command
         for usage in named:
             for option in re.findall(r"--[a-z][a-z0-9-]*", usage):
                 assert option in helptext, (command, option)
