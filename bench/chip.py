@@ -1,8 +1,7 @@
 """The firmware on the chip: the board's UF2 (MicroPython v1.28.0 with the firmware frozen
 in, python -m host_tools uf2) on an emulated RP2040 (../shared/rp2emu), a game played on it
 with pieces and levers as people move them (host_tools/tracegen.py), and every figure read in
-emulated time (cycles at 125 MHz). With --deployed, the same firmware put as .mpy files by
-`deploy` on MicroPython's own UF2 instead (its code on the heap), for comparison:
+emulated time (cycles at 125 MHz):
 
 - the last thing a player did for a move -> its `move` line (median, worst): the last lift
   or placement, or the press when the move waited for it;
@@ -12,7 +11,7 @@ emulated time (cycles at 125 MHz). With --deployed, the same firmware put as .mp
 - flash erases during the game (each stops the chip for ~45 ms with interrupts off);
 - heap free after gc.collect() at the end of the game (the `memory` command).
 
-    python bench/chip.py [--plies 300] [--seed 3] [--timing typ|max|none] [--deployed]
+    python bench/chip.py [--plies 300] [--seed 3] [--timing typ|max|none]
 
 Frozen bytecode runs from the flash (XIP), whose cache misses the emulator does not model:
 on a real Pico the code may run somewhat slower than these figures. The unix-port figures
@@ -98,8 +97,6 @@ def main():
     ap.add_argument("--timing", default="typ", choices=("typ", "max", "none"))
     ap.add_argument("--port", type=int, default=7811)
     ap.add_argument("--keep", help="a folder for the emulator's log (default: a temporary one)")
-    ap.add_argument("--deployed", action="store_true",
-                    help="the firmware deployed as .mpy files on MicroPython's own UF2, not frozen")
     a = ap.parse_args()
     home, why = emulator.locate()
     if home is None:
@@ -108,11 +105,8 @@ def main():
     trace = tracegen.trace_game(board, moves, random.Random(seed))
     acts = emulator.actions(trace)
     cache = ROOT / "build" / "chip"
-    if a.deployed:
-        image, how = emulator.deployed_image(cache, a.port, say=lambda s: None), "deployed .mpy files"
-    else:
-        board = uf2.build(say=lambda s: None)
-        image, how = emulator.uf2_image(cache, a.port, board), f"{board.name} ({uf2.image_size(board)} bytes of flash)"
+    board = uf2.current()
+    image, how = emulator.uf2_image(cache, a.port, board), f"{board.name} ({uf2.image_size(board)} bytes of flash)"
     work = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="chip-bench-"))
     # The faces answer on I2C, as on a real board: their driver runs at every refresh.
     with emulator.Pico(work, a.port).start(flash=image, timing=a.timing, extra=("--displays",)) as pico:

@@ -86,7 +86,7 @@ def main():
         seed += 1
     trace = tracegen.trace_game(board, moves, random.Random(seed))
     acts = emulator.actions(trace)
-    image = emulator.uf2_image(ROOT / "build" / "chip", a.port, uf2.build(say=lambda s: None))  # the board's UF2
+    image = emulator.uf2_image(ROOT / "build" / "chip", a.port, uf2.current())  # the board's UF2
     work = Path(tempfile.mkdtemp(prefix="chip-dgt-"))
     with emulator.Pico(work, a.port).start(flash=image, extra=("--displays",)) as pico:
         pico.hello()

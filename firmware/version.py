@@ -1,5 +1,5 @@
 # Which firmware this is: `hello ... fw=<VERSION>`. The source tree says "0.1.0+src"; a
 # build rewrites this file in the copy it makes (host_tools/version.py): the UF2 says
-# "0.1.0+g<commit>", a copy put on the filesystem by `deploy` "0.1.0+g<commit>.fs", where
-# <commit> is the last commit that changed the firmware (".dirty" after it: changed since).
+# "0.1.0+g<commit>", where <commit> is the last commit that changed the firmware (".dirty"
+# after it: changed since).
 VERSION = "0.1.0+src"

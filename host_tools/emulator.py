@@ -5,8 +5,7 @@ like hardware/: the reed matrix, the buttons, the flash with its busy times, USB
 pseudo-terminal. Pico here starts it in a folder of its own, boots the board's own UF2
 (python -m host_tools uf2: the firmware frozen in) or a flash image saved after a first
 start, and plays pieces and levers through its control channel. Every time it reports is
-emulated time (ms). MicroPython's own UF2 with the firmware put on by `deploy` remains, for
-the developers' way in.
+emulated time (ms).
 """
 from __future__ import annotations
 
@@ -42,19 +41,19 @@ def locate() -> tuple[Path | None, str]:
     return home, ""
 
 
-def firmware_digest() -> str:
-    """A digest of everything deploy puts on a board: a saved flash image is reused only
-    for the very same firmware."""
-    from host_tools import deploy
-
-    h = hashlib.sha256(b"image 2: deployed, then started once")
-    for local, remote in deploy.files():
-        h.update(remote.encode() + b"\0" + local.read_bytes())
-    return h.hexdigest()[:16]
-
-
 class EmulatorError(RuntimeError):
     pass
+
+
+def _hooks(path: Path) -> str | None:
+    """The watched addresses of a build: a flash image's .hooks file, or a UF2's build
+    record (.json, host_tools/uf2.py) beside it."""
+    if path.exists():
+        return path.read_text().strip()
+    record = path.with_suffix(".json")
+    if record.exists():
+        return json.loads(record.read_text()).get("hooks")
+    return None
 
 
 class Pico:
@@ -104,7 +103,7 @@ class Pico:
         """Boot: flash, a whole-flash image (None: a blank flash); uf2, a UF2 written over
         it first as copying it in BOOTSEL mode does (None: MicroPython's own on a blank
         flash, else the image alone). A UF2 of ours brings the addresses the emulator
-        watches (its .hooks file, host_tools/uf2.py)."""
+        watches (its build record, host_tools/uf2.py)."""
         self.setup()
         env = dict(os.environ, RP2EMU_DIR=str(self.work))
         args = ["--port", str(self.port), "--log", str(self.log), "--flash-timing", timing,
@@ -116,8 +115,10 @@ class Pico:
         if uf2 is not None:
             args += ["--uf2", str(Path(uf2).resolve())]
             hooks = Path(uf2).with_suffix(".hooks")
-        if hooks is not None and hooks.exists():
-            env["RP2EMU_HOOKS"] = hooks.read_text().strip()
+        if hooks is not None:
+            found = _hooks(hooks)
+            if found:
+                env["RP2EMU_HOOKS"] = found
         r = subprocess.run(["bash", str(self.home / "start.sh")] + args, env=env,
                            capture_output=True, text=True, timeout=120)
         pidfile = self.work / "harness.pid"
@@ -162,6 +163,20 @@ class Pico:
                 except OSError:
                     pass
             self.pid = None
+
+    def kill(self) -> None:
+        """Stop the emulator at once, without its control channel: the way out of a chip
+        the emulator cannot follow (the RP2040's USB bootloader: rp2040js repeats its
+        watchdog reset without end)."""
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, 9)
+            except OSError:
+                pass
+            self.pid = None
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
 
     def __enter__(self):
         return self
@@ -286,51 +301,13 @@ def uf2_image(cache: Path, port: int, uf2: Path) -> Path:
                 pico.wait(500)
                 tmp = image.with_suffix(".tmp")
                 pico.save_flash(tmp)
-                hooks = Path(uf2).with_suffix(".hooks")
-                if hooks.exists():
-                    shutil.copyfile(hooks, image.with_suffix(".hooks"))
+                hooks = _hooks(Path(uf2).with_suffix(".hooks"))
+                if hooks:
+                    image.with_suffix(".hooks").write_text(hooks)
                 os.replace(tmp, image)
             for old in sorted(cache.glob("uf2-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
                 old.unlink(missing_ok=True)
     return image
-
-
-def deployed_image(cache: Path, port: int, say=print) -> Path:
-    """A whole-flash image of a Pico with this firmware deployed by `deploy`, made once per
-    firmware (kept under cache, named by the firmware's digest)."""
-    cache = Path(cache)
-    cache.mkdir(parents=True, exist_ok=True)
-    image = cache / f"pico-{firmware_digest()}.bin"
-    with open(cache / "lock", "w") as lock:
-        try:
-            import fcntl
-
-            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers: one deploys
-        except ImportError:
-            pass
-        if not image.exists():
-            _deploy_image(image, cache / f"deploying-{port}", port, say)
-            # Older firmwares' images go (2 MB each), but for the newest few.
-            for old in sorted(cache.glob("pico-*.bin"), key=lambda p: p.stat().st_mtime)[:-KEEP_IMAGES]:
-                old.unlink(missing_ok=True)
-    return image
-
-
-def _deploy_image(image: Path, work: Path, port: int, say) -> None:
-    from host_tools import deploy
-
-    with Pico(work, port) as pico:
-        pico.start()
-        deploy.deploy(pico.tty, reset=False, say=say)
-        # The first start makes the journal's sectors (firmware/hal/flashsectors.py):
-        # done once here, so that every run from the image starts as a board in use.
-        t = pico.now()
-        pico.reset()
-        pico.hello(after=t)
-        pico.wait(500)
-        tmp = image.with_suffix(".tmp")
-        pico.save_flash(tmp)
-        os.replace(tmp, image)
 
 
 def actions(trace: str, hold_ms: int = 90) -> list[tuple[int, dict]]:

@@ -1,4 +1,5 @@
 """python -m host_tools sim [--trace FILE | --pgn FILE] [--fast] [--outputs FILE] [--flash DIR]
+                           [--serial S] [--link PATH]
 python -m host_tools sim --pair --pgn FILE [--blind white|black] [--port N] [--out DIR]
 
 The simulated board: the real firmware inside `micropython` (simulator/hal.py: a virtual
@@ -6,6 +7,8 @@ reed matrix, buttons, display and LEDs), its USB serial offered on a pseudo-term
 path is printed, so that pyserial, the relay or a terminal open it as they would open
 /dev/ttyACM0. It plays a trace file, or a PGN game turned into a trace with human timing
 (host_tools/tracegen.py), in real time, or with --fast in simulated time as fast as it can.
+--serial gives it the serial a round file names it by (a Pico's is its flash chip's
+unique id: `hello ... board=`); --link a stable path to open it at.
 
 Like a USB cable, the line can be unplugged and plugged in again (`SimulatedBoard.unplug`,
 `replug`): while it is out, what the board writes is lost - the board keeps its game
@@ -296,6 +299,8 @@ def main(argv=None):
     ap.add_argument("--fast", action="store_true", help="simulated time, as fast as it can")
     ap.add_argument("--outputs", help="record the display and LEDs in this file")
     ap.add_argument("--link", help="also offer the line at this path (a symlink kept across replugs)")
+    ap.add_argument("--serial", help="the board's serial (hello ... board=S), as a round file names it "
+                                     "(default: sim- and six random hex digits)")
     ap.add_argument("--flash", help="a folder for the board's flash (journal, settings): run again on the "
                                     "same folder and the board comes back with its game, as after a power cut")
     ap.add_argument("--fault", help="for trying the watchdog: hang:N or raise:N, the scan task hangs or "
@@ -318,6 +323,8 @@ def main(argv=None):
 
 def _board_from_args(a) -> SimulatedBoard:
     check_fault(a.fault)
+    if a.serial is not None and not (0 < len(a.serial) <= 32 and all(c.isalnum() or c in "-_" for c in a.serial)):
+        raise CommandError(f"--serial is 1 to 32 letters, digits, - or _, not {a.serial!r}")
     trace = a.trace
     commands = []
     if a.trace:
@@ -341,4 +348,5 @@ def _board_from_args(a) -> SimulatedBoard:
         elif fen:
             commands.append("new fen=" + encode(fen))
     return SimulatedBoard(trace, fast=a.fast, outputs=a.outputs, commands=commands, link=a.link,
-                          flash=a.flash, watchdog_ms=8000 if a.flash else None, fault=a.fault)
+                          flash=a.flash, watchdog_ms=8000 if a.flash else None, fault=a.fault,
+                          board_id=a.serial)

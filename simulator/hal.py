@@ -234,6 +234,11 @@ class SimHal(Hal):
         # application.
         raise SystemExit(0)
 
+    def restart_to_bootloader(self):
+        # No bootloader to start: the simulated board stops, as the Pico leaves the
+        # application for its USB drive.
+        raise SystemExit(0)
+
     def close(self):
         if self._out:
             self._out.close()

@@ -450,10 +450,11 @@ def test_a_relay_port_in_use_says_so(tmp_path):
 
 def test_the_readme_names_only_options_the_commands_have():
     readme = "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
-    for command in ("sim", "replay", "relay", "deploy"):
+    for command in ("sim", "replay", "relay", "update"):
         helptext = subprocess.run([sys.executable, "-m", "host_tools", command, "--help"], cwd=ROOT,
                                   capture_output=True, text=True, timeout=60).stdout
-        named = set(re.findall(rf"host_tools {command}\b[^`\n|]*", readme))
+        named = set(re.findall(rf"\./run {command}\b[^`\n|]*", readme))
+        assert named, command
         for usage in named:
             for option in re.findall(r"--[a-z][a-z0-9-]*", usage):
                 assert option in helptext, (command, option)

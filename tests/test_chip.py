@@ -2,9 +2,9 @@
 v1.28.0 with the firmware frozen in, python -m host_tools uf2) on an emulated Raspberry Pi
 Pico that runs it as the real RP2040 does (../shared/rp2emu, wired like hardware/), played
 with pieces and levers through its control channel as people play (host_tools/tracegen.py),
-and its lines checked: a blank Pico given the UF2 alone, a whole game to mate, a promotion
-and a flag, power cuts, an upgrade with a game in progress, a developer's deployed copy
-and the way back to the UF2's own firmware. Skipped, with the reason, where the emulator,
+and its lines checked (a blank Pico given the UF2 alone: tests/test_uf2.py): a whole game to mate, a promotion
+and a flag, power cuts (an upgrade with a game in progress: tests/test_update.py), MicroPython's
+prompt for mpremote (`repl`), speech without the audio module. Skipped, with the reason, where the emulator,
 node or the toolchain is missing (a user's machine; `./run test` installs them). Figures:
 bench/chip.py."""
 import os
@@ -13,12 +13,12 @@ import random
 import chess
 import pytest
 
-from host_tools import build, emulator, tracegen, uf2, version
+from host_tools import build, emulator, tracegen, uf2
 
 HOME, WHY = emulator.locate()
-SOURCES, NO_UF2 = uf2.locate()
+SHIPPED = uf2.shipped()
 pytestmark = [pytest.mark.skipif(HOME is None, reason=WHY or "no emulated Pico"),
-              pytest.mark.skipif(SOURCES is None, reason=NO_UF2 or "no UF2")]
+              pytest.mark.skipif(SHIPPED is None, reason="no UF2 in dist/ (python -m host_tools uf2)")]
 
 CACHE = build.ROOT / "build" / "chip"
 BASE_PORT = 7900
@@ -32,8 +32,9 @@ def _port():
 
 @pytest.fixture(scope="session")
 def board_uf2():
-    """The UF2 of this tree (built once: later calls take it from the cache)."""
-    return uf2.build(say=lambda s: None)
+    """The UF2 the repository ships (dist/): the one a maker copies. tests/test_uf2.py
+    fails when it is not this tree's firmware."""
+    return SHIPPED
 
 
 @pytest.fixture(scope="session")
@@ -224,121 +225,17 @@ def test_power_cuts_at_random_instants_on_the_chip_lose_nothing(pico):
     assert [int(s.split()[0].split(":")[1]) for s in final] == list(range(1, len(final) + 1))
 
 
-def _hello_fw(p, after):
-    return dict(w.split("=", 1) for w in p.hello(after=after)["s"].split()[1:])["fw"]
+def _mpremote(p, code):
+    """mpremote at the board's prompt: (status, output)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "mpremote", "connect", p.tty, "exec", code],
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout + r.stderr
 
 
-def test_a_blank_pico_starts_from_the_uf2_alone(board_uf2, tmp_path):
-    # BOOTSEL, copy the UF2, done: no other file. The first start makes the filesystem
-    # and the journal's sectors; the board says which firmware it is and plays.
-    with emulator.Pico(tmp_path / "emu", _port()).start(uf2=board_uf2) as p:
-        assert _hello_fw(p, 0) == version.describe()  # (it never speaks first: asked)
-        board, game = _new_game(p)
-        p.send("start")
-        end = _play(p, board, [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")], seed=4)
-        p.line(" clk 2 ", after=end - 5000)
-        ev = _events(p, game)
-        assert [w[1] for _, k, w in ev if k == "move"] == ["e2e4", "e7e5"]
-        assert not [ln for ln in p.lines() if "err internal" in ln["s"] or "Traceback" in ln["s"]]
-
-
-def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_path):
-    # The arbiter pauses, the board is unplugged, held in BOOTSEL and given a newer UF2,
-    # as a firmware update in the middle of a round: the game, its journal, the access
-    # settings and a user's preset are all there after it; the game plays on.
-    t = pico.now()
-    pico.send("access blind=w")
-    pico.line("ok access", after=t)
-    pico.send("preset set 1 name=Club tc=1200+5")
-    pico.line("ok preset set", after=t)
-    board, game = _new_game(pico)
-    pico.send("start")
-    moves = _sans_to_moves(board, "e4 c5 Nf3 d6".split())
-    end = _play(pico, board, moves, seed=5)
-    pico.line(" clk 4 ", after=end - 5000)
-    pico.wait_until(end + 300)
-    t = pico.now()
-    pico.send("pause")
-    pico.line("ok pause", after=t)
-    before = _game_lines(pico, game)
-    saved = tmp_path / "in-use.bin"
-    pico.save_flash(saved)
-    pico.close()
-    newer = uf2.build(out=tmp_path / "newer.uf2", say=lambda s: None, version=version.describe() + ".next")
-    b = board.copy()
-    for m in moves:
-        b.push(m)
-    with emulator.Pico(tmp_path / "emu2", _port()).start(flash=saved, uf2=newer) as p:
-        p.occupy("".join("1" if b.piece_at(sq) else "0" for sq in chess.SQUARES))  # the pieces stayed
-        hello = p.hello()["s"]
-        assert f"fw={version.describe()}.next" in hello and f"game={game}" in hello
-        p.line("recovered", after=0)
-        assert _resend(p, game)[:len(before)] == before
-        t = p.now()
-        p.send("access")
-        assert " blind=w " in p.line("access ", after=t)["s"]
-        p.send("preset list")
-        assert p.line("preset 17 ", after=t)["s"] == "preset 17 Club 1200+5"
-        p.send("resume")
-        end = _play(p, b, _sans_to_moves(b, ["d4"]), seed=6)
-        assert p.line(" move 5 ", after=end - 5000)["s"].endswith("d2d4 d4")
-
-
-# A development copy as small as can be: the firmware package with only what main.py
-# imports, saying who it is.
-DEV_COPY = """
-import os
-for d in ("/firmware", "/firmware/app"):
-    try:
-        os.mkdir(d)
-    except OSError:
-        pass
-for name, text in (("/firmware/__init__.py", ""), ("/firmware/app/__init__.py", ""),
-                   ("/firmware/app/main.py", "def run():\\n    print('hello proto=1 fw=a-development-copy board=x')\\n")):
-    with open(name, "w") as f:
-        f.write(text)
-"""
-
-
-def _at_prompt(p):
-    t = p.now()
-    p.send("repl")
-    p.line("not started", after=t)
-
-
-def _mpremote_exec(p, code):
-    from host_tools import deploy
-
-    rc, out = deploy.mpremote(["connect", p.tty, "exec", code], timeout=120)
-    assert rc == 0, out
-
-
-def test_a_deployed_copy_runs_only_with_its_mark_until_it_is_removed(pico):
-    # A copy of the firmware on the filesystem runs instead of the UF2's frozen one only
-    # with the mark `deploy` leaves (firmware/DEVELOPMENT): an old copy from before the
-    # UF2 never shadows it. `deploy --remove` takes the copy away.
-    from host_tools import deploy
-
-    frozen = version.describe()
-    _at_prompt(pico)
-    _mpremote_exec(pico, DEV_COPY)
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == frozen  # no mark: the frozen firmware
-    _at_prompt(pico)
-    _mpremote_exec(pico, "open('/firmware/DEVELOPMENT', 'w').close()")
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == "a-development-copy"
-    deploy.remove(pico.tty, reset=False, say=lambda s: None)
-    t = pico.now()
-    pico.reset()
-    assert _hello_fw(pico, t) == frozen
-
-
-def test_the_board_gives_its_prompt_for_a_redeploy(pico):
-    from host_tools import deploy
-
+def test_the_board_gives_its_prompt_to_mpremote(pico):
     pico.send("start")
     t = pico.now()
     pico.send("repl")  # refused while a clock runs
@@ -348,8 +245,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     pico.send("repl")
     pico.line("ok repl", after=t)
     pico.line("not started", after=t)  # MicroPython's prompt, the application not run
-    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "import sys; print(sys.implementation.name)"],
-                              timeout=120)
+    rc, out = _mpremote(pico, "import sys; print(sys.implementation.name)")
     assert rc == 0 and "micropython" in out, out
     # The next reset starts the application again.
     t = pico.now()
@@ -361,7 +257,7 @@ def test_the_board_gives_its_prompt_for_a_redeploy(pico):
     pico.reset()
     assert "menu button" in pico.line("not started", after=t)["s"]
     pico.act([{"dt": 0, "kind": "release", "btn": "menu"}])
-    rc, out = deploy.mpremote(["connect", pico.tty, "exec", "print(1 + 1)"], timeout=120)
+    rc, out = _mpremote(pico, "print(1 + 1)")
     assert rc == 0 and "2" in out, out
 
 

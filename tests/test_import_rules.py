@@ -86,10 +86,12 @@ def test_host_code_imports_only_public_firmware_names():
                 assert not any(n.startswith("_") for n in names), f"{_rel(p)}:{line}: {names} from {module}"
 
 
-def test_the_simulator_is_not_deployed():
-    from host_tools import deploy
+def test_the_simulator_is_not_frozen_into_the_uf2():
+    from host_tools import uf2
 
-    assert not any(remote.startswith("simulator/") for _, remote in deploy.files())
+    frozen = uf2.frozen_files("0.0.0")
+    assert "firmware/app/device.py" in frozen
+    assert not any(name.startswith("simulator/") for name in frozen)
 
 
 def _module_of(p):

@@ -61,6 +61,7 @@ TABLE = {
     "selftest": ("selftest", "command", "w", ()),
     "memory": ("power", "memory", "", ()),
     "repl": ("power", "repl", "", ()),
+    "bootloader": ("power", "bootloader", "", ()),
 }
 
 

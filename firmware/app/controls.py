@@ -24,9 +24,10 @@ DRAW_KEYS = {"draw-white": WHITE, "draw-black": BLACK}
 
 
 class Controls:
-    def __init__(self, recognizer, match, events, signals, faces, presets, record, new_game, to_port):
+    def __init__(self, recognizer, match, events, signals, faces, presets, record, new_game, to_port, restart):
         """new_game(control, now): a game with the menu's preset; record: the lines to
-        the host; to_port(name): a button for a DGT program on the line (its clock's)."""
+        the host; to_port(name): a button for a DGT program on the line (its clock's);
+        restart(now): into the USB bootloader, the game kept (the menu's UPDATE)."""
         self.recognizer = recognizer
         self.match = match
         self.events = events
@@ -39,6 +40,7 @@ class Controls:
         self.menu = None  # a ClockMenu while it is open
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
+        self.restart = restart  # restart(t): into the USB bootloader (the menu's UPDATE)
         # Two boards for one game (appendix D, the host's `pair`): the side whose moves are
         # made on the other board and repeated here (0: not paired), and whether this
         # board's clock is the game's (here) or the other's is (there: the levers do nothing).
@@ -153,6 +155,10 @@ class Controls:
         if menu is not self.menu:
             self.menu = menu
             self.faces.show_menu(menu)
+        if todo is not None and todo[0] == "bootloader":
+            self.faces.dirty = True
+            self.restart(t)
+            return
         if todo is not None:
             self.new_game(self.presets.get(todo[1]), t)
         self.faces.dirty = True

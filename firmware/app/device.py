@@ -54,7 +54,7 @@ class Device:
         port = self.port = SerialPort(hal.write, record, lambda text, bad, t: commands.handle(parts, text, bad, t),
                                       (recognizer, record.log, match, faces, hal.diff), board_id)
         controls = self.controls = Controls(recognizer, match, events, signals, faces, presets, record,
-                                            games.preset, port.button)
+                                            games.preset, port.button, lambda t: power.update(t))
         config = self.config = Config(BoardSettings(presets_path.replace("presets", "config")), access, presets,
                                       recognizer, match, games, port, signals, record.write)
         selftest = self.selftest = SelfTest(hal, recognizer, record.write)

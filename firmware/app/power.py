@@ -1,6 +1,7 @@
 # The board's power: the battery's level every half minute (a `power` line to the host, the
 # level in the clock's menu, C.02's low-battery sign on the faces), the heap for a maker
-# (`memory`), and the restart into MicroPython's prompt for `deploy` (`repl`).
+# (`memory`), and the restarts: into MicroPython's prompt (`repl`), into the RP2040's USB
+# bootloader for a new UF2 (`bootloader`, the arbiter's menu's UPDATE: `update`).
 import gc
 
 from firmware.app import protocol as P
@@ -16,12 +17,12 @@ class Power:
         self.controls = controls
         self.faces = faces
         self._at = now - POWER_EVERY_MS
-        self._restart = False  # `repl` answered: the restart once its line is out
+        self._restart = None  # the HAL's restart, once the game and the answer are out
 
     def step(self, now):
-        if self._restart:  # the step that answered `repl` has committed the game and its line
-            self._restart = False
-            self.hal.restart_to_repl()
+        if self._restart is not None:  # the step that asked has committed the game and its line
+            restart, self._restart = self._restart, None
+            restart()
         if self.hal.diff(now, self._at) < POWER_EVERY_MS:
             return
         self._at = now
@@ -42,16 +43,33 @@ class Power:
         return ("memory", "free=%d" % free, "used=%d" % used, "largest=%d" % _largest(free))
 
     def repl(self, now):
-        """For `deploy`: the board restarts into MicroPython's prompt, without the application
-        (and so without its watchdog), until the next reset. Not while a clock runs. The
-        game stays on flash, as after a power cut: the restart comes at the next clock step,
-        after the commit of the step that answered."""
+        """For a developer: the board restarts into MicroPython's prompt, without the
+        application (and so without its watchdog), until the next reset. Not while a clock
+        runs. The game stays on flash, as after a power cut: the restart comes at the next
+        clock step, after the commit of the step that answered."""
+        self._not_while_running()
+        self.record.write("ok repl")
+        self._restart = self.hal.restart_to_repl
+        return ()
+
+    def bootloader(self, now):
+        """For `update`: the board restarts into the RP2040's USB bootloader (the RPI-RP2
+        drive) to be given a new UF2, which keeps the flash's game and settings. Not while
+        a clock runs; the restart as for `repl`."""
+        self._not_while_running()
+        self.record.write("ok bootloader")
+        self.update(now)
+        return ()
+
+    def update(self, now):
+        """The arbiter's menu's UPDATE (its last ok), or `bootloader`: into the USB
+        bootloader at the next clock step, once the game is on flash."""
+        self._restart = self.hal.restart_to_bootloader
+
+    def _not_while_running(self):
         c = self.clock
         if c.running >= 0 and not c.paused and not c.stopped:
             raise P.NotNow("a clock is running: pause it first")
-        self.record.write("ok repl")
-        self._restart = True
-        return ()
 
 
 def _largest(free):

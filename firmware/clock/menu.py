@@ -11,7 +11,8 @@
 #
 # Arbiter fields, in order: White's minutes, White's seconds, Black's minutes, Black's
 # seconds, White's moves, Black's moves, White's period, Black's period, then the battery
-# (shown only: C.02 asks for its level). White's face names the field ("W MIN"), Black's
+# (shown only: C.02 asks for its level), then UPDATE (NO; plus or minus: YES, and the last
+# ok restarts the clock into its USB bootloader for a new UF2: `update`, docs/maker.md). White's face names the field ("W MIN"), Black's
 # shows its value (a time as h:mm:ss). Every text fits the faces' eight characters
 # (firmware/hal/face.py); a preset shows as "P4 RAPID" and "25+10". Setting 1:23:45 and
 # 0:59:10, 35 and 34 moves takes about 40 presses: well under the minute C.02 allows.
@@ -20,9 +21,10 @@
 from firmware.clock.presets import FIXED
 from firmware.rules.squares import WHITE, BLACK
 
-_FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper", "bat")
+_FIELDS = ("wm", "ws", "bm", "bs", "wmov", "bmov", "wper", "bper", "bat", "upd")
 _LABEL = {"wm": "W MIN", "ws": "W SEC", "bm": "B MIN", "bs": "B SEC", "wmov": "W MOVES",
-          "bmov": "B MOVES", "wper": "W PERIOD", "bper": "B PERIOD", "bat": "BATTERY"}
+          "bmov": "B MOVES", "wper": "W PERIOD", "bper": "B PERIOD", "bat": "BATTERY",
+          "upd": "UPDATE"}
 FACE_CHARS = 8
 LONG = 10  # a held button moves ten steps
 
@@ -43,7 +45,8 @@ class ClockMenu:
 
     def button(self, name, clock, now):
         """Handle a button (name, or name + "-long" for a held one). Returns what the
-        device must do: None, ("preset", n) to start a new game with preset n."""
+        device must do: None, ("preset", n) to start a new game with preset n,
+        ("bootloader",) to restart into the USB bootloader (the game kept on flash)."""
         held = name.endswith("-long")
         base = name[:-5] if held else name
         if self.mode is None:
@@ -85,6 +88,8 @@ class ClockMenu:
             if self.field >= len(_FIELDS):
                 self._apply(clock)
                 self.mode = None
+                if self.values["upd"]:
+                    return ("bootloader",)
         return None
 
     def _preset_number(self):
@@ -99,13 +104,16 @@ class ClockMenu:
         b = clock.time_left(BLACK, now) // 1000
         self.values = {"wm": w // 60, "ws": w % 60, "bm": b // 60, "bs": b % 60,
                        "wmov": clock.moves[0], "bmov": clock.moves[1],
-                       "wper": clock.period[0], "bper": clock.period[1]}
+                       "wper": clock.period[0], "bper": clock.period[1], "upd": 0}
         self._start = dict(self.values)
 
     def _change(self, clock, d):
         f = _FIELDS[self.field]
         if f == "bat":
             return  # shown, not set
+        if f == "upd":
+            self.values[f] = 0 if self.values[f] else 1  # plus or minus: NO <-> YES
+            return
         v = self.values[f] + d
         top = {"wm": 5999, "bm": 5999, "ws": 59, "bs": 59, "wmov": 999, "bmov": 999,
                "wper": len(clock.control.periods) - 1, "bper": len(clock.control.periods) - 1}[f]
@@ -139,6 +147,8 @@ class ClockMenu:
         f = _FIELDS[self.field]
         if f == "bat":
             return _LABEL[f], self.battery
+        if f == "upd":
+            return _LABEL[f], "YES" if self.values[f] else "NO"
         if f[1:] in ("m", "s"):
             m, sec = self.values[f[0] + "m"], self.values[f[0] + "s"]
             shown = "%d:%02d:%02d" % (m // 60, m % 60, sec) if m >= 60 else "%d:%02d" % (m, sec)

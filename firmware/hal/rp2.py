@@ -165,6 +165,17 @@ class Rp2Hal(Hal):
         machine.reset()
 
 
+    def restart_to_bootloader(self):
+        """Into the RP2040's USB bootloader (the `bootloader` command, the menu's UPDATE):
+        the RPI-RP2 drive appears and takes a UF2, as with BOOTSEL held at power-up. The
+        line's last words get out first."""
+        import machine
+        import time
+
+        time.sleep_ms(100)
+        machine.bootloader()
+
+
 def _square_chain(machine):
     # The optional WS2812 chain (hardware/README.md); without one, writing to the pin is
     # harmless, so it is always driven.

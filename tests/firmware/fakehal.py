@@ -87,6 +87,9 @@ class FakeHal(Hal):
     def restart_to_repl(self):
         self.restarted_to_repl = True
 
+    def restart_to_bootloader(self):
+        self.restarted_to_bootloader = True
+
     # ----- test helpers
 
     def send(self, text):

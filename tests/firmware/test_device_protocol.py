@@ -220,6 +220,9 @@ def test_the_clock_menu_from_the_buttons():
         hal.queue.append(("button", name, True, hal.t))
         run(dev, hal, 20)
     assert hal.faces[-1] == ("BATTERY", "USB")  # C.02: the battery's level
+    hal.queue.append(("button", "ok", True, hal.t))
+    run(dev, hal, 20)
+    assert hal.faces[-1] == ("UPDATE", "NO")  # left at NO: no restart
     for name in ["ok"]:
         hal.queue.append(("button", name, True, hal.t))
         run(dev, hal, 20)

@@ -35,7 +35,8 @@ def test_arbiter_sets_both_times_moves_and_period_within_a_minute():
                + _plan(90, 59) + ["ok"] + _plan(0, 10) + ["ok"]  # Black 0:59:10
                + _plan(0, 35) + ["ok"] + _plan(0, 34) + ["ok"]  # moves 35 and 34
                + ["plus", "ok", "ok"]  # White in the second period, Black not
-               + ["ok"])  # the battery's level, seen: everything applied
+               + ["ok"]  # the battery's level, seen
+               + ["ok"])  # UPDATE left at NO: everything applied
     _presses(menu, clock, t, presses)
     assert not menu.open
     assert clock.time_left(WHITE, t.now()) == (83 * 60 + 45) * 1000
