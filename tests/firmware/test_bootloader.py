@@ -20,7 +20,7 @@ def test_the_bootloader_command_restarts_into_the_usb_bootloader():
     hal.lines()
     commits = []
     real = dev.record.commit
-    dev.record.commit = lambda now, clock: commits.append(now) or real(now, clock)
+    dev.record.commit = lambda now, clock, *more: commits.append(now) or real(now, clock, *more)
     # (On the chip the restart follows its ok at once; here the fake goes on.)
     assert _ask(dev, hal, "bootloader\n")[0] == "ok bootloader"
     assert _restarted(hal) and commits  # the game on flash before the restart
