@@ -276,7 +276,7 @@ def test_a_newer_uf2_copied_mid_game_keeps_the_game_and_the_settings(pico, tmp_p
         assert _resend(p, game)[:len(before)] == before
         t = p.now()
         p.send("access")
-        assert " blind=w " in p.line("access ", after=t)["s"]
+        assert " blind=left " in p.line("access ", after=t)["s"]
         p.send("preset list")
         assert p.line("preset 17 ", after=t)["s"] == "preset 17 Club 1200+5"
         p.send("resume")
@@ -371,7 +371,7 @@ def test_speech_on_a_chip_without_the_voice_and_the_menu(pico):
     # button, and the presets read on the chip.
     t = pico.now()
     pico.send("access speech=it volume=10")
-    assert pico.line("access ", after=t)["s"].endswith("speech=it volume=10 ears=off")
+    assert pico.line("access ", after=t)["s"].endswith("speech=it volume=10 ears=- white=left")
     assert "audio%20module" in pico.line("warning", after=t)["s"]
     pico.line("ok access", after=t)
     for _ in range(2):  # open (the presets, before the start), close

@@ -15,7 +15,7 @@ from firmware.rules.position import move_from, move_to
 from firmware.rules.uci import parse_uci, uci
 
 SIDES = {"w": WHITE, "b": BLACK, "white": WHITE, "black": BLACK}
-ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume", "ears")
+ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume", "ears", "white")
 
 
 def side_of(word):
@@ -111,7 +111,7 @@ def _message(dev, pos, kw, now):
         raise ValueError("a message is at most 8 letters, digits and signs")
     dev.faces.message(text or None)
     if text:
-        dev.events.tell(None, "arbiter", text, "MS")
+        dev.events.tell(None, dev.signals.message, text, "MS")
 
 
 def _claim(dev, pos, kw, now):
@@ -191,19 +191,15 @@ def _selftest(dev, pos, kw, now):
 
 
 def _access(dev, pos, kw, now):
-    """Signals for blind and deaf players: access blind=w visual=b code=taptic
-    buzzer=on intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
-    device)."""
+    """Signals for blind and deaf players, by seat (left, right, both; a colour names the
+    seat it has now): access blind=left visual=right code=taptic buzzer=on
+    intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 ears=left white=right
+    (kept on the device: firmware/access/settings.py)."""
     if kw:
         dev.access.update(kw)
         dev.apply_access()
-    a = dev.access
-    w, b = a["volume"]
-    dev.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%s ears=%s" % (
-        a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
-        ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"]),
-        a["speech"] or "off", w if w == b else "%d,%d" % (w, b), "on" if a["ears"] else "off"))
-    if a["speech"] and dev.signals.voice() is None:
+    dev.write("access " + dev.access.describe())
+    if dev.access["speech"] and dev.signals.voice() is None:
         dev.write("warning " + P.encode("speech is set, but no audio module answers (hardware/README.md)"))
 
 
@@ -285,7 +281,7 @@ def _touched(dev, pos, kw, now):
     if not c.elsewhere:
         raise P.NotNow("not one of a pair")
     sq = parse_square(pos[0])
-    dev.events.tell(BLACK if c.elsewhere == WHITE else WHITE, "opponent_touched", "TOUCH " + square_name(sq).upper(), "TC")
+    dev.events.tell(BLACK if c.elsewhere == WHITE else WHITE, dev.signals.opponent_touched, "TOUCH " + square_name(sq).upper(), "TC")
 
 
 def _hint(dev, pos, kw, now):

@@ -73,7 +73,7 @@ class Controls:
         if side == self.elsewhere and match.press_elsewhere(side, t):  # (not if his move stands here)
             # His move, made on his own board of the pair (appendix D) and not yet
             # repeated here: completed by his press, on this board's clock, the game's.
-            self.events.signals.event(side, "move_done", t)
+            self.events.signals.move_done(side, t)
         elif match.press(side, t):
             self.events.completed_by_press(side, t)  # answered at once: the clk line goes out
         self.events.settle(t)

@@ -17,6 +17,7 @@ from firmware.app.sancache import SanCache
 from firmware.app.serialport import SerialPort
 from firmware.app.settings import BoardSettings
 from firmware.app.signals import Signals, letter
+from firmware.access.seats import SeatedHal
 from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock.clock import ChessClock
@@ -39,13 +40,14 @@ class Device:
                  journal=None):
         """journal: where the current game is kept on flash (a Journal:
         firmware/app/journal.py); None keeps it in memory only."""
-        self.hal = hal
+        self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
+        # The firmware speaks of White and Black; the clock's halves are seats (firmware/access/seats.py).
+        self.hal = hal = SeatedHal(hal, self.access)
         self.board_id = board_id
         now = self._now = hal.now()
         self.game = Game()
         self.record = Record(hal, journal, lambda m: _uci(self.game.position, m))
         self.presets = Presets(presets_path)
-        self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
         self.settings = BoardSettings(presets_path.replace("presets", "config"))
         self.faces = Faces(hal, now)
         self.signals = Signals(hal, self.access)
@@ -63,6 +65,8 @@ class Device:
                                  self.presets, self.write,
                                  lambda control, t: self.start_game(control, None, None, self.white, self.black, t),
                                  self.port.button)
+        hal.starting = lambda: not self.clock.started and not self.game.moves and not self.controls.elsewhere
+        hal.changed = self.apply_access
         self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.white, self.black, self.control = "White", "Black", DEFAULT_CONTROL
         self.freeze = None  # None: as the control says (C.02)
@@ -104,8 +108,8 @@ class Device:
     def apply_access(self):
         """The access settings that change the board, not only its signals: a blind
         player's moves are taken by his press alone, his touches told to nobody (D.2.3)."""
-        blind = self.access["blind"]
-        self.recognizer.press_only = (WHITE if "w" in blind else 0) | (BLACK if "b" in blind else 0)
+        blind = self.signals.blind
+        self.recognizer.press_only = (WHITE if blind(WHITE) else 0) | (BLACK if blind(BLACK) else 0)
 
     def configure(self, values):
         """Board settings as firmware/app/settings.py parses them, applied."""

@@ -80,7 +80,7 @@ class GameEvents(GameSink, MatchSink):
             # Its squares on the LEDs, and on its player's face instead of his time; said
             # aloud (appendix D.2.1: the move announced to the player who carries it out).
             self.faces.expected(move_from(m), move_to(m), self.game.turn)
-            self.signals.event(_other(self.game.turn), "opponent_moved", t)
+            self.signals.opponent_moved(_other(self.game.turn), t)
             if self.signals.speaks():
                 self.signals.moved(self.game.turn, self.sans.san(m), self.record.uci(m), is_en_passant(m))
         else:
@@ -118,14 +118,14 @@ class GameEvents(GameSink, MatchSink):
 
     def attempt(self, frm, to):
         self.record.write("attempt %s%s" % (square_name(frm), square_name(to)))
-        self.signals.event(self.game.turn, "illegal", self.now())
+        self.signals.illegal(self.game.turn, self.now())
 
     def differs(self, missing, fixes):
         fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
                        for f, t in fixes)
         self.record.write("board differs missing=%s fix=%s" % (
             ",".join(square_name(s) for s in missing) or "-", fix or "-"))
-        self.signals.event(None, "board_differs", self.now())
+        self.signals.board_differs(None, self.now())
         self.faces.squares_to_fix([sq for sq in missing] + [sq for f, t in fixes for sq in (f, t) if sq is not None])
 
     def sync(self):
@@ -144,8 +144,8 @@ class GameEvents(GameSink, MatchSink):
         self.record.commit(t, match.clock)
         self.settle(t)
         if match.outcome is None:
-            self.signals.event(side, "move_done", t)
-            self.signals.event(_other(side), "opponent_moved", t)
+            self.signals.move_done(side, t)
+            self.signals.opponent_moved(_other(side), t)
 
     # ----- the clock's events (a ClockSink): into the record; the clock line and the
     # faces shown again at once
@@ -154,19 +154,20 @@ class GameEvents(GameSink, MatchSink):
         self.record.event(START)
         self.clock_dirty = True
 
-    def tell(self, side, pattern, text, sign, held=False):
-        """An event for side (None: both): its pattern on his motor or light, and for a
-        deaf player (access visual) its text on his own face (Faces.notice)."""
+    def tell(self, side, signal, text, sign, held=False):
+        """An event for side (None: both): its signal (a Signals method, or None) on his
+        motor or light, and for a deaf player (access visual) its text on his own face
+        (Faces.notice)."""
         now = self.now()
         for s in ((side,) if side is not None else (WHITE, BLACK)):
-            if pattern is not None:
-                self.signals.event(s, pattern, now)
-            if letter(s) in self.signals.access["visual"]:
+            if signal is not None:
+                signal(s, now)
+            if self.signals.deaf(s):
                 self.faces.notice(s, text, sign, now, held)
 
     def period(self, side, k):
         self.record.event(PERIOD, side, k)
-        self.tell(side, "period", "PERIOD %d" % (k + 1), "P%d" % (k + 1))
+        self.tell(side, self.signals.period, "PERIOD %d" % (k + 1), "P%d" % (k + 1))
         self.clock_dirty = True
 
     def flag(self, side, n):
@@ -179,12 +180,12 @@ class GameEvents(GameSink, MatchSink):
 
     def paused(self, side, ms):
         self.record.event(PAUSE)
-        self.tell(None, "arbiter", "PAUSE", "PA")
+        self.tell(None, self.signals.pause, "PAUSE", "PA")
         self.clock_dirty = True
 
     def resumed(self, side, ms):
         self.record.event(RESUME)
-        self.tell(None, "resume", "RESUME", "GO")
+        self.tell(None, self.signals.resume, "RESUME", "GO")
         self.clock_dirty = True
 
     def stopped(self):
@@ -213,8 +214,8 @@ class GameEvents(GameSink, MatchSink):
 
     def illegal_press(self, side, n):
         self.record.write("illegal-press %s %d" % (letter(side), n))
-        self.tell(side, "illegal", "ILLEGAL", "IL")
-        self.tell(_other(side), "opponent_illegal", "OPP ILL", "OI")
+        self.tell(side, self.signals.illegal, "ILLEGAL", "IL")
+        self.tell(_other(side), self.signals.opponent_illegal, "OPP ILL", "OI")
 
     def illegal_move(self, side, n):
         self.record.event(ILLEGAL, side, n)
@@ -222,13 +223,13 @@ class GameEvents(GameSink, MatchSink):
     def penalty(self, side, ms):
         self.record.event(PENALTY, side, ms)
         # Time given to side: "+2:00" on his face (his time jumps, and he is told why).
-        self.tell(side, "period", "+%d:%02d" % (ms // 60000, ms // 1000 % 60), "+%d" % (ms // 60000))
+        self.tell(side, self.signals.time_added, "+%d:%02d" % (ms // 60000, ms // 1000 % 60), "+%d" % (ms // 60000))
         self.clock_dirty = True
 
     def draw_offered(self, side):
         self.record.write("draw-offer %s" % letter(side))
         self.tell(side, None, "OFFERED", "OF")
-        self.tell(_other(side), "draw", "DRAW?", "DR", held=True)  # until he answers
+        self.tell(_other(side), self.signals.draw_offer, "DRAW?", "DR", held=True)  # until he answers
 
     def draw_declined(self, side):
         self.record.write("draw-offer %s declined" % letter(side))
@@ -236,7 +237,7 @@ class GameEvents(GameSink, MatchSink):
 
     def claim(self, side, correct):
         self.record.write("claim %s %s" % (letter(side), "correct" if correct else "incorrect"))
-        self.tell(None, "draw", "CLAIM", "CL")
+        self.tell(None, self.signals.claim, "CLAIM", "CL")
 
     def outcome(self, o):
         if self.recognizer is not None:
@@ -246,4 +247,4 @@ class GameEvents(GameSink, MatchSink):
         self.clock_dirty = True
         self.faces.clear_notice(WHITE, "DRAW?")
         self.faces.clear_notice(BLACK, "DRAW?")
-        self.signals.event(None, "game_over", self.now())
+        self.signals.game_over(None, self.now())
