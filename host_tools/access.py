@@ -47,6 +47,74 @@ MEANINGS = {
     "right": "practice: your answer was right",
     "wrong": "practice: your answer was wrong",
 }
+# What the board's voice says in its access menu and practice (firmware/access/phrases.py:
+# MENU_WORDS and each event's name), recorded on the card by host_tools/audiocard.py.
+SPOKEN = {
+    "en": {"menu": "access menu", "blind": "blind", "deaf": "deaf", "ears": "own earphone", "volume": "volume",
+           "speech": "voice", "code": "number code", "normal": "normal pulse", "strong": "strong pulse",
+           "threshold": "time signal", "patterns": "practise the signals", "numbers": "practise numbers",
+           "your_time": "your time", "quiz": "quiz", "on": "on", "off": "off", "lang_en": "English",
+           "lang_it": "Italian", "lang_fide": "German, FIDE style", "tactileclock": "Tactile Clock",
+           "taptic": "Taptic", "left": "left seat", "right": "right seat", "seat": "the menu is yours",
+           "closed": "menu closed, settings kept", "right_answer": "right", "wrong_answer": "wrong, it was"},
+    "it": {"menu": "menu accessibilità", "blind": "non vedente", "deaf": "non udente", "ears": "auricolare",
+           "volume": "volume", "speech": "voce", "code": "codice dei numeri", "normal": "impulso normale",
+           "strong": "impulso forte", "threshold": "segnale di tempo", "patterns": "esercizio dei segnali",
+           "numbers": "esercizio dei numeri", "your_time": "il tuo tempo", "quiz": "quiz", "on": "sì",
+           "off": "no", "lang_en": "inglese", "lang_it": "italiano", "lang_fide": "tedesco, stile FIDE",
+           "tactileclock": "Tactile Clock", "taptic": "Taptic", "left": "posto a sinistra",
+           "right": "posto a destra", "seat": "il menu è tuo", "closed": "menu chiuso, impostazioni salvate",
+           "right_answer": "giusto", "wrong_answer": "sbagliato, era"},
+    "fide": {"menu": "Menü für Blinde", "blind": "blind", "deaf": "gehörlos", "ears": "eigener Kopfhörer",
+             "volume": "Lautstärke", "speech": "Stimme", "code": "Zahlencode", "normal": "normaler Impuls",
+             "strong": "starker Impuls", "threshold": "Zeitsignal", "patterns": "Signale üben",
+             "numbers": "Zahlen üben", "your_time": "deine Zeit", "quiz": "Quiz", "on": "ein", "off": "aus",
+             "lang_en": "Englisch", "lang_it": "Italienisch", "lang_fide": "Deutsch, FIDE-Stil",
+             "tactileclock": "Tactile Clock", "taptic": "Taptic", "left": "linker Platz",
+             "right": "rechter Platz", "seat": "das Menü gehört dir", "closed": "Menü zu, gespeichert",
+             "right_answer": "richtig", "wrong_answer": "falsch, es war"},
+}
+EVENT_NAMES = {
+    "en": {"opponent_moved": "your clock runs", "move_done": "your move is completed",
+           "threshold_1": "first time signal", "threshold_2": "second time signal",
+           "threshold_3": "third time signal", "threshold_4": "last ten seconds", "tick": "a second",
+           "your_flag": "your flag", "opponent_flag": "the opponent's flag", "illegal": "your illegal move",
+           "opponent_illegal": "the opponent's illegal press", "board_differs": "the board differs",
+           "time_added": "time given to you", "period": "new period", "draw_offer": "draw offer",
+           "claim": "draw claim", "game_over": "game over", "pause": "arbiter's pause",
+           "resume": "the clock runs again", "message": "arbiter's message",
+           "opponent_touched": "the opponent touched a piece", "menu": "menu", "right": "right answer",
+           "wrong": "wrong answer"},
+    "it": {"opponent_moved": "il tuo orologio corre", "move_done": "la tua mossa è completata",
+           "threshold_1": "primo segnale di tempo", "threshold_2": "secondo segnale di tempo",
+           "threshold_3": "terzo segnale di tempo", "threshold_4": "ultimi dieci secondi", "tick": "un secondo",
+           "your_flag": "la tua bandierina", "opponent_flag": "la bandierina dell'avversario",
+           "illegal": "la tua mossa illegale", "opponent_illegal": "pressione illegale dell'avversario",
+           "board_differs": "la scacchiera è diversa", "time_added": "tempo aggiunto a te",
+           "period": "nuovo periodo", "draw_offer": "offerta di patta", "claim": "richiesta di patta",
+           "game_over": "partita finita", "pause": "pausa dell'arbitro", "resume": "l'orologio riparte",
+           "message": "messaggio dell'arbitro", "opponent_touched": "l'avversario ha toccato un pezzo",
+           "menu": "menu", "right": "risposta giusta", "wrong": "risposta sbagliata"},
+    "fide": {"opponent_moved": "deine Uhr läuft", "move_done": "dein Zug ist beendet",
+             "threshold_1": "erstes Zeitsignal", "threshold_2": "zweites Zeitsignal",
+             "threshold_3": "drittes Zeitsignal", "threshold_4": "letzte zehn Sekunden", "tick": "eine Sekunde",
+             "your_flag": "dein Blättchen", "opponent_flag": "Blättchen des Gegners",
+             "illegal": "dein regelwidriger Zug", "opponent_illegal": "regelwidriger Uhrdruck des Gegners",
+             "board_differs": "das Brett weicht ab", "time_added": "Zeit für dich", "period": "neue Periode",
+             "draw_offer": "Remisangebot", "claim": "Remisreklamation", "game_over": "Partie zu Ende",
+             "pause": "Pause des Schiedsrichters", "resume": "die Uhr läuft wieder",
+             "message": "Nachricht des Schiedsrichters", "opponent_touched": "der Gegner berührte eine Figur",
+             "menu": "Menü", "right": "richtige Antwort", "wrong": "falsche Antwort"},
+}
+
+
+def spoken(word: str, lang: str) -> str | None:
+    """The words of a menu or practice phrase (None: not one of them)."""
+    if word.startswith("event_"):
+        return EVENT_NAMES[lang][word[6:]]
+    return SPOKEN[lang].get(word)
+
+
 # The vocabulary of pulses (patterns.py, numbercode.py): its letter, length and use.
 PULSES = (
     ("s", P.SHORT, "an event's short pulse"), ("l", P.LONG, "an event's long pulse"),

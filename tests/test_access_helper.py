@@ -81,3 +81,16 @@ def test_the_helper_says_settings_and_refusals_in_words():
     assert "Volume: 15 of 30 at the left seat, 25 at the right seat." in said
     for s in said:
         assert "%20" not in s and "%2" not in s and "\x1b" not in s  # no escapes, no colours
+
+
+def test_every_phrase_of_the_menu_and_the_practice_is_recorded_in_every_language():
+    from firmware.access import menu, phrases
+    from host_tools import audiocard
+
+    every = audiocard.words()
+    assert len(every) == phrases.TRACKS <= 255 and len(set(map(str, every))) == len(every)
+    assert len(menu.words()) == phrases.MENU_TRACKS
+    for lang in phrases.LANGUAGES:
+        for word in menu.words():
+            assert audiocard.text(word, lang).strip(), (lang, word)
+            assert every[menu.track(word) - 1] == word  # the firmware's track is the card's

@@ -35,6 +35,7 @@ class Controls:
         self.write = write
         self.new_game = new_game
         self.menu = None  # a ClockMenu while it is open
+        self.access_menu = None  # the access menu (firmware/access/menu.py), given by the device
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
         # Two boards for one game (appendix D, the host's `pair`): the side whose moves are
@@ -85,6 +86,9 @@ class Controls:
         while a pawn waits on the last rank, else the clock's menu."""
         if not down:
             return
+        if name in ASK_KEYS and self.menu is not None and self.menu.ask(ASK_KEYS[name], t):
+            self.faces.dirty = True  # the access menu's: the menu speaks to his seat
+            return
         if name in ASK_KEYS:
             side = ASK_KEYS[name]
             what = self.signals.ask(side, t, self.match.clock)
@@ -109,7 +113,7 @@ class Controls:
             return
         menu = self.menu
         if menu is None:
-            menu = ClockMenu(self.presets)
+            menu = ClockMenu(self.presets, self.access_menu)
             menu.battery = self.battery
         try:
             todo = menu.button(name, self.match.clock, t)

@@ -40,14 +40,15 @@ class Device:
                  journal=None):
         """journal: where the current game is kept on flash (a Journal:
         firmware/app/journal.py); None keeps it in memory only."""
-        self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
-        # The firmware speaks of White and Black; the clock's halves are seats (firmware/access/seats.py).
-        self.hal = hal = SeatedHal(hal, self.access)
+        self.hal = hal
         self.board_id = board_id
         now = self._now = hal.now()
         self.game = Game()
         self.record = Record(hal, journal, lambda m: _uci(self.game.position, m))
         self.presets = Presets(presets_path)
+        self.access = AccessSettings(access_path or presets_path.replace("presets", "access"))
+        # The firmware speaks of White and Black; the clock's halves are seats (firmware/access/seats.py).
+        self.hal = hal = SeatedHal(hal, self.access)
         self.settings = BoardSettings(presets_path.replace("presets", "config"))
         self.faces = Faces(hal, now)
         self.signals = Signals(hal, self.access)
@@ -67,6 +68,8 @@ class Device:
                                  self.port.button)
         hal.starting = lambda: not self.clock.started and not self.game.moves and not self.controls.elsewhere
         hal.changed = self.apply_access
+        self.controls.access_menu = self._access_menu  # built when first opened: its code loads then
+        self._menu = None
         self.selftest = None  # a SelfTest once a maker asks for one (commands.py)
         self.white, self.black, self.control = "White", "Black", DEFAULT_CONTROL
         self.freeze = None  # None: as the control says (C.02)
@@ -110,6 +113,14 @@ class Device:
         player's moves are taken by his press alone, his touches told to nobody (D.2.3)."""
         blind = self.signals.blind
         self.recognizer.press_only = (WHITE if blind(WHITE) else 0) | (BLACK if blind(BLACK) else 0)
+
+    def _access_menu(self):
+        """The access menu (firmware/access/menu.py), built once, when first opened."""
+        if self._menu is None:
+            from firmware.access.menu import AccessMenu
+
+            self._menu = AccessMenu(self.access, self.signals, self.apply_access)
+        return self._menu
 
     def configure(self, values):
         """Board settings as firmware/app/settings.py parses them, applied."""

@@ -14,7 +14,6 @@ from firmware.access import numbercode
 from firmware.access import patterns as P
 from firmware.access.player import SignalPlayer
 from firmware.access.seats import channel, seat_of
-from firmware.access.voice import Voice
 from firmware.rules.squares import WHITE, BLACK
 
 SETTLE_MS = 700  # answers begin this long after the asker's last touch (his next adds to them)
@@ -43,6 +42,7 @@ class Signals:
         self._clock = None  # the clock the answers read (the match's, given with each touch)
         self._voice = None  # a Voice once speech is wanted and a module answers
         self.menu_side = None  # the side whose motor the menu plays on, whatever its settings
+        self._releasing = False  # the menu closed: its side is released once its rhythm has played
 
     # ----- whom a side's signals reach (by his seat)
 
@@ -135,6 +135,8 @@ class Signals:
             player = audio() if audio is not None else None
             if player is None:
                 return None
+            from firmware.access.voice import Voice  # its code and phrases load only when it speaks
+
             v = self._voice = Voice(player, lang, a["volume"], self.hal.diff, ears=ears)
         else:
             if v.volume != tuple(a["volume"]):
@@ -151,24 +153,10 @@ class Signals:
         if v is not None:
             v.move(letter(side), san, uci, en_passant)
 
-    def say(self, side, tracks):
-        """Phrases for side's ear (the menu, the practice): what was being said stops."""
-        v = self.voice()
-        if v is not None:
-            v.silence()
-            v.say(tracks, channel(self.access, side))
-        return v is not None
-
-    def play(self, side, pulses, now):
-        """Pulses on side's motor at once after a pause, for the menu and the practice:
-        what plays or waits there goes (the player stepped on)."""
-        p = self.players[side]
-        p.clear(now)
-        p.event(pulses, now)
-
-    def number(self, n):
-        """A number's pulses in the clock's own code."""
-        return numbercode.encode(numbercode.number_groups(n), self.access["code"])
+    def release_menu(self):
+        """The menu closed: its seat's motor follows the settings again once what the menu
+        plays there has ended (never cut mid-pulse, never left on)."""
+        self._releasing = self.menu_side is not None
 
     # ----- the clock's step
 
@@ -178,6 +166,9 @@ class Signals:
             self.players[side].step(now)
         if self._voice is not None:
             self._voice.step(now)
+        if self._releasing and not self.players[self.menu_side].busy:
+            self.menu_side = None
+            self._releasing = False
         if self.access.unsaved and (clock.running < 0 or clock.paused or clock.stopped):
             self.access.save()  # the seats the start taught, kept once no clock runs
 
