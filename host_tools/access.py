@@ -304,6 +304,15 @@ def _one(board: Board, line: str, say) -> int:
     return 0
 
 
+def _typed():
+    """What the person types, a line at a time, after a short prompt a screen reader says."""
+    while True:
+        try:
+            yield input("Change: ")
+        except EOFError:
+            return
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m host_tools access", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -334,7 +343,7 @@ def main(argv=None) -> int:
         return 2
     try:
         interactive = not changes
-        return run(Board(transport), changes, sys.stdin if interactive else None)
+        return run(Board(transport), changes, _typed() if interactive else None)
     finally:
         transport.close()
 
