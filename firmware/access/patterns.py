@@ -16,11 +16,12 @@ LONG = 750
 GAP = 200
 TICK = 400
 # The rattle's pulse: long enough for the coin motor to spin up and be felt. The motor the
-# project orders (Seeed 316040001, hardware/order.csv) is the 1020-15-003-001, whose
-# product specification gives a start voltage (2.3 V, section 3, page 3 of 9) but no start
-# time; a coin ERM at its rated voltage takes some 150-200 ms to its full amplitude (the
-# step response Precision Microdrives publishes for its ERMs), so each pulse is 180 ms,
-# strong (the motor's rated voltage: firmware/hal/motorduty.py), 100 ms apart.
+# project orders (Seeed 316040001, hardware/order.csv) is the 1020-15-003-001, whose product
+# specification (Seeed's 316040001/1020_datasheet.doc, section 3 "Electrical
+# Characteristics", item 3-3) gives its start voltage, 2.3 V or less, and no start time; so
+# the time is taken from the step response Precision Microdrives publishes for a small ERM
+# at its rated voltage (its 305-000: the full amplitude after about 180 ms). Each pulse is
+# 180 ms, strong (the motor's rated voltage: firmware/hal/motorduty.py), 100 ms apart.
 RATTLE = 180
 RATTLE_GAP = 100
 
