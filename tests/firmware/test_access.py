@@ -189,3 +189,15 @@ def test_the_last_seconds_tick_as_a_countdown():
         p.event(P.TICK_PATTERN, 1000 * k)
         _run(p, 1000 * k, 1000 * k + 990)
     assert [t for t, lv in p.log if lv] == [0, 1000, 2000, 3000, 4000]
+
+
+def test_every_event_a_player_is_told_has_its_own_method():
+    # #49: one method per event, as a ClockSink has: a mistyped name fails when it is
+    # called (AttributeError), never as a pattern looked up by a string at the event.
+    from firmware.app.signals import Signals
+
+    own = [name for name, _ in EVENTS if not name.startswith("threshold_")
+           and name not in ("tick", "your_flag", "opponent_flag", "menu", "right", "wrong")]
+    assert own and all(callable(getattr(Signals, name, None)) for name in own)
+    assert callable(Signals.flag)  # your flag and the opponent's, together
+    assert not hasattr(Signals, "event")  # no event by name
