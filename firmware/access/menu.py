@@ -2,8 +2,8 @@
 # sighted helper. Opened by holding the menu button while no clock runs (before the start,
 # or after a game's end: firmware/clock/menu.py), closed by a press of it (the settings
 # kept on the flash). It speaks to one seat at a time - the seat that last touched its ask
-# key, at first the blind seat (the left when none or both are) - on that seat's motor and
-# into its earphone:
+# key, at first the blind seat (the left when none or both are; while none is, its opening
+# is felt on both motors) - on that seat's motor and into its earphone:
 #   entering an item  the menu's rhythm (patterns.MENU), the item's number and its value,
 #                     as numbers in the clock's own code, a group's pause between them;
 #                     the voice, when fitted, says the item's name and its value
@@ -102,15 +102,15 @@ class AccessMenu:
         self.seat = RIGHT if blind == RIGHT else LEFT
         self.item = 0
         self.quiz = None
-        self.signals.menu_side = side_at(self.access, self.seat)
-        self._show(now)
+        # With no blind seat yet, the opening is felt on both motors: whichever seat is his,
+        # the player knows the menu is open, and touches his ask key to have it.
+        self._show(now, both=not blind)
         return True
 
     def close(self, now):
         """Closed by its menu button: the rhythm felt, the settings written to the flash;
         the seat's motor is its settings' again once the rhythm has played."""
-        side = self.signals.menu_side
-        if side is not None:
+        if self.signals.menu_sides:
             self._play(P.MENU, now)
             self._say(["closed"])
         self.quiz = None
@@ -138,11 +138,7 @@ class AccessMenu:
             self._say(["right_answer" if right else "wrong_answer", "event_" + name])
             self.quiz = None
             return
-        old = self.signals.menu_side
-        if old is not None and old != side:
-            self.signals.players[old].clear(now)
         self.seat = seat
-        self.signals.menu_side = side
         self._say(["seat"])
         self._show(now)
 
@@ -235,13 +231,13 @@ class AccessMenu:
 
     # ----- felt and said
 
-    def _show(self, now):
+    def _show(self, now, both=False):
         """The item as it is entered: the menu's rhythm, its number, its value."""
         i = self.item
         parts = [P.MENU, self._number(i + 1)]
         if ITEMS[i] not in ("patterns", "your_time", "quiz"):
             parts.append(self._number(self.value()))
-        self._play(join(*parts), now)
+        self._play(join(*parts), now, both)
         words = [ITEMS[i]]
         if ITEMS[i] == "threshold":
             words += phrases.number(i - ITEMS.index("threshold") + 1, [])
@@ -267,16 +263,21 @@ class AccessMenu:
         """A number's pulses in the clock's own code."""
         return numbercode.encode(numbercode.number_groups(n), self.access["code"])
 
-    def _play(self, pulses, now):
-        """Pulses on the menu's seat's motor after the pause: what played or waited there
-        goes (the player stepped on)."""
-        side = side_at(self.access, self.seat)
+    def _play(self, pulses, now, both=False):
+        """Pulses on the menu's seat's motor (both: on both seats') after the pause: what
+        played or waited there goes (the player stepped on); a motor the menu leaves is
+        stopped first, never left on."""
         signals = self.signals
-        signals.menu_side = side
+        sides = (side_at(self.access, LEFT), side_at(self.access, RIGHT)) if both else \
+            (side_at(self.access, self.seat),)
+        for s in signals.menu_sides:
+            signals.players[s].clear(now)
+        signals.menu_sides = sides
         signals._releasing = False
-        p = signals.players[side]
-        p.clear(now)
-        p.event(pulses, now)
+        for s in sides:
+            p = signals.players[s]
+            p.clear(now)
+            p.event(pulses, now)
 
     def _say(self, words):
         """Said into the menu's seat's ear (the board's voice, when fitted and set)."""

@@ -9,7 +9,7 @@
 # after both; a touch while an answer plays stops it. With speech set and an audio module on
 # the board, the board also says each answer as it plays, every move and a flag aloud
 # (firmware/access/voice.py). The clock's menu and the practice mode play on one seat's
-# motor whatever its settings (menu_side).
+# motor whatever its settings (menu_sides).
 from firmware.access import numbercode
 from firmware.access import patterns as P
 from firmware.access.player import SignalPlayer
@@ -41,7 +41,7 @@ class Signals:
         self._asks = {WHITE: 0, BLACK: 0}  # touches of the question waiting
         self._clock = None  # the clock the answers read (the match's, given with each touch)
         self._voice = None  # a Voice once speech is wanted and a module answers
-        self.menu_side = None  # the side whose motor the menu plays on, whatever its settings
+        self.menu_sides = ()  # the sides whose motors the menu plays on, whatever their settings
         self._releasing = False  # the menu closed: its side is released once its rhythm has played
 
     # ----- whom a side's signals reach (by his seat)
@@ -54,7 +54,7 @@ class Signals:
 
     def _level(self, side, level):
         a = self.access
-        if self.blind(side) or side == self.menu_side:
+        if self.blind(side) or side in self.menu_sides:
             self.hal.motor(side, a["intensity"][level - 1] if level else 0)
         if self.deaf(side):
             self.hal.signal(side, level > 0)
@@ -156,7 +156,7 @@ class Signals:
     def release_menu(self):
         """The menu closed: its seat's motor follows the settings again once what the menu
         plays there has ended (never cut mid-pulse, never left on)."""
-        self._releasing = self.menu_side is not None
+        self._releasing = bool(self.menu_sides)
 
     # ----- the clock's step
 
@@ -166,8 +166,8 @@ class Signals:
             self.players[side].step(now)
         if self._voice is not None:
             self._voice.step(now)
-        if self._releasing and not self.players[self.menu_side].busy:
-            self.menu_side = None
+        if self._releasing and not [s for s in self.menu_sides if self.players[s].busy]:
+            self.menu_sides = ()
             self._releasing = False
         if self.access.unsaved and (clock.running < 0 or clock.paused or clock.stopped):
             self.access.save()  # the seats the start taught, kept once no clock runs

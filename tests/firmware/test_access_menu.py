@@ -129,8 +129,10 @@ def test_a_blind_player_sets_up_by_the_menu_alone_and_his_settings_follow_him():
     g2 = s.t
     _game_as_white(s)
     dev, lines, motors, said = _run(s.lines, s.t + 3000)
-    # The menu spoke to the left seat only: its motor felt every item, the right one nothing.
-    assert _pulses(motors, BLACK, 0, marks["closed"]) == []
+    # The menu opened on both motors (no seat was blind yet); from his touch of his ask key
+    # it spoke to the left seat only: its motor felt every item, the right one nothing.
+    assert _pulses(motors, BLACK, 0, marks["open"])[:4] == [P.SHORT] * 4
+    assert _pulses(motors, BLACK, marks["open"] + 100, marks["closed"]) == []
     felt = _pulses(motors, WHITE, 0, marks["open"])
     assert felt[:4] == [P.SHORT] * 4  # the menu's rhythm first: s s s s, then item 1 ...
     # The settings, kept on the flash: his seat's.
@@ -198,7 +200,7 @@ def test_the_practice_plays_each_event_after_its_number_and_the_quiz_waits_for_h
     got = _pulses(motors, WHITE, quiz, s.t + 2000)
     # The quiz: a random event, then (his key) right or wrong - l l l l or l s s s - and its number.
     assert _has(got, [P.LONG, P.SHORT, P.SHORT, P.SHORT]) or _has(got, [P.LONG] * 4)
-    assert dev.signals.menu_side is None  # the motor is the settings' again
+    assert dev.signals.menu_sides == ()  # the motor is the settings' again
 
 
 def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_not_reopen_it():
@@ -211,11 +213,13 @@ def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_n
         run(dev, hal, ms)
 
     button("menu", 800)
-    button("menu-long", 3000)  # the hold: the access menu, on the left seat
-    assert dev.controls.menu.mode == "access" and dev.signals.menu_side == WHITE
+    opened = hal.t
+    button("menu-long", 3000)  # the hold: the access menu, felt on both motors (no blind seat yet)
+    assert dev.controls.menu.mode == "access" and dev.signals.menu_sides == (WHITE, BLACK)
+    assert set(side for t, side, d in hal.motors if t >= opened and d) == {WHITE, BLACK}
     assert dev.controls.menu.text() == ("BLIND", "OFF L")
     button("ask-black", 3000)  # the right seat's player: the menu is his
-    assert dev.signals.menu_side == BLACK and "ask b time" not in hal.lines()
+    assert dev.signals.menu_sides == (BLACK,) and "ask b time" not in hal.lines()
     start = hal.t
     button("plus", 6000)
     assert dev.access["blind"] == "r" and dev.controls.menu.text() == ("BLIND", "ON R")
@@ -223,7 +227,7 @@ def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_n
     assert right and not [d for t, side, d in hal.motors if t >= start and side == WHITE and d]
     button("menu", 800)  # closed by the press of a hold...
     button("menu-long", 6000)  # ...whose "long" does not open it again
-    assert dev.controls.menu is None and dev.signals.menu_side is None
+    assert dev.controls.menu is None and dev.signals.menu_sides == ()
     assert hal.motors[-1][2] == 0  # no motor left on
     # A blind seat of his own now: outside the menu his motor is his settings'.
     assert dev.signals.blind(BLACK) and not dev.signals.blind(WHITE)
