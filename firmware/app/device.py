@@ -5,7 +5,8 @@
 #   the match and its clock -> the same GameEvents: the record, signals, faces
 #   the USB line -> SerialPort (serialport.py): lines to commands.py, or the DGT link
 # Its other parts: Record (event log, journal), Faces, Signals (blind and deaf players),
-# SelfTest, BoardSettings; recovery.py brings a game back from the journal. step(now) runs
+# SelfTest, BoardSettings; the HAL is seen through the seats (firmware/access/seats.py: the
+# clock's halves as colours); recovery.py brings a game back from the journal. step(now) runs
 # every part once; on the chip asyncio runs them as tasks (firmware/app/main.py).
 from firmware.app import commands, recovery
 from firmware.app import protocol as P
