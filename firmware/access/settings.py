@@ -49,13 +49,6 @@ class AccessSettings:
     def __getitem__(self, k):
         return self.values[k]
 
-    def seats(self, colours):
-        """The seats where colours ("w", "b", "wb") sit now."""
-        white = "l" if self.values["white"] == "left" else "r"
-        black = "r" if white == "l" else "l"
-        out = (white if "w" in colours else "") + (black if "b" in colours else "")
-        return "lr" if len(out) == 2 else out
-
     def update(self, new, save=True):
         """Check every value, then change them all (a bad one changes nothing)."""
         v = dict(self.values)
@@ -74,7 +67,7 @@ class AccessSettings:
                 if k == "ears" and x == "on":
                     x = "lr"
                 if x in _COLOUR:
-                    x = self._seats_then(v["white"], _COLOUR[x])
+                    x = _seats(v["white"], _COLOUR[x])
                 elif x in _SEAT:
                     x = _SEAT[x]
                 else:
@@ -121,14 +114,6 @@ class AccessSettings:
             ",".join(str(i) for i in v["intensity"]), ",".join(str(i) for i in v["thresholds"]),
             v["speech"] or "off", w if w == b else "%d,%d" % (w, b), SEAT_WORDS[v["ears"]], v["white"])
 
-    def _seats_then(self, white, colours):
-        keep = self.values["white"]
-        self.values["white"] = white
-        try:
-            return self.seats(colours)
-        finally:
-            self.values["white"] = keep
-
     def save(self):
         jsonfile.save(self.path, self.values)
         self.unsaved = False
@@ -139,6 +124,14 @@ class AccessSettings:
         if self.values["white"] != where:
             self.values["white"] = where
             self.unsaved = True
+
+
+def _seats(white, colours):
+    """The seats where colours ("w", "b", "wb") sit when White sits at white ("left", "right")."""
+    w = "l" if white == "left" else "r"
+    b = "r" if w == "l" else "l"
+    out = (w if "w" in colours else "") + (b if "b" in colours else "")
+    return "lr" if len(out) == 2 else out
 
 
 def _numbers(x, why):
