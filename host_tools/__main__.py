@@ -29,6 +29,7 @@ def _main(argv=None):
     sub.add_parser("relay", help="boards in, live PGN, web page and LiveChess API out", add_help=False)
     sub.add_parser("play", help="play on the board against an engine", add_help=False)
     sub.add_parser("audiocard", help="the audio module's memory card: the board's phrases", add_help=False)
+    sub.add_parser("access", help="the settings for blind and deaf players, in plain words", add_help=False)
     a, rest = ap.parse_known_args(argv)
     if a.command == "demo":
         from host_tools import demo
@@ -62,6 +63,10 @@ def _main(argv=None):
         from host_tools import audiocard
 
         return audiocard.main(rest)
+    if a.command == "access":
+        from host_tools import access
+
+        return access.main(rest)
     if a.command == "relay":
         from host_tools.relay import cli
 

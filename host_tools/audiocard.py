@@ -24,7 +24,7 @@ from array import array
 from pathlib import Path
 
 from firmware.access import phrases
-from host_tools import speech
+from host_tools import access, speech
 
 RATE = 22050  # espeak-ng's own rate; the DFPlayer plays MP3 at 8 to 48 kHz
 SILENCE = 400  # a sample closer to zero than this is silence (16-bit)
@@ -55,12 +55,17 @@ def text(word, lang: str) -> str:
         return FILE_NAMES[lang][word]
     if word in EXTRA[lang]:
         return EXTRA[lang][word]
+    menu = access.spoken(word, lang)  # the access menu's and the practice's (host_tools/access.py)
+    if menu is not None:
+        return menu
     return speech.WORDS[lang][word]
 
 
 def words() -> list:
     """Every track's word, in track order (track n is words()[n - 1])."""
-    return list(range(phrases.NUMBERS)) + list(phrases.WORDS)
+    from firmware.access import menu  # the access menu's and the practice's words come after
+
+    return list(range(phrases.NUMBERS)) + list(phrases.WORDS) + list(menu.words())
 
 
 def trimmed(wav_bytes: bytes) -> array:

@@ -267,7 +267,7 @@ def test_speech_on_a_chip_without_the_voice_and_the_menu(pico):
     # button, and the presets read on the chip.
     t = pico.now()
     pico.send("access speech=it volume=10")
-    assert pico.line("access ", after=t)["s"].endswith("speech=it volume=10 ears=off")
+    assert pico.line("access ", after=t)["s"].endswith("speech=it volume=10 ears=- white=left")
     assert "audio%20module" in pico.line("warning", after=t)["s"]
     pico.line("ok access", after=t)
     for _ in range(2):  # open (the presets, before the start), close

@@ -211,7 +211,7 @@ def test_take_back_and_knocked_piece(tmp_path):
 
 
 def test_a_blind_players_motor_follows_the_game(tmp_path):
-    from firmware.access.patterns import PATTERNS
+    from firmware.access.patterns import GAME_OVER, OPPONENT_MOVED
     from firmware.access.player import SEPARATION_MS
 
     moves = _legals_mate()
@@ -240,8 +240,8 @@ def test_a_blind_players_motor_follows_the_game(tmp_path):
             signals[-1].append((start, length))
         else:
             signals.append([(start, length)])
-    assert [p[1] for p in signals[-1]] == [on for on, _, _ in PATTERNS["game_over"]]
-    short = PATTERNS["opponent_moved"][0][0]
+    assert [p[1] for p in signals[-1]] == [on for on, _, _ in GAME_OVER]
+    short = OPPONENT_MOVED[0][0]
     for i, sig in enumerate(signals[:-1]):
         assert [p[1] for p in sig] in ([short], [short, short]), sig
         start = sig[0][0]

@@ -186,7 +186,7 @@ def test_update_on_the_emulated_pico_keeps_the_game_and_the_settings(newer, tmp_
         assert again[:len(before)] == before
         t = new.now()
         new.send("access")
-        assert " blind=w " in new.line("access ", after=t)["s"]
+        assert " blind=left " in new.line("access ", after=t)["s"]
         new.send("preset list")
         assert new.line("preset 17 ", after=t)["s"] == "preset 17 Club 1200+5"
         new.send("resume")

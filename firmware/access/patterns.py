@@ -1,16 +1,29 @@
 # The event signals, felt on the player's own vibration motor (and, for deaf players, seen
-# on his side's LED). A pattern is a tuple of pulses (on_ms, off_ms_after, level); level 1
+# on his side's light). A pattern is a tuple of pulses (on_ms, off_ms_after, level); level 1
 # is normal, 2 strong (two intensity levels: studies find at most about four reliable).
-# Every pulse is at least 250 ms (pulses under ~30 ms are not felt as vibration; ~200 ms
-# read best), every pattern has its own rhythm of short and long pulses, so that no two can
-# be mistaken - on the light too, where strength does not show - and no event uses a
-# pulse of the number code (100 and 500 ms, the 1 s zero and the 1.5 s mark:
-# firmware/access/numbercode.py), so that no event reads as a digit, on the motor or on
-# the light (tests/firmware/test_access.py checks it).
+#
+# One vocabulary of pulse lengths for everything the clock plays (docs/access.md, "Pulses"):
+#   s  an event's short pulse   250 ms        .  a digit's short pulse   100 ms
+#   l  an event's long pulse    750 ms        -  a digit's long pulse    500 ms
+#   t  a tick of the last five seconds 400 ms    0  taptic's zero group 1000 ms
+#   r  a pulse of the rattle (a cut) 180 ms     M  the mark (hours, moves) 1500 ms
+# upper case: strong. Events leave 200 ms between their pulses, the rattle 100 ms; the digits'
+# pauses are numbercode.py's. No event uses a digit's pulse (no event reads as a number), and
+# every event has its own rhythm, on the motor and on the light too, where strength does not
+# show (tests/firmware/test_access.py holds both, and docs/access.md's table to this file).
 SHORT = 250
 LONG = 750
 GAP = 200
 TICK = 400
+# The rattle's pulse: long enough for the coin motor to spin up and be felt. The motor the
+# project orders (Seeed 316040001, hardware/order.csv) is the 1020-15-003-001, whose product
+# specification (Seeed's 316040001/1020_datasheet.doc, section 3 "Electrical
+# Characteristics", item 3-3) gives its start voltage, 2.3 V or less, and no start time; so
+# the time is taken from the step response Precision Microdrives publishes for a small ERM
+# at its rated voltage (its 305-000: the full amplitude after about 180 ms). Each pulse is
+# 180 ms, strong (the motor's rated voltage: firmware/hal/motorduty.py), 100 ms apart.
+RATTLE = 180
+RATTLE_GAP = 100
 
 _S = (SHORT, GAP, 1)
 _L = (LONG, GAP, 1)
@@ -24,43 +37,63 @@ def _p(*pulses):
     return pulses[:-1] + ((last[0], 0, last[2]),)
 
 
-PATTERNS = {
-    "opponent_moved": _p(_S),  # your clock is now running
-    "move_done": _p(_S, _S),  # your move was completed
-    "threshold_10m": _p(_L),
-    "threshold_5m": _p(_L, _S),
-    "threshold_1m": _p(_L, _S, _S),
-    "threshold_10s": _p(_LL, _LL),
-    "tick": ((TICK, 0, 1),),  # each second of the last five
-    "your_flag": _p(_LL, _LL, _LL),
-    "opponent_flag": _p(_SS, _LL, _SS),
-    "illegal": _p(_SS, _SS, _SS),
-    "board_differs": _p(_L, _S, _L),
-    "period": _p(_S, _L),  # time was added: a new period
-    "draw": _p(_S, _S, _L),  # a draw offer or claim
-    "game_over": _p(_L, _L, _S),  # not l l: on a light, strength does not show (the 10 s warning is L L)
-    "arbiter": _p(_L, _S, _S, _L),  # the clock stopped: the arbiter is called (6.11.2), or his message
-    "resume": _p(_S, _L, _L),  # the arbiter's pause is over: the clock runs again
-    "opponent_illegal": _p(_SS, _L, _SS, _L),  # the opponent pressed without a move (7.5.3)
-    "opponent_touched": _p(_S, _S, _S, _L),  # on his own board of a pair he touched a piece (D.2.10)
-}
+# One constant per event; EVENTS below orders them (the docs' table, the practice mode).
+OPPONENT_MOVED = _p(_S)  # the opponent completed his move: your clock runs
+MOVE_DONE = _p(_S, _S)  # your move was completed
+THRESHOLD_1 = _p(_L)  # the first time threshold (10 minutes by default)
+THRESHOLD_2 = _p(_L, _S)  # the second (5 minutes)
+THRESHOLD_3 = _p(_L, _S, _S)  # the third (1 minute)
+THRESHOLD_4 = _p(_LL, _LL)  # the fourth (10 seconds): may cut an answer short
+TICK_PATTERN = ((TICK, 0, 1),)  # each second of the last five
+YOUR_FLAG = _p(_LL, _LL, _LL)
+OPPONENT_FLAG = _p(_SS, _LL, _SS)
+ILLEGAL = _p(_SS, _SS, _SS)  # your illegal press (7.5.3) or an illegal move of yours
+OPPONENT_ILLEGAL = _p(_SS, _L, _SS, _L)  # the opponent pressed without a move
+BOARD_DIFFERS = _p(_L, _S, _L)  # the board differs from the game
+TIME_ADDED = _p(_S, _L, _S, _S)  # time given to you: a penalty of the opponent's (7.5.5)
+PERIOD = _p(_S, _L)  # a new period: its time added
+DRAW_OFFER = _p(_S, _S, _L)  # the opponent offers a draw
+CLAIM = _p(_S, _S, _L, _S)  # a draw claimed (9.2, 9.3): the arbiter decides
+GAME_OVER = _p(_L, _L, _S)  # not l l: on a light, strength does not show (the 10 s warning is L L)
+PAUSE = _p(_L, _S, _S, _L)  # the clock paused: the arbiter is called (6.11.2)
+RESUME = _p(_S, _L, _L)  # the arbiter's pause is over: the clock runs again
+MESSAGE = _p(_S, _S, _L, _L)  # the arbiter's message (on a deaf player's face)
+OPPONENT_TOUCHED = _p(_S, _S, _S, _L)  # on his own board of a pair he touched a piece (D.2.10)
+MENU = _p(_S, _S, _S, _S)  # the clock's menu: a setting's name follows
+RIGHT = _p(_L, _L, _L, _L)  # practice: the answer was right
+WRONG = _p(_L, _S, _S, _S)  # practice: the answer was wrong
+
+# Every event in the order the docs' table and the practice mode give them (its number
+# there is its place here, from 1).
+EVENTS = (
+    ("opponent_moved", OPPONENT_MOVED), ("move_done", MOVE_DONE),
+    ("threshold_1", THRESHOLD_1), ("threshold_2", THRESHOLD_2), ("threshold_3", THRESHOLD_3),
+    ("threshold_4", THRESHOLD_4), ("tick", TICK_PATTERN), ("your_flag", YOUR_FLAG),
+    ("opponent_flag", OPPONENT_FLAG), ("illegal", ILLEGAL), ("opponent_illegal", OPPONENT_ILLEGAL),
+    ("board_differs", BOARD_DIFFERS), ("time_added", TIME_ADDED), ("period", PERIOD),
+    ("draw_offer", DRAW_OFFER), ("claim", CLAIM), ("game_over", GAME_OVER), ("pause", PAUSE),
+    ("resume", RESUME), ("message", MESSAGE), ("opponent_touched", OPPONENT_TOUCHED),
+    ("menu", MENU), ("right", RIGHT), ("wrong", WRONG),
+)
 
 # What may cut short an answer the player asked for (the flag, the last ten seconds): any
 # other event waits until the answer has ended (firmware/access/player.py).
-URGENT = ("your_flag", "opponent_flag", "threshold_10s")
-# An answer cut short is felt as cut: a rattle of short strong pulses at once, then the
-# pause between signals, then the event that cut it.
-CUT = ((80, 80, 2), (80, 80, 2), (80, 80, 2), (80, 0, 2))
+URGENT = (YOUR_FLAG, OPPONENT_FLAG, THRESHOLD_4)
+# An answer cut short is felt as cut: a rattle of strong pulses at once, then the pause
+# between signals, then the event that cut it.
+CUT = ((RATTLE, RATTLE_GAP, 2), (RATTLE, RATTLE_GAP, 2), (RATTLE, RATTLE_GAP, 2), (RATTLE, 0, 2))
 
-# Time thresholds (ms) and their patterns; the defaults the settings start from.
-THRESHOLDS = ((600000, "threshold_10m"), (300000, "threshold_5m"), (60000, "threshold_1m"),
-              (10000, "threshold_10s"))
+# The time thresholds' patterns, the first (the longest time) first; the default times are
+# the access settings' (firmware/access/settings.py).
+THRESHOLDS = (THRESHOLD_1, THRESHOLD_2, THRESHOLD_3, THRESHOLD_4)
+
+_LETTERS = {SHORT: "s", LONG: "l", TICK: "t", RATTLE: "r"}
 
 
 def rhythm(pattern):
-    """The pattern as letters: s short, l long, t tick; upper case for strong."""
+    """The pattern as letters of the vocabulary above; upper case for strong."""
     out = ""
     for on, off, level in pattern:
-        ch = "t" if on == TICK else ("s" if on == SHORT else "l")
+        ch = _LETTERS[on]
         out += ch.upper() if level == 2 else ch
     return out

@@ -14,6 +14,8 @@
 #   a flag    "Black, flag fallen" ("Nero, bandierina caduta")
 # A count of one is a phrase of its own ("one_hour": "un'ora", "una mossa", "eine Minute"):
 # a number and a noun recorded apart do not agree ("uno ora").
+from firmware.access.patterns import EVENTS
+
 LANGUAGES = ("en", "it", "fide")
 NUMBERS = 100
 WORDS = ("100", "200", "300", "400", "500", "600", "700", "800", "900",
@@ -22,7 +24,10 @@ WORDS = ("100", "200", "300", "400", "500", "600", "700", "800", "900",
          "white", "black", "hour", "hours", "minute", "minutes", "second", "seconds",
          "move", "moves", "to_control", "flag",
          "one_hour", "one_minute", "one_second", "one_move")
-TRACKS = NUMBERS + len(WORDS)
+# Then the access menu's and the practice's words (firmware/access/menu.py: MENU_WORDS,
+# then each event's name), which only the menu loads: MENU_TRACKS of them.
+MENU_TRACKS = 27 + len(EVENTS)
+TRACKS = NUMBERS + len(WORDS) + MENU_TRACKS
 
 
 def track(word):
@@ -60,9 +65,14 @@ def side(s, out):
 
 def time(s, ms, out):
     """Side s's time, never rounded up: hours and minutes only when there are any."""
-    sec = (ms if ms > 0 else 0) // 1000
-    h, m, sec = sec // 3600, sec // 60 % 60, sec % 60
     side(s, out)
+    return duration((ms if ms > 0 else 0) // 1000, out)
+
+
+def duration(sec, out):
+    """A number of seconds as hours, minutes and seconds (only those there are, the
+    seconds always)."""
+    h, m, sec = sec // 3600, sec // 60 % 60, sec % 60
     if h:
         _count(h, "hour", "hours", out)
     if h or m:

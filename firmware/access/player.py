@@ -17,12 +17,12 @@
 #     such signal only: one still waiting is replaced by the newer (in quick play a queue of
 #     them would tell an old turn seconds late).
 from firmware.access.numbercode import MAX_PAUSE_MS
-from firmware.access.patterns import CUT, PATTERNS
+from firmware.access.patterns import CUT, MOVE_DONE, OPPONENT_MOVED, TICK_PATTERN
 
 SEPARATION_MS = MAX_PAUSE_MS + 1000
 MAX_ANSWERS = 3
-_TICK = PATTERNS["tick"]
-_TURNS = (PATTERNS["opponent_moved"], PATTERNS["move_done"])
+_TICK = TICK_PATTERN
+_TURNS = (OPPONENT_MOVED, MOVE_DONE)
 _NONE = 0
 _EVENT = 1
 _ANSWER = 2
@@ -109,6 +109,16 @@ class SignalPlayer:
             self._ended(now)
             return True
         return False
+
+    def clear(self, now):
+        """Everything playing or waiting goes (the menu's player stepped on): what comes
+        next begins after the pause, counted from now."""
+        self._events = []
+        self._answers = []
+        self._urgent = None
+        if self._pulses is not None:
+            self._off(now)
+            self._ended(now)
 
     def _set(self, level, now):
         self.set_output(level)

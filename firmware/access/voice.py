@@ -15,10 +15,12 @@ QUEUE = 128  # tracks waiting (~40 s of speech); an utterance that does not fit 
 
 
 class Voice:
-    def __init__(self, player, lang, volume, diff, log=None, ears=False):
-        """player: a DFPlayer; lang: "en", "it" or "fide"; volume: White's and Black's,
-        0..30 each; diff: ticks_diff; ears: each player's answers into his own ear; log: a
-        list to record each phrase played in as (tick, folder, track), for tests."""
+    def __init__(self, player, lang, volume, diff, log=None, ears=""):
+        """player: a DFPlayer; lang: "en", "it" or "fide"; volume: the left channel's
+        (the left seat's earphone) and the right's, 0..30 each; diff: ticks_diff; ears: the
+        channels ("w" left, "b" right: "wb" both, True for both) whose player hears his
+        answers in his own ear alone; log: a list to record each phrase played in as
+        (tick, folder, track), for tests."""
         self.player = player
         self.lang = lang
         self.folder = phrases.folder(lang)
@@ -44,12 +46,14 @@ class Voice:
         return self._playing or self._len > 0
 
     def say(self, tracks, to=None):
-        """Queue an utterance (a list of tracks) for one player's ear ("w", "b": with ears
-        on, his alone, at his volume) or both (None: the louder volume)."""
+        """Queue an utterance (a list of tracks) for one channel's ear ("w" the left, "b"
+        the right: with ears on for it, its alone, at its volume) or both (None: the
+        louder volume)."""
         if self._len + len(tracks) > QUEUE:
             return False
         w, b = self.volume
-        folder = phrases.folder(self.lang, to if self.ears else None)
+        ears = "wb" if self.ears is True else (self.ears or "")
+        folder = phrases.folder(self.lang, to if to is not None and to in ears else None)
         loud = w if to == "w" else b if to == "b" else max(w, b)
         for t in tracks:
             k = (self._head + self._len) % QUEUE

@@ -14,7 +14,7 @@ from firmware.clock.clock import ClockError
 from firmware.match import MatchError
 from firmware.rules.squares import WHITE, BLACK
 
-ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume", "ears")
+ACCESS_KEYS = ("blind", "visual", "buzzer", "code", "intensity", "thresholds", "speech", "volume", "ears", "white")
 RESULTS = {"1-0": WHITE, "0-1": BLACK, "1/2-1/2": None}
 
 

@@ -24,10 +24,12 @@ DRAW_KEYS = {"draw-white": WHITE, "draw-black": BLACK}
 
 
 class Controls:
-    def __init__(self, recognizer, match, events, signals, faces, presets, record, new_game, to_port, restart):
+    def __init__(self, recognizer, match, events, signals, faces, presets, record, new_game, to_port, restart,
+                 access_menu):
         """new_game(control, now): a game with the menu's preset; record: the lines to
         the host; to_port(name): a button for a DGT program on the line (its clock's);
-        restart(now): into the USB bootloader, the game kept (the menu's UPDATE)."""
+        restart(now): into the USB bootloader, the game kept (the menu's UPDATE);
+        access_menu() -> the access menu (firmware/access/menu.py), built when first opened."""
         self.recognizer = recognizer
         self.match = match
         self.events = events
@@ -41,6 +43,7 @@ class Controls:
         self.battery = "--"  # the battery's level as the menu shows it ("87%", "USB")
         self.to_port = to_port
         self.restart = restart  # restart(t): into the USB bootloader (the menu's UPDATE)
+        self.access_menu = access_menu
         # Two boards for one game (appendix D, the host's `pair`): the side whose moves are
         # made on the other board and repeated here (0: not paired), and whether this
         # board's clock is the game's (here) or the other's is (there: the levers do nothing).
@@ -102,7 +105,7 @@ class Controls:
         if not self.elsewhere:
             raise P.NotNow("not one of a pair")
         sq = parse_square(square)
-        self.events.tell(BLACK if self.elsewhere == WHITE else WHITE, "opponent_touched",
+        self.events.tell(BLACK if self.elsewhere == WHITE else WHITE, self.signals.opponent_touched,
                          ("TOUCH " + square_name(sq).upper(), SIGN_TOUCHED))
 
     def _press(self, side, t):
@@ -119,6 +122,9 @@ class Controls:
         """A button: an ask key's touch is a question (signals), then the promotion choice
         while a pawn waits on the last rank, else the clock's menu."""
         if not down:
+            return
+        if name in ASK_KEYS and self.menu is not None and self.menu.ask(ASK_KEYS[name], t):
+            self.faces.dirty = True  # the access menu's: the menu speaks to his seat
             return
         if name in ASK_KEYS:
             side = ASK_KEYS[name]
@@ -144,7 +150,7 @@ class Controls:
             return
         menu = self.menu
         if menu is None:
-            menu = ClockMenu(self.presets)
+            menu = ClockMenu(self.presets, self.access_menu)
             menu.battery = self.battery
         try:
             todo = menu.button(name, self.match.clock, t)

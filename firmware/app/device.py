@@ -17,6 +17,7 @@ from firmware.app.selftest import SelfTest
 from firmware.app.serialport import SerialPort
 from firmware.app.settings import BoardSettings, Config
 from firmware.app.signals import Signals
+from firmware.access.seats import SeatedHal
 from firmware.access.settings import AccessSettings
 from firmware.board.recognizer import MoveRecognizer
 from firmware.clock.clock import ChessClock
@@ -41,6 +42,10 @@ class Device:
         record = self.record = Record(hal, journal, board_id)
         presets = Presets(presets_path)
         access = AccessSettings(access_path or presets_path.replace("presets", "access"))
+        # The firmware speaks of White and Black; the clock's halves are seats
+        # (firmware/access/seats.py): the seats learnt at the start, before the first move.
+        hal = self.hal = SeatedHal(hal, access, lambda: not controls.elsewhere and games.starting(),
+                                   lambda: config.apply_access())
         faces = Faces(hal, now)
         signals = Signals(hal, access)
         events = self.events = GameEvents(game, record, signals, faces, hal,
@@ -54,7 +59,8 @@ class Device:
         port = self.port = SerialPort(hal.write, record, lambda text, bad, t: commands.handle(parts, text, bad, t),
                                       (recognizer, record.log, match, faces, hal.diff), board_id)
         controls = self.controls = Controls(recognizer, match, events, signals, faces, presets, record,
-                                            games.preset, port.button, lambda t: power.update(t))
+                                            games.preset, port.button, lambda t: power.update(t),
+                                            lambda: config.access_menu())
         config = self.config = Config(BoardSettings(presets_path.replace("presets", "config")), access, presets,
                                       recognizer, match, games, port, signals, record.write)
         selftest = self.selftest = SelfTest(hal, recognizer, record.write)

@@ -91,8 +91,8 @@ class GameEvents(GameSink, MatchSink):
         if done is not None:
             self._done = None
             if match.outcome is None:
-                self.signals.event(done[0], "move_done", done[1])
-                self.signals.event(_other(done[0]), "opponent_moved", done[1])
+                self.signals.move_done(done[0], done[1])
+                self.signals.opponent_moved(_other(done[0]), done[1])
 
     def clock_line(self, now):
         """The clock's state out to the host (docs/protocol.md: `clock`)."""
@@ -132,7 +132,7 @@ class GameEvents(GameSink, MatchSink):
             # Its squares on the LEDs, and on its player's face instead of his time; said
             # aloud (appendix D.2.1: the move announced to the player who carries it out).
             self.faces.expected(move_from(m), move_to(m), self.game.turn)
-            self.signals.event(_other(self.game.turn), "opponent_moved", t)
+            self.signals.opponent_moved(_other(self.game.turn), t)
             if self.signals.speaks():
                 self.signals.moved(self.game.turn, self.sans.san(m), uci(self.game.position, m), is_en_passant(m))
         else:
@@ -162,14 +162,14 @@ class GameEvents(GameSink, MatchSink):
 
     def attempt(self, frm, to):
         self.record.write("attempt %s%s" % (square_name(frm), square_name(to)))
-        self.signals.event(self.game.turn, "illegal", self.hal.now())
+        self.signals.illegal(self.game.turn, self.hal.now())
 
     def differs(self, missing, fixes):
         fix = ",".join((square_name(f) if f is not None else "-") + (square_name(t) if t is not None else "-")
                        for f, t in fixes)
         self.record.write("board differs missing=%s fix=%s" % (
             ",".join(square_name(s) for s in missing) or "-", fix or "-"))
-        self.signals.event(None, "board_differs", self.hal.now())
+        self.signals.board_differs(None, self.hal.now())
         self.faces.squares_to_fix([sq for sq in missing] + [sq for f, t in fixes for sq in (f, t) if sq is not None])
 
     def sync(self):
@@ -188,7 +188,7 @@ class GameEvents(GameSink, MatchSink):
 
     def pressed_elsewhere(self, side, t):
         """side's move made on the other board of a pair, completed by his press here."""
-        self.signals.event(side, "move_done", t)
+        self.signals.move_done(side, t)
 
     def clock_due(self):
         """The clock line and the faces again at the next clock step (a press, a sync)."""
@@ -197,14 +197,15 @@ class GameEvents(GameSink, MatchSink):
 
     # ----- what a deaf player is told, and the host's message
 
-    def tell(self, side, pattern, notice, held=False):
-        """An event for side (None: both): its pattern on his motor or light, and for a
-        deaf player (access visual) its notice (text, sign) on his own face."""
+    def tell(self, side, signal, notice, held=False):
+        """An event for side (None: both): its signal (a Signals method, or None) on his
+        motor or light, and for a deaf player (access visual) its notice (text, sign) on
+        his own face."""
         now = self.hal.now()
         for s in ((side,) if side is not None else (WHITE, BLACK)):
-            if pattern is not None:
-                self.signals.event(s, pattern, now)
-            if letter(s) in self.signals.access["visual"]:
+            if signal is not None:
+                signal(s, now)
+            if self.signals.deaf(s):
                 self.faces.notice(s, notice[0], notice[1], now, held)
 
     def message(self, words, kw, now):
@@ -218,7 +219,7 @@ class GameEvents(GameSink, MatchSink):
             raise ValueError("a message is at most 8 letters, digits and signs")
         self.faces.message(text or None)
         if text:
-            self.tell(None, "arbiter", (text, F.SIGN_MESSAGE))
+            self.tell(None, self.signals.message, (text, F.SIGN_MESSAGE))
 
     # ----- the clock's events (a ClockSink): into the record; the clock line and the
     # faces shown again at once
@@ -229,7 +230,7 @@ class GameEvents(GameSink, MatchSink):
 
     def period(self, side, k):
         self.record.event(PERIOD, side, k)
-        self.tell(side, "period", ("PERIOD %d" % (k + 1), "P%d" % (k + 1)))
+        self.tell(side, self.signals.period, ("PERIOD %d" % (k + 1), "P%d" % (k + 1)))
         self.clock_dirty = True
 
     def flag(self, side, n):
@@ -242,12 +243,12 @@ class GameEvents(GameSink, MatchSink):
 
     def paused(self, side, ms):
         self.record.event(PAUSE)
-        self.tell(None, "arbiter", F.PAUSED)
+        self.tell(None, self.signals.pause, F.PAUSED)
         self.clock_dirty = True
 
     def resumed(self, side, ms):
         self.record.event(RESUME)
-        self.tell(None, "resume", F.RESUMED)
+        self.tell(None, self.signals.resume, F.RESUMED)
         self.clock_dirty = True
 
     def stopped(self):
@@ -279,8 +280,8 @@ class GameEvents(GameSink, MatchSink):
 
     def illegal_press(self, side, n):
         self.record.write("illegal-press %s %d" % (letter(side), n))
-        self.tell(side, "illegal", F.ILLEGAL)
-        self.tell(_other(side), "opponent_illegal", F.OPPONENT_ILLEGAL)
+        self.tell(side, self.signals.illegal, F.ILLEGAL)
+        self.tell(_other(side), self.signals.opponent_illegal, F.OPPONENT_ILLEGAL)
 
     def illegal_move(self, side, n):
         self.record.event(ILLEGAL, side, n)
@@ -288,13 +289,13 @@ class GameEvents(GameSink, MatchSink):
     def penalty(self, side, ms):
         self.record.event(PENALTY, side, ms)
         # Time given to side: "+2:00" on his face (his time jumps, and he is told why).
-        self.tell(side, "period", ("+%d:%02d" % (ms // 60000, ms // 1000 % 60), "+%d" % (ms // 60000)))
+        self.tell(side, self.signals.time_added, ("+%d:%02d" % (ms // 60000, ms // 1000 % 60), "+%d" % (ms // 60000)))
         self.clock_dirty = True
 
     def draw_offered(self, side):
         self.record.write("draw-offer %s" % letter(side))
         self.tell(side, None, F.OFFERED)
-        self.tell(_other(side), "draw", F.DRAW_OFFERED, held=True)  # until he answers
+        self.tell(_other(side), self.signals.draw_offer, F.DRAW_OFFERED, held=True)  # until he answers
 
     def draw_declined(self, side):
         self.record.write("draw-offer %s declined" % letter(side))
@@ -302,7 +303,7 @@ class GameEvents(GameSink, MatchSink):
 
     def claim(self, side, correct):
         self.record.write("claim %s %s" % (letter(side), "correct" if correct else "incorrect"))
-        self.tell(None, "draw", F.CLAIMED)
+        self.tell(None, self.signals.claim, F.CLAIMED)
 
     def outcome(self, o):
         if self.recognizer is not None:
@@ -312,4 +313,4 @@ class GameEvents(GameSink, MatchSink):
         self.clock_dirty = True
         self.faces.clear_notice(WHITE, F.DRAW_OFFERED)
         self.faces.clear_notice(BLACK, F.DRAW_OFFERED)
-        self.signals.event(None, "game_over", self.hal.now())
+        self.signals.game_over(None, self.hal.now())

@@ -87,6 +87,11 @@ class Games:
 
     # ----- the host's commands (firmware/app/commands.py)
 
+    def starting(self):
+        """Whether a lever's press now starts the game: no clock started, no move made
+        (the seats are learnt then: firmware/access/seats.py)."""
+        return not self.clock.started and not self.game.moves
+
     def start_clock(self, now):
         self.clock.start(now, self.game.turn)
 

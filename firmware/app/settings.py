@@ -88,6 +88,7 @@ class Config:
         self.port = port
         self.signals = signals
         self.write = write
+        self._access_menu = None  # built when first opened
 
     def load(self):
         """The saved settings applied; the problems of files that did not read."""
@@ -110,9 +111,19 @@ class Config:
 
     def apply_access(self):
         """The access settings that change the board, not only its signals: a blind
-        player's moves are taken by his press alone, his touches told to nobody (D.2.3)."""
-        blind = self.access_settings["blind"]
-        self.recognizer.press_only = (WHITE if "w" in blind else 0) | (BLACK if "b" in blind else 0)
+        player's moves are taken by his press alone, his touches told to nobody (D.2.3).
+        The settings belong to seats (firmware/access/seats.py): this game's colours."""
+        blind = self.signals.blind
+        self.recognizer.press_only = (WHITE if blind(WHITE) else 0) | (BLACK if blind(BLACK) else 0)
+
+    def access_menu(self):
+        """The access menu (firmware/access/menu.py), built when first opened: its code
+        loads then, not at boot (memory)."""
+        if self._access_menu is None:
+            from firmware.access.menu import AccessMenu
+
+            self._access_menu = AccessMenu(self.access_settings, self.signals, self.apply_access)
+        return self._access_menu
 
     # ----- the host's commands (firmware/app/commands.py)
 
@@ -121,18 +132,15 @@ class Config:
         self.settings.save(kw)
 
     def access(self, kw, now):
-        """Signals for blind and deaf players: access blind=w visual=b code=taptic
-        buzzer=on intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 (kept on the
-        device)."""
+        """Signals for blind and deaf players, by seat (left, right, both; a colour names the
+        seat it has now): access blind=left visual=right code=taptic buzzer=on
+        intensity=80,100 thresholds=600,300,60,10 speech=en volume=20 ears=left white=right
+        (kept on the device: firmware/access/settings.py)."""
         a = self.access_settings
         if kw:
             a.update(kw)
             self.apply_access()
-        w, b = a["volume"]
-        self.write("access blind=%s visual=%s buzzer=%s code=%s intensity=%s thresholds=%s speech=%s volume=%s ears=%s" % (
-            a["blind"] or "-", a["visual"] or "-", "on" if a["buzzer"] else "off", a["code"],
-            ",".join(str(i) for i in a["intensity"]), ",".join(str(i) for i in a["thresholds"]),
-            a["speech"] or "off", w if w == b else "%d,%d" % (w, b), "on" if a["ears"] else "off"))
+        self.write("access " + a.describe())
         if a["speech"] and self.signals.voice() is None:
             self.write("warning " + P.encode("speech is set, but no audio module answers (hardware/README.md)"))
 

@@ -8,6 +8,9 @@
 #                  the hold closes it)
 #   plus / minus   change the field shown (held: ten steps more)
 #   ok             the next field; after the last one: apply everything and close
+#   menu, held     with no clock running (before the start, after a game's end): the
+#                  access menu, for a blind or deaf player on his own
+#                  (firmware/access/menu.py: its items felt and said; menu closes it)
 #
 # Arbiter fields, in order: White's minutes, White's seconds, Black's minutes, Black's
 # seconds, White's moves, Black's moves, White's period, Black's period, then the battery
@@ -30,9 +33,11 @@ LONG = 10  # a held button moves ten steps
 
 
 class ClockMenu:
-    def __init__(self, presets=None):
+    def __init__(self, presets=None, access=None):
+        """access() -> the access menu (firmware/access/menu.py), if the board has one."""
         self.presets = presets
-        self.mode = None  # None (closed), "arbiter", "presets"
+        self.access = access
+        self.mode = None  # None (closed), "arbiter", "presets", "access"
         self.field = 0
         self.values = {}
         self.preset = 1
@@ -60,6 +65,18 @@ class ClockMenu:
                     self.mode = "presets"
             elif base == "menu" and held and clock.paused and not clock.frozen:
                 clock.resume(now)
+            elif base == "menu" and held and (not clock.started or clock.stopped):
+                self._open_access(clock, now)
+            return None
+        if base == "menu" and held and self.mode == "presets":
+            self._open_access(clock, now)  # its press opened the presets: the hold means access
+            return None
+        if self.mode == "access":
+            if base == "menu" and not held:
+                self.mode = None
+                self.access.close(now)
+            else:
+                self.access.button(base, held, now)
             return None
         if base == "menu" and not held:
             self.mode = None  # closed, nothing changed
@@ -91,6 +108,20 @@ class ClockMenu:
                 if self.values["upd"]:
                     return ("bootloader",)
         return None
+
+    def _open_access(self, clock, now):
+        if self.access is not None and not callable(getattr(self.access, "open", None)):
+            self.access = self.access()  # built at its first opening
+        if self.access is not None and self.access.open(clock, now):
+            self.mode = "access"
+
+    def ask(self, side, now):
+        """An ask key's touch while the menu is open: the access menu's (True), else not the
+        menu's (False: a question, as ever)."""
+        if self.mode != "access":
+            return False
+        self.access.ask(side, now)
+        return True
 
     def _preset_number(self):
         if self.presets:
@@ -136,6 +167,8 @@ class ClockMenu:
 
     def text(self):
         """What the two faces show while the menu is open."""
+        if self.mode == "access":
+            return self.access.text()
         if self.mode == "presets":
             if self.presets:
                 n, name, control = self.presets.all()[self.preset - 1]

@@ -15,7 +15,7 @@ from host_tools.relay.lichess import round_ids
 from host_tools.board.session import SERIAL
 
 MAX_BOARDS = 999
-PLAYER_KEYS = ("white", "black", "serial", "blind_serial", "blind")
+PLAYER_KEYS = ("white", "black", "serial", "blind_serial", "blind", "blind_seat")
 # Per board, for each player (white_..., black_...): his FIDE ID, title and rating, as the
 # PGN tags WhiteFideId, WhiteTitle, WhiteElo (lichess's broadcasts read them); and his
 # federation (white_fed: ITA), for the page.
@@ -149,6 +149,8 @@ def _board_entry(k, v) -> tuple[int, dict]:
     if "blind_serial" in entry and entry["blind_serial"] == entry.get("serial"):
         raise RoundError(f"board {k}: blind_serial is the board's own serial; the blind player's board is "
                          f"another board (with one board there would be no clock at all)")
+    if entry.get("blind_seat", "left") not in ("left", "right"):  # his half of the clock (docs/access.md)
+        raise RoundError(f"board {k}: blind_seat is left or right: the half of the clock the blind player sits at")
     if "touches" in v:  # D.2.10: the blind player is told when the sighted player touches a piece
         if not isinstance(v["touches"], bool) or "blind_serial" not in v:
             raise RoundError(f"board {k}: touches is true or false, with blind_serial")

@@ -4,23 +4,33 @@
 # wait for nothing but the flag and the last ten seconds, and a cut felt as one.
 from firmware.access.numbercode import (GROUP_MS, LONG_MS, MARK_MS, MAX_PAUSE_MS, SHORT_MS, ZERO_MS, encode,
                                         moves_code, number_groups, time_code, time_groups)
-from firmware.access.patterns import CUT, PATTERNS, URGENT, rhythm
+from firmware.access import patterns as P
+from firmware.access.patterns import CUT, EVENTS, URGENT, rhythm
 from firmware.access.player import SEPARATION_MS, SignalPlayer
 
 
 def test_patterns_can_be_told_apart_by_touch_and_from_any_digit():
-    rhythms = [rhythm(p) for p in PATTERNS.values()]
-    assert len(set(rhythms)) == len(rhythms)  # every event its own rhythm
+    rhythms = [rhythm(p) for _, p in EVENTS]
+    assert len(set(rhythms)) == len(rhythms)  # every event its own rhythm, on the motor
     light = [r.lower() for r in rhythms]  # a deaf player's light shows no strength
     assert len(set(light)) == len(light)
+    assert len(set(name for name, _ in EVENTS)) == len(EVENTS)
+    # Every pattern the module defines is in EVENTS: none left out of the docs or the practice.
+    defined = [v for k, v in P.__dict__.items() if k.isupper() and isinstance(v, tuple) and v
+               and isinstance(v[0], tuple) and k not in ("CUT", "URGENT", "THRESHOLDS", "EVENTS")]
+    assert all(any(d is p for _, p in EVENTS) for d in defined) and len(defined) == len(EVENTS)
     digits = (SHORT_MS, LONG_MS, ZERO_MS, MARK_MS)  # every pulse the number code plays
-    for name, p in PATTERNS.items():
+    for name, p in EVENTS:
         for on, off, level in p:
             assert on >= 250 and level in (1, 2), name  # felt, at most two intensities
+            assert on in (P.SHORT, P.LONG, P.TICK), name  # one vocabulary of pulse lengths
             assert on not in digits, name  # no event pulse is a digit's: none reads as a number
             assert off <= MAX_PAUSE_MS, name
         assert p[-1][1] == 0
-    assert all(on not in digits and on < 250 for on, _, _ in CUT)  # the rattle is like nothing else
+    # The rattle is like nothing else, and long enough for the coin motor to start (patterns.py).
+    assert all(on == P.RATTLE and on not in digits and on < P.SHORT and level == 2 for on, _, level in CUT)
+    assert P.RATTLE >= 150 and rhythm(CUT) == "RRRR"
+    assert len(P.THRESHOLDS) == 4 and URGENT == (P.YOUR_FLAG, P.OPPONENT_FLAG, P.THRESHOLD_4)
 
 
 def test_the_pause_between_signals_is_a_second_longer_than_any_inside_one():
@@ -98,24 +108,24 @@ def _player(answers=None):
 
 def test_player_plays_a_pattern_exactly():
     p = _player()
-    p.event(PATTERNS["move_done"], 0)
+    p.event(P.MOVE_DONE, 0)
     _run(p, 0, 2000)
     assert p.log == [(0, 1), (250, 0), (450, 1), (700, 0)]
 
 
 def test_two_events_are_apart_by_the_separation():
     p = _player()
-    p.event(PATTERNS["period"], 0)  # s l: 250 + 200 + 750 ms
-    p.event(PATTERNS["move_done"], 10)  # 10 ms later: it waits, and is felt apart
+    p.event(P.PERIOD, 0)  # s l: 250 + 200 + 750 ms
+    p.event(P.MOVE_DONE, 10)  # 10 ms later: it waits, and is felt apart
     _run(p, 0, 6000)
     ends = [t for t, lv in p.log if lv == 0]
     starts = [t for t, lv in p.log if lv]
     assert starts[2] - ends[1] == SEPARATION_MS
     # The latest turn's signal only: a second one waiting replaces the first.
     q = _player()
-    q.event(PATTERNS["threshold_10m"], 0)
-    q.event(PATTERNS["opponent_moved"], 100)
-    q.event(PATTERNS["move_done"], 200)
+    q.event(P.THRESHOLD_1, 0)
+    q.event(P.OPPONENT_MOVED, 100)
+    q.event(P.MOVE_DONE, 200)
     _run(q, 0, 8000)
     assert [t for t, lv in q.log if lv] == [0, 750 + SEPARATION_MS, 750 + SEPARATION_MS + 450]
 
@@ -123,14 +133,14 @@ def test_two_events_are_apart_by_the_separation():
 def test_an_answer_plays_whole_and_an_event_waits_for_its_end():
     nine = time_code(9000)
     p = _player({"time": nine})
-    p.event(PATTERNS["opponent_moved"], 0)
+    p.event(P.OPPONENT_MOVED, 0)
     p.answer("time", 0)
     _run(p, 0, 1000)
     assert p.log == [(0, 1), (250, 0)]  # the answer waits for the separation
     _run(p, 1010, 4000)
     first = p.log[2][0]
     assert first - 250 == SEPARATION_MS and p.answering
-    p.event(PATTERNS["illegal"], 4000)  # the opponent's illegal press, mid-answer: it waits
+    p.event(P.ILLEGAL, 4000)  # the opponent's illegal press, mid-answer: it waits
     _run(p, 4010, 20000)
     pulses = [(b[0] - a[0]) for a, b in zip(p.log[2::2], p.log[3::2])]
     assert pulses[:len(nine)] == [on for on, _, _ in nine]  # the answer whole
@@ -145,12 +155,12 @@ def test_the_flag_cuts_an_answer_short_and_the_cut_is_felt():
     _run(p, 0, 690)
     assert p.log[-1] == (450, 0)  # the answer is under way: two pulses played
     n = len(p.log)
-    assert "your_flag" in URGENT and "illegal" not in URGENT
-    p.event(PATTERNS["your_flag"], 700, urgent=True)
+    assert P.YOUR_FLAG in URGENT and P.ILLEGAL not in URGENT
+    p.event(P.YOUR_FLAG, 700, urgent=True)
     _run(p, 700, 8000)
     got = p.log[n:]
     rattle = [(b[0] - a[0]) for a, b in zip(got[0:8:2], got[1:8:2])]
-    assert rattle == [80, 80, 80, 80] and got[0][0] == 700 and all(lv == 2 for _, lv in got[0:8:2])
+    assert rattle == [P.RATTLE] * 4 and got[0][0] == 700 and all(lv == 2 for _, lv in got[0:8:2])
     flag = got[8:]
     assert flag[0][0] - got[7][0] == SEPARATION_MS  # then the pause, then the flag
     assert [(b[0] - a[0]) for a, b in zip(flag[0::2], flag[1::2])] == [750, 750, 750]
@@ -176,6 +186,18 @@ def test_a_touch_stops_an_answer_and_those_after_it():
 def test_the_last_seconds_tick_as_a_countdown():
     p = _player()
     for k in range(5):
-        p.event(PATTERNS["tick"], 1000 * k)
+        p.event(P.TICK_PATTERN, 1000 * k)
         _run(p, 1000 * k, 1000 * k + 990)
     assert [t for t, lv in p.log if lv] == [0, 1000, 2000, 3000, 4000]
+
+
+def test_every_event_a_player_is_told_has_its_own_method():
+    # #49: one method per event, as a ClockSink has: a mistyped name fails when it is
+    # called (AttributeError), never as a pattern looked up by a string at the event.
+    from firmware.app.signals import Signals
+
+    own = [name for name, _ in EVENTS if not name.startswith("threshold_")
+           and name not in ("tick", "your_flag", "opponent_flag", "menu", "right", "wrong")]
+    assert own and all(callable(getattr(Signals, name, None)) for name in own)
+    assert callable(Signals.flag)  # your flag and the opponent's, together
+    assert not hasattr(Signals, "event")  # no event by name

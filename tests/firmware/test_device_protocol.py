@@ -255,8 +255,8 @@ def test_signals_for_a_blind_player():
     dev, hal = _device()
     hal.lines()
     got = _ask(dev, hal, "access blind=w thresholds=290\n")
-    assert got == ["access blind=w visual=- buzzer=off code=tactileclock intensity=80,100 thresholds=290 "
-                   "speech=off volume=20 ears=off",
+    assert got == ["access blind=left visual=- buzzer=off code=tactileclock intensity=80,100 thresholds=290 "
+                   "speech=off volume=20 ears=- white=left",
                    "ok access"]
     assert _ask(dev, hal, "access blind=x\n")[0].startswith("err bad-argument")
     before = hal.t

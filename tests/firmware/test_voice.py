@@ -209,8 +209,8 @@ def test_a_blind_players_ask_is_answered_aloud_and_every_move_announced():
         "100 press black", "1000 button ask-white down", "1060 button ask-white up",  # his time, aloud
         "9000 occ %s" % _hex(e4), "9300 press white",
         "10000 occ %s" % _hex(e5), "10300 press black"], 16000)
-    assert "access blind=w visual=- buzzer=off code=tactileclock intensity=80,100 " \
-           "thresholds=600,300,60,10 speech=en volume=20 ears=off" in lines
+    assert "access blind=left visual=- buzzer=off code=tactileclock intensity=80,100 " \
+           "thresholds=600,300,60,10 speech=en volume=20 ears=- white=left" in lines
     assert "ask w time" in lines
     assert not [l for l in lines if l.startswith("warning")]
     # His time as the answer began (1.6 s after the start, his touch settled; 300+2): 4:58.

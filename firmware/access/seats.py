@@ -1,0 +1,113 @@
+# The two seats at the clock: its LEFT half - the one the hardware names White's
+# (firmware/hal/pinmap.py: MOTOR_WHITE, LED_WHITE, the face at 0x70 with "ask-white" and
+# "draw-white", CLOCK_WHITE; the speaker's half, the module's left channel) - and its RIGHT
+# half, with the four menu buttons on its back wall. A player keeps his seat from game to
+# game, as a blind player keeps his side of a talking clock; his colour changes. Which
+# colour sits where this game is the access setting `white` (left or right):
+#   - the host sets it (`access white=right`: the relay from the round file's seat), or
+#     the menu does;
+#   - or the clock learns it at the start, as a talking clock does: before the first move
+#     the player who presses his lever to start the clock is Black (6.5: White's clock is
+#     started), so the seat he pressed at is Black's. It learns this only while some seat
+#     has a setting of its own (blind, visual, ears), and never on one of two boards
+#     paired for a game (its colours come from the host).
+# SeatedHal turns the hardware's halves into colours for the rest of the firmware, which
+# speaks of White and Black only: a lever, an ask key and a draw key of a half are the
+# colour's that sits there, and the faces, the running-side lights, the signal lights and
+# the motors of a colour are those of its seat.
+from firmware.hal.base import Hal
+from firmware.rules.squares import WHITE, BLACK
+
+LEFT = "l"
+RIGHT = "r"
+_KEYS = {"ask-white": "ask-black", "ask-black": "ask-white", "draw-white": "draw-black",
+         "draw-black": "draw-white"}
+
+
+def seat_of(access, side):
+    """The seat ("l" or "r") where side sits this game."""
+    return LEFT if (side == WHITE) == (access["white"] == "left") else RIGHT
+
+
+def side_at(access, seat):
+    """The colour that sits at seat this game."""
+    return WHITE if (seat == LEFT) == (access["white"] == "left") else BLACK
+
+
+def channel(access, side):
+    """The earphone channel of side's seat, as the voice names them ("w" the left: the
+    hardware's first, "b" the right)."""
+    return "w" if seat_of(access, side) == LEFT else "b"
+
+
+class SeatedHal(Hal):
+    """The HAL as the firmware sees it: sides by colour, whichever seat each colour has.
+    Everything not about a side passes through unchanged; its feed (firmware/hal/base.py)
+    hands on the inputs as inputs() turns them."""
+
+    def __init__(self, hal, access, starting, changed):
+        """starting() -> whether a press now starts the game; changed(): the seats changed
+        (the board applies them)."""
+        self._hal = hal
+        self.access = access
+        self.starting = starting
+        self.changed = changed
+        for name in ("now", "diff", "scan", "take_scan", "read", "write", "buzzer", "squares", "power",
+                     "feed_watchdog"):
+            f = getattr(hal, name, None)
+            if f is not None:
+                setattr(self, name, f)
+
+    def __getattr__(self, name):
+        return getattr(self._hal, name)
+
+    @property
+    def swapped(self):
+        return self.access["white"] != "left"
+
+    def _side(self, side):
+        return (BLACK if side == WHITE else WHITE) if self.swapped else side
+
+    def inputs(self):
+        got = self._hal.inputs()
+        if not got:
+            return got
+        if isinstance(got, tuple):
+            got = list(got)
+        for i in range(len(got)):
+            kind, a, b, t = got[i]
+            if kind == "press":
+                self._learn(a)
+                got[i] = (kind, self._side(a), b, t)
+            elif kind == "button" and self.swapped and a in _KEYS:
+                got[i] = (kind, _KEYS[a], b, t)
+        return got
+
+    def _learn(self, half):
+        """A lever pressed at half (the hardware's side): before the first move, with no
+        clock running, its seat is Black's (he starts White's clock)."""
+        a = self.access
+        if not (a["blind"] or a["visual"] or a["ears"]) or self.starting is None or not self.starting():
+            return
+        white = "right" if half == WHITE else "left"  # the pressing seat is Black's
+        if a["white"] != white:
+            a.seat_white(white)
+            if self.changed is not None:
+                self.changed()
+
+    def display(self, white, black):
+        if self.swapped:
+            self._hal.display(black, white)
+        else:
+            self._hal.display(white, black)
+
+    def led(self, name, on):
+        if self.swapped and name in ("white", "black"):
+            name = "black" if name == "white" else "white"
+        self._hal.led(name, on)
+
+    def signal(self, side, on):
+        self._hal.signal(self._side(side), on)
+
+    def motor(self, side, duty_percent):
+        self._hal.motor(self._side(side), duty_percent)
