@@ -11,17 +11,14 @@
 #     started), so the seat he pressed at is Black's. It learns this only while some seat
 #     has a setting of its own (blind, visual, ears), and never on one of two boards
 #     paired for a game (its colours come from the host).
-# SeatedHal turns the hardware's halves into colours for the rest of the firmware, which
-# speaks of White and Black only: a lever, an ask key and a draw key of a half are the
+# SeatedHal (firmware/hal/seated.py) turns the hardware's halves into colours for the rest
+# of the firmware, which speaks of White and Black only: a lever, an ask key and a draw key of a half are the
 # colour's that sits there, and the faces, the running-side lights, the signal lights and
 # the motors of a colour are those of its seat.
-from firmware.hal.base import Hal
 from firmware.rules.squares import WHITE, BLACK
 
 LEFT = "l"
 RIGHT = "r"
-_KEYS = {"ask-white": "ask-black", "ask-black": "ask-white", "draw-white": "draw-black",
-         "draw-black": "draw-white"}
 
 
 def seat_of(access, side):
@@ -40,26 +37,36 @@ def channel(access, side):
     return "w" if seat_of(access, side) == LEFT else "b"
 
 
-class SeatedHal(Hal):
+_KEYS = {"ask-white": "ask-black", "ask-black": "ask-white", "draw-white": "draw-black",
+         "draw-black": "draw-white"}
+
+
+class SeatedHal:
     """The HAL as the firmware sees it: sides by colour, whichever seat each colour has.
-    Everything not about a side passes through unchanged; its feed (firmware/hal/base.py)
-    hands on the inputs as inputs() turns them."""
+    Everything not about a side passes through unchanged: the HAL still merges the scans
+    and inputs (its feed), and hands each lever and key through this, turned to its colour.
+    A self-test reads the inputs as the hardware names them."""
 
     def __init__(self, hal, access, starting, changed):
-        """starting() -> whether a press now starts the game; changed(): the seats changed
-        (the board applies them)."""
+        """access: the access settings (their "white", seat_white()); starting() -> whether
+        a press now starts the game; changed(): the seats changed (the board applies them)."""
         self._hal = hal
         self.access = access
         self.starting = starting
         self.changed = changed
-        for name in ("now", "diff", "scan", "take_scan", "read", "write", "buzzer", "squares", "power",
-                     "feed_watchdog"):
+        self._to = None
+        for name in ("now", "diff", "read", "write", "buzzer", "squares", "power", "feed_watchdog", "feed"):
             f = getattr(hal, name, None)
             if f is not None:
                 setattr(self, name, f)
 
     def __getattr__(self, name):
         return getattr(self._hal, name)
+
+    def connect(self, board, press, button):
+        """As the HAL's (firmware/hal/base.py), each lever and key turned to its colour."""
+        self._to = (press, button)
+        self._hal.connect(board, self._press, self._button)
 
     @property
     def swapped(self):
@@ -68,32 +75,25 @@ class SeatedHal(Hal):
     def _side(self, side):
         return (BLACK if side == WHITE else WHITE) if self.swapped else side
 
-    def inputs(self):
-        got = self._hal.inputs()
-        if not got:
-            return got
-        if isinstance(got, tuple):
-            got = list(got)
-        for i in range(len(got)):
-            kind, a, b, t = got[i]
-            if kind == "press":
-                self._learn(a)
-                got[i] = (kind, self._side(a), b, t)
-            elif kind == "button" and self.swapped and a in _KEYS:
-                got[i] = (kind, _KEYS[a], b, t)
-        return got
+    def _press(self, half, t):
+        self._learn(half)
+        self._to[0](self._side(half), t)
+
+    def _button(self, name, down, t):
+        if self.swapped and name in _KEYS:
+            name = _KEYS[name]
+        self._to[1](name, down, t)
 
     def _learn(self, half):
         """A lever pressed at half (the hardware's side): before the first move, with no
         clock running, its seat is Black's (he starts White's clock)."""
         a = self.access
-        if not (a["blind"] or a["visual"] or a["ears"]) or self.starting is None or not self.starting():
+        if not (a["blind"] or a["visual"] or a["ears"]) or not self.starting():
             return
         white = "right" if half == WHITE else "left"  # the pressing seat is Black's
         if a["white"] != white:
             a.seat_white(white)
-            if self.changed is not None:
-                self.changed()
+            self.changed()
 
     def display(self, white, black):
         if self.swapped:

@@ -33,17 +33,14 @@ class Device:
                  journal=None):
         """journal: where the current game is kept on flash (a Journal:
         firmware/app/journal.py); None keeps it in memory only."""
-        self.hal = hal
         now = hal.now()
-        # Steps done (scan, clock, protocol: the watchdog's) and quiet moments (a press
-        # answered, a game set up: the garbage collector's), counted for main.py.
+        # Steps done (scan, clock, protocol: the watchdog's), quiet moments (the GC's): main.py's.
         self.progress = [0, 0, 0, 0]
         game = self.game = Game()
         record = self.record = Record(hal, journal, board_id)
         presets = Presets(presets_path)
         access = AccessSettings(access_path or presets_path.replace("presets", "access"))
-        # The firmware speaks of White and Black; the clock's halves are seats
-        # (firmware/access/seats.py): the seats learnt at the start, before the first move.
+        # The clock's halves are seats, turned into colours (firmware/access/seats.py).
         hal = self.hal = SeatedHal(hal, access, lambda: not controls.elsewhere and games.starting(),
                                    lambda: config.apply_access())
         faces = Faces(hal, now)
@@ -58,9 +55,8 @@ class Device:
         games = self.games = Games(game, clock, match, recognizer, record, events, faces, presets, self._quiet)
         port = self.port = SerialPort(hal.write, record, lambda text, bad, t: commands.handle(parts, text, bad, t),
                                       (recognizer, record.log, match, faces, hal.diff), board_id)
-        controls = self.controls = Controls(recognizer, match, events, signals, faces, presets, record,
-                                            games.preset, port.button, lambda t: power.update(t),
-                                            lambda: config.access_menu())
+        controls = self.controls = Controls(recognizer, match, events, signals, faces, presets, record, games.preset,
+                                            port.button, lambda t: power.update(t), lambda: config.access_menu())
         config = self.config = Config(BoardSettings(presets_path.replace("presets", "config")), access, presets,
                                       recognizer, match, games, port, signals, record.write)
         selftest = self.selftest = SelfTest(hal, recognizer, record.write)

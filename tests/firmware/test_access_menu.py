@@ -150,7 +150,7 @@ def test_a_blind_player_sets_up_by_the_menu_alone_and_his_settings_follow_him():
     assert _pulses(motors, WHITE, g1, g2) and not _pulses(motors, BLACK, g1, g2)
     assert [l for l in lines if l.endswith("result 0-1 checkmate")]
     # Game 2: he is White at the same seat; the clock learnt it from the start.
-    assert dev.access["white"] == "left"
+    assert dev.config.access_settings["white"] == "left"
     assert "ask w time" in lines
     white_said = [t for at, f, t in said if at >= g2 and f == 12]
     assert _words(white_said)[0] == "white"
@@ -200,7 +200,7 @@ def test_the_practice_plays_each_event_after_its_number_and_the_quiz_waits_for_h
     got = _pulses(motors, WHITE, quiz, s.t + 2000)
     # The quiz: a random event, then (his key) right or wrong - l l l l or l s s s - and its number.
     assert _has(got, [P.LONG, P.SHORT, P.SHORT, P.SHORT]) or _has(got, [P.LONG] * 4)
-    assert dev.signals.menu_sides == ()  # the motor is the settings' again
+    assert dev.events.signals.menu_sides == ()  # the motor is the settings' again
 
 
 def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_not_reopen_it():
@@ -215,19 +215,19 @@ def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_n
     button("menu", 800)
     opened = hal.t
     button("menu-long", 3000)  # the hold: the access menu, felt on both motors (no blind seat yet)
-    assert dev.controls.menu.mode == "access" and dev.signals.menu_sides == (WHITE, BLACK)
+    assert dev.controls.menu.mode == "access" and dev.events.signals.menu_sides == (WHITE, BLACK)
     assert set(side for t, side, d in hal.motors if t >= opened and d) == {WHITE, BLACK}
     assert dev.controls.menu.text() == ("BLIND", "OFF L")
     button("ask-black", 3000)  # the right seat's player: the menu is his
-    assert dev.signals.menu_sides == (BLACK,) and "ask b time" not in hal.lines()
+    assert dev.events.signals.menu_sides == (BLACK,) and "ask b time" not in hal.lines()
     start = hal.t
     button("plus", 6000)
-    assert dev.access["blind"] == "r" and dev.controls.menu.text() == ("BLIND", "ON R")
+    assert dev.config.access_settings["blind"] == "r" and dev.controls.menu.text() == ("BLIND", "ON R")
     right = [d for t, side, d in hal.motors if t >= start and side == BLACK and d]
     assert right and not [d for t, side, d in hal.motors if t >= start and side == WHITE and d]
     button("menu", 800)  # closed by the press of a hold...
     button("menu-long", 6000)  # ...whose "long" does not open it again
-    assert dev.controls.menu is None and dev.signals.menu_sides == ()
+    assert dev.controls.menu is None and dev.events.signals.menu_sides == ()
     assert hal.motors[-1][2] == 0  # no motor left on
     # A blind seat of his own now: outside the menu his motor is his settings'.
-    assert dev.signals.blind(BLACK) and not dev.signals.blind(WHITE)
+    assert dev.events.signals.blind(BLACK) and not dev.events.signals.blind(WHITE)
