@@ -11,10 +11,12 @@
 # pauses are numbercode.py's. No event uses a digit's pulse (no event reads as a number), and
 # every event has its own rhythm, on the motor and on the light too, where strength does not
 # show (tests/firmware/test_access.py holds both, and docs/access.md's table to this file).
-SHORT = 250
-LONG = 750
-GAP = 200
-TICK = 400
+from firmware.const import const
+
+SHORT = const(250)
+LONG = const(750)
+GAP = const(200)
+TICK = const(400)
 # The rattle's pulse: long enough for the coin motor to spin up and be felt. The motor the
 # project orders (Seeed 316040001, hardware/order.csv) is the 1020-15-003-001, whose product
 # specification (Seeed's 316040001/1020_datasheet.doc, section 3 "Electrical
@@ -22,46 +24,37 @@ TICK = 400
 # the time is taken from the step response Precision Microdrives publishes for a small ERM
 # at its rated voltage (its 305-000: the full amplitude after about 180 ms). Each pulse is
 # 180 ms, strong (the motor's rated voltage: firmware/hal/motorduty.py), 100 ms apart.
-RATTLE = 180
-RATTLE_GAP = 100
-
-_S = (SHORT, GAP, 1)
-_L = (LONG, GAP, 1)
-_SS = (SHORT, GAP, 2)
-_LL = (LONG, GAP, 2)
-
-
-def _p(*pulses):
-    """The last pulse has no gap after it."""
-    last = pulses[-1]
-    return pulses[:-1] + ((last[0], 0, last[2]),)
-
+RATTLE = const(180)
+RATTLE_GAP = const(100)
 
 # One constant per event; EVENTS below orders them (the docs' table, the practice mode).
-OPPONENT_MOVED = _p(_S)  # the opponent completed his move: your clock runs
-MOVE_DONE = _p(_S, _S)  # your move was completed
-THRESHOLD_1 = _p(_L)  # the first time threshold (10 minutes by default)
-THRESHOLD_2 = _p(_L, _S)  # the second (5 minutes)
-THRESHOLD_3 = _p(_L, _S, _S)  # the third (1 minute)
-THRESHOLD_4 = _p(_LL, _LL)  # the fourth (10 seconds): may cut an answer short
-TICK_PATTERN = ((TICK, 0, 1),)  # each second of the last five
-YOUR_FLAG = _p(_LL, _LL, _LL)
-OPPONENT_FLAG = _p(_SS, _LL, _SS)
-ILLEGAL = _p(_SS, _SS, _SS)  # your illegal press (7.5.3) or an illegal move of yours
-OPPONENT_ILLEGAL = _p(_SS, _L, _SS, _L)  # the opponent pressed without a move
-BOARD_DIFFERS = _p(_L, _S, _L)  # the board differs from the game
-TIME_ADDED = _p(_S, _L, _S, _S)  # time given to you: a penalty of the opponent's (7.5.5)
-PERIOD = _p(_S, _L)  # a new period: its time added
-DRAW_OFFER = _p(_S, _S, _L)  # the opponent offers a draw
-CLAIM = _p(_S, _S, _L, _S)  # a draw claimed (9.2, 9.3): the arbiter decides
-GAME_OVER = _p(_L, _L, _S)  # not l l: on a light, strength does not show (the 10 s warning is L L)
-PAUSE = _p(_L, _S, _S, _L)  # the clock paused: the arbiter is called (6.11.2)
-RESUME = _p(_S, _L, _L)  # the arbiter's pause is over: the clock runs again
-MESSAGE = _p(_S, _S, _L, _L)  # the arbiter's message (on a deaf player's face)
-OPPONENT_TOUCHED = _p(_S, _S, _S, _L)  # on his own board of a pair he touched a piece (D.2.10)
-MENU = _p(_S, _S, _S, _S)  # the clock's menu: a setting's name follows
-RIGHT = _p(_L, _L, _L, _L)  # practice: the answer was right
-WRONG = _p(_L, _S, _S, _S)  # practice: the answer was wrong
+# Each is written out pulse by pulse, the last without a gap after it: made of constants
+# alone, MicroPython's compiler keeps it in the firmware's flash, not on the heap. In the
+# letters of the vocabulary above:
+OPPONENT_MOVED = ((SHORT, 0, 1),)  # s: the opponent completed his move: your clock runs
+MOVE_DONE = ((SHORT, GAP, 1), (SHORT, 0, 1))  # s s: your move was completed
+THRESHOLD_1 = ((LONG, 0, 1),)  # l: the first time threshold (10 minutes by default)
+THRESHOLD_2 = ((LONG, GAP, 1), (SHORT, 0, 1))  # l s: the second (5 minutes)
+THRESHOLD_3 = ((LONG, GAP, 1), (SHORT, GAP, 1), (SHORT, 0, 1))  # l s s: the third (1 minute)
+THRESHOLD_4 = ((LONG, GAP, 2), (LONG, 0, 2))  # L L: the fourth (10 seconds): may cut an answer short
+TICK_PATTERN = ((TICK, 0, 1),)  # t: each second of the last five
+YOUR_FLAG = ((LONG, GAP, 2), (LONG, GAP, 2), (LONG, 0, 2))  # L L L
+OPPONENT_FLAG = ((SHORT, GAP, 2), (LONG, GAP, 2), (SHORT, 0, 2))  # S L S
+ILLEGAL = ((SHORT, GAP, 2), (SHORT, GAP, 2), (SHORT, 0, 2))  # S S S: your illegal press (7.5.3) or move
+OPPONENT_ILLEGAL = ((SHORT, GAP, 2), (LONG, GAP, 1), (SHORT, GAP, 2), (LONG, 0, 1))  # S l S l: he pressed without a move
+BOARD_DIFFERS = ((LONG, GAP, 1), (SHORT, GAP, 1), (LONG, 0, 1))  # l s l: the board differs from the game
+TIME_ADDED = ((SHORT, GAP, 1), (LONG, GAP, 1), (SHORT, GAP, 1), (SHORT, 0, 1))  # s l s s: time given to you (7.5.5)
+PERIOD = ((SHORT, GAP, 1), (LONG, 0, 1))  # s l: a new period: its time added
+DRAW_OFFER = ((SHORT, GAP, 1), (SHORT, GAP, 1), (LONG, 0, 1))  # s s l: the opponent offers a draw
+CLAIM = ((SHORT, GAP, 1), (SHORT, GAP, 1), (LONG, GAP, 1), (SHORT, 0, 1))  # s s l s: a draw claimed (9.2, 9.3)
+GAME_OVER = ((LONG, GAP, 1), (LONG, GAP, 1), (SHORT, 0, 1))  # l l s (not l l: on a light strength does not show)
+PAUSE = ((LONG, GAP, 1), (SHORT, GAP, 1), (SHORT, GAP, 1), (LONG, 0, 1))  # l s s l: the arbiter is called (6.11.2)
+RESUME = ((SHORT, GAP, 1), (LONG, GAP, 1), (LONG, 0, 1))  # s l l: the clock runs again
+MESSAGE = ((SHORT, GAP, 1), (SHORT, GAP, 1), (LONG, GAP, 1), (LONG, 0, 1))  # s s l l: the arbiter's message
+OPPONENT_TOUCHED = ((SHORT, GAP, 1), (SHORT, GAP, 1), (SHORT, GAP, 1), (LONG, 0, 1))  # s s s l: he touched a piece (D.2.10)
+MENU = ((SHORT, GAP, 1), (SHORT, GAP, 1), (SHORT, GAP, 1), (SHORT, 0, 1))  # s s s s: a setting's name follows
+RIGHT = ((LONG, GAP, 1), (LONG, GAP, 1), (LONG, GAP, 1), (LONG, 0, 1))  # l l l l: practice: the answer was right
+WRONG = ((LONG, GAP, 1), (SHORT, GAP, 1), (SHORT, GAP, 1), (SHORT, 0, 1))  # l s s s: practice: wrong
 
 # Every event in the order the docs' table and the practice mode give them (its number
 # there is its place here, from 1).
