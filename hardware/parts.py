@@ -160,6 +160,54 @@ def _section(part: str) -> str:
     return next(name for name, starts in SECTIONS if part.startswith(starts))
 
 
+# What a maker pays besides the parts' prices: dated estimates (sourcing.PRICED) from the
+# sources' published rates for one parcel to an address in the EU, not quotes; look at
+# each source's page before ordering. (EUR, why)
+SHIPPING = {
+    "Mouser": (0.00, "free on orders over EUR 50 to the EU; the order is over it"),
+    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or add its three lines to the Mouser basket)"),
+    "LCSC": (9.00, "its global direct line, one small parcel"),
+    "Pololu": (12.00, "its cheapest international post"),
+    "marketplace": (0.00, "most marketplace sellers ship small parts free"),
+    "a PCB board house (JLCPCB, PCBWay, Aisler)": (0.00, "in the strips' price (about EUR 40 with shipping)"),
+    "a laser-cutting service": (8.00, "a flat parcel"),
+    "a fastener supplier": (5.00, "a letter parcel"),
+}
+# The PCB route (hardware/README.md): five of each small board with the strips' order, and
+# the board house's assembly of their surface-mount parts (JLCPCB's economic assembly:
+# a setup and a stencil per design, a fee per kind of part not in its basic library, the
+# parts; two boards of each design assembled). Dated estimates, EUR.
+PCB_ROUTE = (
+    ("five of each PCB: controller, cable guard, voice, buttons", 14.00),
+    ("assembly: three designs' setup and stencils (3 x EUR 9)", 27.00),
+    ("assembly: the surface-mount parts and a loading fee per kind and design (7)", 28.00),
+    ("the heavier parcel with the strips", 5.00),
+)
+# The faces stay on perfboard on the PCB route until the face PCB's characters follow their
+# display's own pinout (hardware/README.md, "The faces' PCB"): their perfboards and
+# adapters are still bought.
+FACES_ON_PERFBOARD = ("perfboard 180x50", "adapter SOP-28")
+SHIPPED = "shipping (estimates: one parcel per source)"
+PCB_EXTRA = "the PCB route: five of each PCB but the faces', their surface-mount parts assembled (less the perfboards and adapters)"
+
+
+def shipping(mechanical=None) -> float:
+    """The shipping of the whole order: one parcel per source it names."""
+    sources = {r["distributor"] for r in electronic_rows()} | {r["distributor"] for r in mechanical or mechanical_rows()}
+    return round(sum(SHIPPING[s][0] for s in sources), 2)
+
+
+def pcb_route(mechanical=None) -> float:
+    """What the PCB route adds: its boards and their assembly, less what it replaces (the
+    perfboards and the chips' adapters)."""
+    mechanical = mechanical or mechanical_rows()
+    saved = sum(float(r["eur"]) for r in mechanical
+                if r["part"].startswith("perfboard") and r["part"] not in FACES_ON_PERFBOARD)
+    saved += sum(r["eur"] for r in electronic_rows()
+                 if r["part"].startswith("adapter") and r["part"] not in FACES_ON_PERFBOARD)
+    return round(sum(eur for _, eur in PCB_ROUTE) - saved, 2)
+
+
 def cost(mechanical=None) -> dict:
     """What the board costs, by section, in euros: with and without the optional voice."""
     mechanical = mechanical or mechanical_rows()
@@ -177,6 +225,13 @@ def cost(mechanical=None) -> dict:
     out["total with the voice"] = round(out["total without the voice"] + out[THE_VOICE], 2)
     pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
     out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
+    out[SHIPPED] = shipping(mechanical)
+    out[PCB_EXTRA] = pcb_route(mechanical)
+    out["perfboard route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED], 2)
+    out["PCB route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED]
+                                                         + out[PCB_EXTRA], 2)
+    out["PCB route, shipped, with the voice"] = round(out["PCB route, shipped, without the voice"]
+                                                      + out[THE_VOICE], 2)
     return out
 
 
