@@ -52,10 +52,15 @@ FACE_BOARD = (180.0, 50.0, 12.0)  # a face's board and what stands behind it (HT
 FACE_SCREWS = (88.0, 22.0)  # the face board's M2.5 screws, from the window's centre
 HALF = 200.0  # a half's length
 DEPTH, H_FRONT, H_REAR, TOP_DEPTH, T = 100.0, 25.0, 75.0, 45.0, 2.4
-LEVER = 35.0  # the lever cap's stem, square (its hole 0.6 mm larger)
+LEVER = 35.0  # the lever cap's stem, square (its hole LEVER_CLEAR larger)
+LEVER_CLEAR = 0.4  # the top's hole round the stem: 0.2 mm a side, a sliding fit
 LEVER_RIM = 2.0  # how far the cap's head reaches over the hole all round
-LEVER_TRAVEL = 4.0  # the head's underside above the top at rest: pressed this far, it lands on the top
-LEVER_UP = 8.0  # how far the cap stands above the top at rest (the head: LEVER_UP - LEVER_TRAVEL thick)
+LEVER_TRAVEL = 4.0  # pressed this far, the stem's bottom lands on the bracket's stops round the switch
+# The head's underside above the top at the stop: the head never lands first, so however
+# the cap is pressed it stops on the bracket's stops, round the switch's lever.
+HEAD_GAP = 0.8
+LEVER_UP = 8.0  # how far the cap stands above the top at rest (the head: LEVER_UP - LEVER_TRAVEL - HEAD_GAP thick)
+M3_MAJOR = 3.0  # the cap's screw in the shelf's hole: the stem's second guide
 STEM_BELOW = 1.0  # how far the stem reaches below the top at rest
 # The lever's return spring, round the M3 screw that holds the cap down on the bracket's
 # shelf: outside diameter, free length, solid length, rate (N/mm).
@@ -84,7 +89,7 @@ SWITCH_OP = (6.8, 1.5)
 SWITCH_OT = 0.55
 SWITCH_MD = 0.5  # movement differential: how far above the operating position it lets go
 SWITCH_HOLES = (6.5, 2.9)
-SWITCH_SET = 0.3
+SWITCH_SET = 0.4
 SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 # The cells' holder, MPD BK-18650-PC8: four 18650 cells side by side, across x. Its two-cell
 # BK-18650-PC4's drawing gives 77.70 along the cells and 21.54 high, 40.21 across two: four
@@ -377,7 +382,7 @@ class ClockHalf:
                 part -= self.on_slope(xm + sx, sa, 0, Cylinder(1.35, 20, align=mid))
         # The lever's hole, the LED, the motor's pocket under the top.
         lx, ly = self.lever_at()
-        part -= Pos(lx, ly, H_REAR) * Box(LEVER + 0.6, LEVER + 0.6, 10, align=mid)
+        part -= Pos(lx, ly, H_REAR) * Box(LEVER + LEVER_CLEAR, LEVER + LEVER_CLEAR, 10, align=mid)
         part -= Pos(self.toward_outer(34), ly, H_REAR) * Cylinder(LED_HOLE / 2, 10, align=mid)
         for ax, ay in (self.ask_key_at(), self.draw_key_at()):
             part -= Pos(ax, ay, H_REAR) * Cylinder(ASK_KEY[0] / 2, 10, align=mid)
@@ -468,9 +473,56 @@ class ClockHalf:
 
     def lever_stop(self):
         """The heights of the lever at rest and at its stop: (the head's underside, the stem's
-        bottom) at rest, and the same pressed; the stop is the head on the top."""
-        head, stem = H_REAR + LEVER_TRAVEL, H_REAR - T - STEM_BELOW
+        bottom) at rest, and the same pressed; the stop is the stem's bottom on the bracket's
+        stops (the rib and two lugs round the switch), the head HEAD_GAP over the top."""
+        head, stem = H_REAR + LEVER_TRAVEL + HEAD_GAP, H_REAR - T - STEM_BELOW
         return (head, stem), (head - LEVER_TRAVEL, stem - LEVER_TRAVEL)
+
+    def lever_stops(self):
+        """Where the pressed stem rests: the stops' rectangles on the bracket, (x0, y0, x1,
+        y1) in CAD coordinates, their tops at the pressed stem's bottom: the rib's top and two
+        lugs across the switch's ends, out to the stem's edge."""
+        lx, ly = self.lever_at()
+        rx, rt = BRACKET["rib"]
+        y0, y1 = self._rib_y()
+        lug = BRACKET["lug"]
+        edge = lx + LEVER / 2
+        return [(lx + rx, y0, lx + rx + rt, y1), (lx + rx, y0, edge, y0 + lug), (lx + rx, y1 - lug, edge, y1)]
+
+    def _rib_y(self):
+        return BRACKET["switch_y"] - SWITCH[0] / 2 - BRACKET["lug"] - 0.3, DEPTH - T - BRACKET["back"][0]
+
+    def switch_lever_at(self):
+        """Where the cap presses the switch's lever: over the middle of its body (x, y)."""
+        x0, y0, _, x1, y1, _ = self.switch_box()
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def lever_tilt(self):
+        """The most the cap can tilt (radians), guided by the top's hole round its stem and
+        by its screw in the shelf's hole: a pin in two bushings tilts by the sum of their
+        clearances a side over the span between their outer ends."""
+        c_top = LEVER_CLEAR / 2
+        c_shelf = (LEVER_SCREW[0] - M3_MAJOR) / 2
+        span = H_REAR - (SHELF_TOP - 3.0)
+        return math.atan((c_top + c_shelf) / span)
+
+    def edge_press(self):
+        """A press anywhere on the cap, at its worst: (the tilt in degrees, how far above the
+        seated cap the switch's lever is left). Pressed outside the stops, the cap pivots
+        about their outline and tilts until its guides stop it: every point inside the
+        outline rises, the farther from the pivot the more; a point outside it (a switch
+        beside the stops) is left up by its distance from the far side."""
+        ax, ay = self.switch_lever_at()
+        x0 = min(r[0] for r in self.lever_stops())
+        y0 = min(r[1] for r in self.lever_stops())
+        x1 = max(r[2] for r in self.lever_stops())
+        y1 = max(r[3] for r in self.lever_stops())
+        theta = self.lever_tilt()
+        # The pivot: an edge or a corner of the stops' outline; the lever rises by its
+        # distance from it in the direction of the tilt, at most its distance to a corner.
+        reach = max(math.hypot(ax - cx, ay - cy) for cx in (x0, x1) for cy in (y0, y1))
+        return math.degrees(theta), reach * math.sin(theta)
+
 
     def switch_holes_z(self):
         """The switch's holes' centre line: (lowest, middle, highest) the slots allow."""
@@ -513,8 +565,14 @@ class ClockHalf:
         part += Pos(lx - sw, ly - sw, SHELF_TOP - 3.0) * Box(2 * sw, inner - thick - ly + sw, 3.0, align=lo)
         part -= Pos(lx, ly, SHELF_TOP) * Cylinder(LEVER_SCREW[0] / 2, 10, align=mid)
         rx, rt = BRACKET["rib"]
-        ry0 = BRACKET["switch_y"] - SWITCH[0] / 2 - 2.0
-        part += Pos(lx + rx, ry0, z0) * Box(rt, inner - thick - ry0, z1 - z0, align=lo)
+        ry0, ry1 = self._rib_y()
+        (_, _), (_, stem_down) = self.lever_stop()
+        part += Pos(lx + rx, ry0, z0) * Box(rt, ry1 - ry0, stem_down - z0, align=lo)
+        ox, ot = BRACKET["outer"]
+        part += Pos(lx + ox, ry0, z0) * Box(ot, ry1 - ry0, stem_down - z0, align=lo)
+        depth = BRACKET["lug_depth"]
+        for y in (ry0, ry1 - BRACKET["lug"]):
+            part += Pos(lx + rx, y, stem_down - depth) * Box(ox + ot - rx, BRACKET["lug"], depth, align=lo)
         lowest, _, highest = self.switch_holes_z()
         for dy in (-SWITCH_HOLES[0] / 2, SWITCH_HOLES[0] / 2):
             y = BRACKET["switch_y"] + dy
@@ -522,6 +580,9 @@ class ClockHalf:
                 Cylinder(1.1, rt + 2, align=mid) + Pos(0, 0, -(highest - lowest) / 2) * Rot(0, 90, 0) * \
                 Cylinder(1.1, rt + 2, align=mid)
             part -= Pos(lx + rx + rt / 2, y, (lowest + highest) / 2) * slot
+            wide = BRACKET["outer_slot"]
+            part -= Pos(lx + ox + ot / 2, y, (lowest + highest) / 2) * Box(ot + 2, wide, highest - lowest + wide,
+                                                                          align=mid)
         for x, z in self.bracket_screws():
             part -= Pos(x, inner, z) * Rot(90, 0, 0) * Cylinder(LEVER_SCREW[1] / 2, 2 * thick - 1.0, align=mid)
         return part
@@ -545,13 +606,31 @@ class ClockHalf:
 
     def lever_faults(self) -> list[str]:
         """What would make the lever's switch its stop, or leave a press unread: [] when
-        the head lands on the top first, at every setting of the switch's slots, for any
-        switch within its datasheet's tolerance; the spring returns the cap and never goes
-        solid."""
+        the stem lands on the bracket's stops first (the head still clear of the top), at
+        every setting of the switch's slots, for any switch within its datasheet's
+        tolerance; a press anywhere on the cap, tilting it as far as its guides let it,
+        still takes the switch past its operating position; the spring returns the cap and
+        never goes solid."""
         faults = []
         (head_up, stem_up), (head_down, stem_down) = self.lever_stop()
-        if abs(head_down - H_REAR) > 1e-9:
-            faults.append("the head does not land on the top")
+        if head_down <= H_REAR + 1e-9:
+            faults.append("the head lands on the top before the stem lands on its stops")
+        ax, ay = self.switch_lever_at()
+        stops = self.lever_stops()
+        inside = (min(r[0] for r in stops) <= ax <= max(r[2] for r in stops)
+                  and min(r[1] for r in stops) <= ay <= max(r[3] for r in stops))
+        if not inside:
+            faults.append("the switch's lever lies outside its stops' outline: a press on the far side tilts the "
+                          "cap up off it")
+        tilt, short = self.edge_press()
+        if short >= SWITCH_SET:
+            faults.append("a press at the cap's edge tilts it %.2f degrees (guided %.1f mm, %.2f mm play) and leaves "
+                          "the switch's lever %.2f mm up, more than the %.2f mm it is set past its operating position: "
+                          "the press is missed" % (tilt, H_REAR - SHELF_TOP + 3.0, LEVER_CLEAR / 2, short, SWITCH_SET))
+        lx, ly = self.lever_at()
+        if any(not (lx - LEVER / 2 <= x0 and x1 <= lx + LEVER / 2 and ly - LEVER / 2 <= y0 and y1 <= ly + LEVER / 2)
+               for x0, y0, x1, y1 in stops):
+            faults.append("a stop reaches beyond the stem")
         lowest, middle, highest = self.switch_holes_z()
         body_top = highest - SWITCH_HOLES[1] + SWITCH[2]
         if body_top >= stem_down:
@@ -721,7 +800,11 @@ class ClockHalf:
 # The lever's bracket (mm): its back plate (thickness, from z, to z), its width, the shelf's
 # half side round the cap's screw, the rib's x from the lever's centre and thickness, the
 # switch's middle along y.
-BRACKET = {"back": (4.0, 56.0, 66.0), "width": 28.0, "shelf": 7.0, "rib": (8.0, 2.5), "switch_y": 85.0}
+BRACKET = {"back": (4.0, 56.0, 66.0), "width": 42.0, "shelf": 7.0, "rib": (8.0, 2.5), "switch_y": 85.0,
+           # the stops' lugs across the switch's ends (along y), their depth, and the outer
+           # rib they bridge to (x from the lever's centre, thickness), with slots for the
+           # switch's screws and a driver
+           "lug": 1.7, "lug_depth": 3.0, "outer": (18.5, 2.0), "outer_slot": 5.0}
 
 
 def lever_cap():
@@ -730,8 +813,8 @@ def lever_cap():
     from build123d import Align, Box, Cylinder, Pos
 
     lo = (Align.CENTER, Align.CENTER, Align.MIN)
-    stem = T + STEM_BELOW + LEVER_TRAVEL
-    head = LEVER_UP - LEVER_TRAVEL
+    stem = T + STEM_BELOW + LEVER_TRAVEL + HEAD_GAP
+    head = LEVER_UP - LEVER_TRAVEL - HEAD_GAP
     part = Box(LEVER, LEVER, stem, align=lo) + Pos(0, 0, stem) * Box(LEVER + 2 * LEVER_RIM, LEVER + 2 * LEVER_RIM,
                                                                       head, align=lo)
     return part - Pos(0, 0, -0.01) * Cylinder(LEVER_SCREW[1] / 2, LEVER_SCREW[2] + 0.01, align=lo)

@@ -137,3 +137,23 @@ def frame(pitch=PITCH):
 def board_outer(pitch=PITCH):
     """The enclosure's outer side, square."""
     return 8 * pitch + 2 * frame(pitch)
+
+
+# ----- the optional square LEDs (firmware/hal/squareleds.py): a WS2812B strip of 30 LEDs a
+# metre cut at its marks into single-LED pieces, each stuck on the sensor strip under its
+# square across the diagonal, on the far side of the square's centre from its reed (the
+# reed's near pad is 0.84 mm from the centre): clear of the glass, the pads and the holes.
+LED_PIECE = (33.3, 10.0)  # a piece of a 30/m strip: its length between cut marks, its width
+LED_SHIFT = 6.0  # the piece's centre (its LED) from the square's centre, away from the reed
+
+
+def led_piece(cx, cy):
+    """The LED piece's corners under the square centred at (cx, cy) (any frame with y
+    towards White), and its LED's centre: ([(x, y)] * 4, (x, y))."""
+    ux, uy = REED_AXIS
+    px, py = -uy, ux  # across the diagonal
+    mx, my = cx - LED_SHIFT * ux, cy - LED_SHIFT * uy
+    half_l, half_w = LED_PIECE[0] / 2, LED_PIECE[1] / 2
+    corners = [(mx + a * half_l * px + b * half_w * ux, my + a * half_l * py + b * half_w * uy)
+               for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return corners, (mx, my)

@@ -86,6 +86,12 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "%.0f mm (FIDE's standards: a square twice a pawn's base), felted; a %.1f x %.1f mm hole drilled "
          "in each base for its magnet, the same pole down on every piece" % (G.PITCH / 2, d + 0.2, t + 0.2),
          "playing"),
+        (3, "WS2812B strip 30/m", "addressable RGB LED strip, WS2812B, 30 LEDs a metre, 10 mm wide, bare (IP30), "
+         "self-adhesive, 5 V: cut at its marks into 64 single-LED pieces (%.1f mm), each stuck on its sensor strip "
+         "across its square's diagonal, its LED %.0f mm from the square's centre away from the reed (geometry.led_piece), "
+         "the pieces wired in the firmware's order (a1..h1, h2..a2, ...: firmware/hal/squareleds.py) by three short "
+         "wires, the first to the cable guard's J3; seen through an opal acrylic playing surface"
+         % (G.LED_PIECE[0], G.LED_SHIFT), "the square LEDs (optional)"),
         (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces"),
         (1, "playing surface", "3 mm plywood or acrylic, %.0f x %.0f mm, laser-cut and engraved from "
          "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted); the clock's two %.0f x %.0f mm "
@@ -145,6 +151,8 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
 
 ELECTRONICS = "electronics (order.csv, without the voice)"
 THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
+SQUARE_LEDS = "the square LEDs (optional: 64 WS2812B, strip pieces)"
+OPTIONAL = (THE_VOICE, SQUARE_LEDS)
 VOICE_MECHANICAL = {"screw M2.5x8 + nut", "micro SD card", "perfboard 76x40"}
 # A mechanical part's section in cost.csv, by its name's beginning; the rest: the last.
 SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),
@@ -157,13 +165,63 @@ SECTIONS = (("sensor strips (PCB)", ("sensor strip PCB",)),
 def _section(part: str) -> str:
     if part in VOICE_MECHANICAL:
         return THE_VOICE
+    if part.startswith("WS2812B"):
+        return SQUARE_LEDS
     return next(name for name, starts in SECTIONS if part.startswith(starts))
+
+
+# What a maker pays besides the parts' prices: dated estimates (sourcing.PRICED) from the
+# sources' published rates for one parcel to an address in the EU, not quotes; look at
+# each source's page before ordering. (EUR, why)
+SHIPPING = {
+    "Mouser": (0.00, "free on orders over EUR 50 to the EU; the order is over it"),
+    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or add its three lines to the Mouser basket)"),
+    "LCSC": (9.00, "its global direct line, one small parcel"),
+    "Pololu": (12.00, "its cheapest international post"),
+    "marketplace": (0.00, "most marketplace sellers ship small parts free"),
+    "a PCB board house (JLCPCB, PCBWay, Aisler)": (0.00, "in the strips' price (about EUR 40 with shipping)"),
+    "a laser-cutting service": (8.00, "a flat parcel"),
+    "a fastener supplier": (5.00, "a letter parcel"),
+}
+# The PCB route (hardware/README.md): five of each small board with the strips' order, and
+# the board house's assembly of their surface-mount parts (JLCPCB's economic assembly:
+# a setup and a stencil per design, a fee per kind of part not in its basic library, the
+# parts; two boards of each design assembled). Dated estimates, EUR.
+PCB_ROUTE = (
+    ("five of each PCB: controller, cable guard, voice, buttons", 14.00),
+    ("assembly: three designs' setup and stencils (3 x EUR 9)", 27.00),
+    ("assembly: the surface-mount parts and a loading fee per kind and design (7)", 28.00),
+    ("the heavier parcel with the strips", 5.00),
+)
+# The faces stay on perfboard on the PCB route until the face PCB's characters follow their
+# display's own pinout (hardware/README.md, "The faces' PCB"): their perfboards and
+# adapters are still bought.
+FACES_ON_PERFBOARD = ("perfboard 180x50", "adapter SOP-28")
+SHIPPED = "shipping (estimates: one parcel per source)"
+PCB_EXTRA = "the PCB route: five of each PCB but the faces', their surface-mount parts assembled (less the perfboards and adapters)"
+
+
+def shipping(mechanical=None) -> float:
+    """The shipping of the whole order: one parcel per source it names."""
+    sources = {r["distributor"] for r in electronic_rows()} | {r["distributor"] for r in mechanical or mechanical_rows()}
+    return round(sum(SHIPPING[s][0] for s in sources), 2)
+
+
+def pcb_route(mechanical=None) -> float:
+    """What the PCB route adds: its boards and their assembly, less what it replaces (the
+    perfboards and the chips' adapters)."""
+    mechanical = mechanical or mechanical_rows()
+    saved = sum(float(r["eur"]) for r in mechanical
+                if r["part"].startswith("perfboard") and r["part"] not in FACES_ON_PERFBOARD)
+    saved += sum(r["eur"] for r in electronic_rows()
+                 if r["part"].startswith("adapter") and r["part"] not in FACES_ON_PERFBOARD)
+    return round(sum(eur for _, eur in PCB_ROUTE) - saved, 2)
 
 
 def cost(mechanical=None) -> dict:
     """What the board costs, by section, in euros: with and without the optional voice."""
     mechanical = mechanical or mechanical_rows()
-    sections = dict.fromkeys([ELECTRONICS, THE_VOICE] + [name for name, _ in SECTIONS], 0.0)
+    sections = dict.fromkeys([ELECTRONICS, THE_VOICE, SQUARE_LEDS] + [name for name, _ in SECTIONS], 0.0)
     for r in electronic_rows():
         sections[THE_VOICE if r["voice"] else ELECTRONICS] += r["eur"]
     for r in mechanical:
@@ -173,10 +231,17 @@ def cost(mechanical=None) -> dict:
             eur -= float(r["eur_each"])
         sections[_section(r["part"])] += eur
     out = {k: round(v, 2) for k, v in sections.items()}
-    out["total without the voice"] = round(sum(v for k, v in out.items() if k != THE_VOICE), 2)
+    out["total without the voice"] = round(sum(v for k, v in out.items() if k not in OPTIONAL), 2)
     out["total with the voice"] = round(out["total without the voice"] + out[THE_VOICE], 2)
     pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
     out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
+    out[SHIPPED] = shipping(mechanical)
+    out[PCB_EXTRA] = pcb_route(mechanical)
+    out["perfboard route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED], 2)
+    out["PCB route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED]
+                                                         + out[PCB_EXTRA], 2)
+    out["PCB route, shipped, with the voice"] = round(out["PCB route, shipped, without the voice"]
+                                                      + out[THE_VOICE], 2)
     return out
 
 

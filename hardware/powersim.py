@@ -114,8 +114,9 @@ class Scenario:
     when it is pulled or plugged (s), when the motors start and the voice speaks (s)."""
 
     def __init__(self, name, cells_v, usb_v=5.0, usb_in=True, switch_at=None, motors_at=None, voice_at=None,
-                 end=0.25, switch_on=True):
+                 end=0.25, switch_on=True, host_ohm=0.0):
         self.name, self.cells_v, self.usb_v, self.usb_in = name, cells_v, usb_v, usb_in
+        self.host_ohm = host_ohm  # the port's own source resistance (0: an ideal port)
         self.switch_at, self.motors_at, self.voice_at, self.end, self.switch_on = \
             switch_at, motors_at, voice_at, end, switch_on
 
@@ -150,7 +151,11 @@ def netlist(board, sc: Scenario, without=()) -> str:
     else:
         a, z = (1, 0) if sc.usb_in else (0, 1)
         plug = "PWL(0 %d %g %d %g %d)" % (a, t, a, t + 1e-6, z)
-    lines += ["Vhost host 0 DC %g" % sc.usb_v, "Chost host 0 %guF" % HOST_UF,
+    if sc.host_ohm:
+        lines += ["Vhost hostsrc 0 DC %g" % sc.usb_v, "Rhost hostsrc host %g" % sc.host_ohm]
+    else:
+        lines.append("Vhost host 0 DC %g" % sc.usb_v)
+    lines += ["Chost host 0 %guF" % HOST_UF,
               "Rcable host cable %g" % USB_CABLE_OHM, "Vplug plugctl 0 %s" % plug,
               "Splug cable %s plugctl 0 sw" % node("VBUS")]
     for key, tpl, value, pins, mpn in _parts(board):
@@ -224,7 +229,7 @@ def netlist(board, sc: Scenario, without=()) -> str:
     # The rest of VSYS's budget (a running-side LED, the motors' signals), as one load.
     rest = (b.vsys_ma - PW.PICO_MA - PW.FACES * b.face_ma) / 1000
     lines.append("Brest %s 0 I=%g*min(max(V(%s)/2,0),1)" % (node("VSYS"), rest, node("VSYS")))
-    probes = ["vbus", "vsys", "boost_5v", "boost_en", "cellp", "audio_v", "bat_out"]
+    probes = ["vbus", "vsys", "boost_5v", "boost_en", "cellp", "audio_v", "bat_out", "host"]
     lines += [".options method=gear reltol=1e-3 abstol=1e-9 vntol=1e-5 itl4=200",
               ".tran 20u %g 0 50u" % sc.end,
               ".control", "run",
@@ -236,7 +241,7 @@ def netlist(board, sc: Scenario, without=()) -> str:
 class Run:
     """A scenario's result: its traces (t, {probe: [values]}) and its checks."""
 
-    PROBES = ["vbus", "vsys", "boost_5v", "boost_en", "cellp", "audio_v", "bat_out", "i_host", "i_fuse"]
+    PROBES = ["vbus", "vsys", "boost_5v", "boost_en", "cellp", "audio_v", "bat_out", "host", "i_host", "i_fuse"]
 
     def __init__(self, sc, rows):
         self.scenario = sc
@@ -279,6 +284,54 @@ def vbus_farads(board, clock_on: bool = True) -> float:
         if tpl in ("C", "CP") and (pins.get("+") or pins.get("1")) in reach:
             total += _farads(value)
     return total
+
+
+# USB 2.0 7.2.4.1: a device may load the end of its cable with at most 10 uF in parallel
+# with 44 ohm at plug-in; one that needs more "must incorporate some form of VBUS surge
+# current limiting, such that it matches the characteristics of the above load": the port's
+# voltage must not dip further than that load makes it dip. The port here: its 120 uF
+# (HOST_UF) behind HOST_OHM, a port's power switch and its fuse.
+HOST_OHM = 0.2
+INRUSH_AT, INRUSH_END = 0.005, 0.02
+REFERENCE_OHM = 44.0
+
+
+def _run(deck: str) -> list[list[float]]:
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "out.txt"
+        (Path(d) / "deck.cir").write_text(deck.replace("{out}", str(out)))
+        r = subprocess.run([NGSPICE, "-b", str(Path(d) / "deck.cir")], capture_output=True, text=True, timeout=120)
+        if not out.exists():
+            raise RuntimeError("ngspice failed:\n%s" % (r.stdout + r.stderr)[-2000:])
+        return [[float(x) for x in line.split()] for line in out.read_text().splitlines() if line.strip()]
+
+
+def reference_dip(usb_v: float = 5.0) -> float:
+    """How far (V) the port dips when USB's reference load (10 uF || 44 ohm) is plugged in."""
+    deck = "\n".join([
+        "* USB 2.0 7.2.4.1's reference load plugged into the port (hardware/powersim.py)",
+        ".model sw SW(VT=0.5 VH=0.1 RON=0.005 ROFF=1e9)",
+        "Vhost hostsrc 0 DC %g" % usb_v, "Rhost hostsrc host %g" % HOST_OHM, "Chost host 0 %guF" % HOST_UF,
+        "Rcable host cable %g" % USB_CABLE_OHM,
+        "Vplug plugctl 0 PWL(0 0 %g 0 %g 1)" % (INRUSH_AT, INRUSH_AT + 1e-6), "Splug cable dev plugctl 0 sw",
+        "Cref dev 0 %guF" % USB_DEVICE_UF, "Rref dev 0 %g" % REFERENCE_OHM,
+        ".tran 2u %g 0 2u" % INRUSH_END, ".control", "run", "wrdata {out} v(host)", ".endc", ".end"]) + "\n"
+    rows = _run(deck)
+    return usb_v - min(r[1] for r in rows if r[0] >= INRUSH_AT)
+
+
+def inrush(board=None, clock_on: bool = False, cells_v: float = None) -> tuple[float, float]:
+    """The port's dip (V) when the clock is plugged in, and the reference load's: USB allows
+    the first no larger than the second. With the clock off, VSYS is empty and its
+    capacitors charge from the plug through the USB ideal diode and the Pico's Schottky."""
+    if board is None:
+        from hardware.circuit import Board
+
+        board = Board()
+    sc = Scenario("USB plugged, the clock %s" % ("on" if clock_on else "off"), cells_v or FULL_V, usb_in=False,
+                  switch_at=INRUSH_AT, end=INRUSH_END, switch_on=clock_on, host_ohm=HOST_OHM)
+    run = simulate(sc, board)
+    return sc.usb_v - min(run.after("host", INRUSH_AT)), reference_dip(sc.usb_v)
 
 
 def ngspice_missing() -> str:
@@ -339,6 +392,10 @@ def main(argv=None) -> int:
         if on and uf > USB_DEVICE_UF + 1e-9:
             print("  FAULT: more than USB allows")
             status = 1
+        dip, allowed = inrush(board, clock_on=on)
+        print("  the port dips %.2f V at plug-in (USB's reference load, 10 uF || 44 ohm: %.2f V)" % (dip, allowed))
+        if dip > allowed:
+            print("  FAULT (open): more inrush than USB allows: VBUS has no surge limiting (hardware/README.md)")
     fuse = fuse_of(board)
     carried, holds = fuse_current(runs), rerated(FUSES[fuse][0])
     print("the cells' fuse (%s) carries up to %.2f A; it holds %.2f A at %d C" % (fuse, carried, holds, INSIDE_C))

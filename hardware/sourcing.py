@@ -127,6 +127,11 @@ CATALOGUE = {
     "screw M3x20 pan": _fastener(0.06, "ISO 7045 M3x20 A2"),
     "screw M3x6 pan": _fastener(0.05, "ISO 7045 M3x6 A2"),
     "screw M2.5x8 + nut": _fastener(0.06, "ISO 7045 M2.5x8 A2", "ISO 4032 M2.5 A2"),
+    # The square LEDs (optional): WS2812B (Worldsemi) on a strip of 30 a metre, its 100 nF
+    # beside each LED, cut at its marks; the bare LED is LCSC C114586 (WS2812B-B/W), as
+    # published bills of materials list it, for a maker who solders his own carriers.
+    "WS2812B strip 30/m": (ANY, "WS2812B strip, 30 LEDs/m, 10 mm, IP30, 5 V, 1 m", MARKET,
+                           "WS2812B LED strip 30 LEDs/m IP30 5V 1m", 4.50, "marketplace"),
     "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
                         "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
     "chess pieces": (ANY, "Staunton, king 95 mm, felted", MARKET, "Staunton chess pieces, king 95 mm", 25.00,

@@ -3,9 +3,9 @@ or for the player himself with a screen reader. Every answer is a sentence of it
 the board's refusals are said in its words (never percent-encoded), and nothing is told
 by colour or by place on the screen alone.
 
-    python -m host_tools access [PORT]                      # asks what to change, line by line
-    python -m host_tools access [PORT] blind=left speech=it # changes these, then says all
-    python -m host_tools access --table                     # the patterns' table of docs/access.md
+    ./run access [PORT]                      # asks what to change, line by line
+    ./run access [PORT] blind=left speech=it # changes these, then says all
+    ./run access --table                     # the patterns' table of docs/access.md
 
 PORT is the board's serial port (COM3, /dev/ttyACM0); without it the one Pico plugged in.
 """
@@ -122,7 +122,7 @@ PULSES = (
     (".", N.SHORT_MS, "a digit's short pulse"), ("-", N.LONG_MS, "a digit's long pulse"),
     ("0", N.ZERO_MS, "taptic's zero"), ("M", N.MARK_MS, "the mark: hours, or a moves answer"),
 )
-TABLE_BEGIN = "<!-- the patterns: python -m host_tools access --table -->"
+TABLE_BEGIN = "<!-- the patterns: ./run access --table -->"
 TABLE_END = "<!-- end of the patterns -->"
 
 
@@ -314,7 +314,7 @@ def _typed():
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m host_tools access", description=__doc__,
+    ap = argparse.ArgumentParser(prog="./run access", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("port", nargs="?", help="the board's serial port; without it, the one Pico plugged in")
     ap.add_argument("changes", nargs="*", help="settings to change, like blind=left speech=it")
@@ -332,7 +332,7 @@ def main(argv=None) -> int:
 
         found = find_picos()
         if len(found) != 1:
-            print("No board found. Plug it in, or give its port, like: python -m host_tools access COM3."
+            print("No board found. Plug it in, or give its port, like: ./run access COM3."
                   if not found else "More than one board is plugged in: give the port of one: " + ", ".join(found) + ".")
             return 2
         port = found[0]

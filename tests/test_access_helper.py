@@ -1,5 +1,5 @@
 """Access for a blind player without a sighted helper (#50), on the host's side: the table
-of docs/access.md is the firmware's own patterns (made by `python -m host_tools access
+of docs/access.md is the firmware's own patterns (made by `./run access
 --table`), every event is described, the round file names a blind player's seat, and the
 helper for a sighted assistant or a screen reader talks to the real firmware: settings,
 answers and refusals in sentences, never percent-encoded, nothing told by colour or place."""
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_docs_table_is_the_firmwares_patterns():
     text = (ROOT / "docs" / "access.md").read_text()
     begin, end = text.index(A.TABLE_BEGIN), text.index(A.TABLE_END) + len(A.TABLE_END)
-    assert text[begin:end] == A.table(), "docs/access.md is stale: python -m host_tools access --table"
+    assert text[begin:end] == A.table(), "docs/access.md is stale: ./run access --table"
     assert [name for name, _ in P.EVENTS] == list(A.MEANINGS)  # every event described, in order
     # Each row's pattern is the firmware's, read back from the page as a reader sees it.
     rows = re.findall(r"^\| (\d+) \| (.+?) \| ([sltSLT ]+) \|$", text, re.M)

@@ -3,6 +3,7 @@ closed solid that fits the print bed; the tray's pins where the sensor strips' h
 (read from the KiCad board) and every reed switch under its square of the playing surface
 (read from its DXF); the strips, the tray and the clock's contents clear of one another;
 the committed files what the generator gives."""
+import math
 import struct
 from pathlib import Path
 
@@ -294,20 +295,22 @@ def test_a_usb_plug_reaches_the_clocks_socket_through_the_end_wall():
     assert any("misses the slot" in f for f in half.usb_faults((pico["1"].y + pico["40"].y) / 2))
 
 
-def test_the_lever_lands_on_the_top_and_never_on_its_switch(monkeypatch):
-    # A blitz slam: the cap's head lands on the shell's top after LEVER_TRAVEL; the switch,
-    # set in its slots to click at the stop for any D2F-L within its datasheet's operating
-    # position, is pressed no further than its minimum overtravel and let go at rest; the
-    # spring holds the cap up and does not go solid.
+def test_the_lever_lands_on_its_stops_and_never_on_its_switch(monkeypatch):
+    # A blitz slam: the cap's stem lands on the bracket's stops round the switch after
+    # LEVER_TRAVEL, its head still clear of the top; the switch, set in its slots to click at
+    # the stop for any D2F-L within its datasheet's operating position, is pressed no further
+    # than its minimum overtravel and let go at rest; the spring holds the cap up and does
+    # not go solid.
     half = E.ClockHalf("white")
     assert half.lever_faults() == []
     (head_up, stem_up), (head_down, stem_down) = half.lever_stop()
-    assert head_down == pytest.approx(E.H_REAR) and head_up - head_down == pytest.approx(E.LEVER_TRAVEL)
-    cap_down, shell = half.cap(pressed=True), half.shell()
-    assert (cap_down & shell).volume < 1e-3  # it stops on the top, and there it touches
+    assert head_down == pytest.approx(E.H_REAR + E.HEAD_GAP) and head_up - head_down == pytest.approx(E.LEVER_TRAVEL)
+    cap_down, shell, bracket = half.cap(pressed=True), half.shell(), half.bracket()
     from build123d import Pos
 
-    assert ((Pos(0, 0, -0.2) * cap_down) & shell).volume > 1.0  # 0.2 mm further would go into the top
+    assert (cap_down & bracket).volume < 1e-3  # it stops on the bracket's stops, and there it touches
+    assert ((Pos(0, 0, -0.2) * cap_down) & bracket).volume > 1.0  # 0.2 mm further would go into them
+    assert ((Pos(0, 0, -E.HEAD_GAP + 0.1) * cap_down) & shell).volume < 1e-3  # the head never reaches the top
     # Each fault is found: a longer travel puts the switch's body in the stem's way and the
     # spring solid; a switch set further past its click takes it beyond its overtravel;
     # shorter slots cannot reach a switch at the end of its tolerance.
@@ -319,9 +322,40 @@ def test_the_lever_lands_on_the_top_and_never_on_its_switch(monkeypatch):
     monkeypatch.setattr(E, "SWITCH_SLOT", 2.0)
     monkeypatch.setattr(E, "SWITCH_SET", 1.0)
     assert any("overtravel" in f for f in half.lever_faults())
-    monkeypatch.setattr(E, "SWITCH_SET", 0.3)
+    monkeypatch.setattr(E, "SWITCH_SET", 0.4)
     monkeypatch.setattr(E, "SWITCH_SLOT", 1.0)
     assert any("cannot be set" in f for f in half.lever_faults())
+
+
+def test_a_press_anywhere_on_the_cap_trips_the_switch(monkeypatch):
+    # Pressed at its edge, the cap tilts as far as its guides let it (the top's hole round
+    # the stem, its screw in the shelf's hole: a pin in two bushings) about the edge of what
+    # stops it; the switch's lever must still go past its operating position, so the tilt
+    # times the lever's distance from the pivot stays under what the switch is set past it.
+    half = E.ClockHalf("white")
+    tilt, short = half.edge_press()
+    c = (E.LEVER_CLEAR / 2 + (E.LEVER_SCREW[0] - E.M3_MAJOR) / 2)
+    assert math.radians(tilt) == pytest.approx(math.atan(c / (E.H_REAR - E.SHELF_TOP + 3.0)))
+    assert 0 < short < E.SWITCH_SET <= E.SWITCH_OT
+    # The old lever: its head landing on the top was the stop (the stops' outline the head's
+    # 39 mm square), the switch 15 mm off its centre, the hole 0.6 mm larger, set 0.3 past:
+    # a press on the far corner left the switch's lever 1.4 mm up, and the check says so.
+    lx, ly = half.lever_at()
+    w = E.LEVER / 2 + E.LEVER_RIM
+    monkeypatch.setattr(E.ClockHalf, "lever_stops", lambda self: [(lx - w, ly - w, lx + w, ly + w)])
+    monkeypatch.setattr(E, "LEVER_CLEAR", 0.6)
+    monkeypatch.setattr(E, "SWITCH_SET", 0.3)
+    assert half.edge_press()[1] == pytest.approx(1.42, abs=0.05)
+    assert any("the press is missed" in f for f in half.lever_faults())
+    monkeypatch.undo()
+    # Stops on one side of the switch only: a press beyond the other side lifts the cap off it.
+    x0, y0, x1, y1 = half.lever_stops()[0]
+    monkeypatch.setattr(E.ClockHalf, "lever_stops", lambda self: [(x0, y0, x1, y1)])
+    assert any("outside its stops" in f for f in half.lever_faults())
+    monkeypatch.undo()
+    # A looser hole (1 mm a side) lets the cap tilt past the switch.
+    monkeypatch.setattr(E, "LEVER_CLEAR", 2.0)
+    assert any("the press is missed" in f for f in half.lever_faults())
 
 
 def test_the_generated_files_are_up_to_date(tmp_path):

@@ -351,3 +351,122 @@ def test_generated_files_are_up_to_date(board, tmp_path):
     qty = {r["part"]: r["qty"] for r in rows}
     assert qty["Reed"] == 64 and qty["D_Schottky"] == 64 and qty["Raspberry_Pi_Pico"] == 1
     assert all(r["mpn"] and r["footprint"] for r in rows)
+
+
+# ----- the maker's guide (hardware/README.md, "Building it, step by step"), held to the
+# firmware's own names of its controls (firmware/hal/pinmap.py, firmware/app/controls.py)
+
+GUIDE = __import__("pathlib").Path(__file__).resolve().parents[1] / "hardware" / "README.md"
+NUMBER_WORDS = {"six": 6, "eight": 8, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+def _build_steps():
+    """The build section's steps in order: [(heading, [(item, text), ...])], an item 0 for
+    a step's text before its numbered items."""
+    import re
+
+    text = GUIDE.read_text()
+    assert "## Building it, step by step" in text
+    build = text[text.index("## Building it, step by step"):]
+    steps = []
+    for part in re.split(r"^### ", build, flags=re.M)[1:]:
+        head, _, body = part.partition("\n")
+        items = re.split(r"^(\d+)\. \*\*", body, flags=re.M)
+        steps.append((head, [(0, items[0])] + [(int(n), t) for n, t in zip(items[1::2], items[2::2])]))
+    return build, steps
+
+
+def _controls():
+    from firmware.app import controls
+
+    names = [n for n, _ in pinmap.BUTTONS] + [n for n, _ in pinmap.ASK_KEYS] + [n for n, _ in pinmap.DRAW_KEYS]
+    assert set(controls.ASK_KEYS) | set(controls.DRAW_KEYS) <= set(names)
+    return names
+
+
+def test_the_guide_names_the_controls_as_the_firmware_does():
+    import re
+
+    build, steps = _build_steps()
+    names = _controls()
+    table = {}
+    for row in re.findall(r"^\| (`[^|]+`) \| [^|]+ \| [^|]+ \| step (\d)(?:, item (\d))?", build, flags=re.M):
+        for name in re.findall(r"`([^`]+)`", row[0]):
+            table[name] = (int(row[1]), int(row[2] or 0))
+    assert sorted(table) == sorted(names), "the controls' table names each control as the firmware does"
+    count = re.search(r"(\w+) in all, and a reset button", build)
+    assert count and NUMBER_WORDS.get(count.group(1)) == len(names)
+    lists = re.findall(r"buttons=([\w,-]+)", GUIDE.read_text())
+    assert lists
+    for listed in lists:
+        assert set(listed.split(",")) <= set(names), listed
+    assert any(sorted(listed.split(",")) == sorted(names) for listed in lists), "a check presses every control"
+
+
+def test_each_check_of_the_guide_uses_only_what_is_wired_by_then():
+    import re
+
+    _, steps = _build_steps()
+    names = _controls()
+    build, _ = _build_steps()
+    wired = {}
+    for row in re.findall(r"^\| (`[^|]+`) \| [^|]+ \| [^|]+ \| step (\d)(?:, item (\d))?", build, flags=re.M):
+        for name in re.findall(r"`([^`]+)`", row[0]):
+            wired[name] = (int(row[1]), int(row[2] or 0))
+    for head, items in steps:
+        number = int(re.match(r"(\d)", head).group(1)) if re.match(r"\d", head) else 0
+        for item, text in items:
+            for listed in re.findall(r"buttons=([\w,-]+)", text):
+                for name in listed.split(","):
+                    assert wired[name] <= (number, item), "%s: %s pressed before it is wired" % (head, name)
+            if re.search(r"hold(ing)? the menu button|menu button held", text):
+                assert wired["menu"] <= (number, item), "%s holds the menu button before it is wired" % head
+    assert set(wired) == set(names)
+
+
+def test_the_guide_takes_each_route_whole_on_its_own():
+    import re
+
+    _, steps = _build_steps()
+    heads = [h for h, _ in steps]
+    pcb = [h for h in heads if h.startswith("2A")]
+    perf = [h for h in heads if h.startswith("2B")]
+    assert pcb and perf and "PCB" in pcb[0] and "perfboard" in perf[0]
+    small = r"pcb/gerber-(controller|guard|voice|buttons|face)"
+    for head, items in steps:
+        text = "".join(t for _, t in items)
+        if head.startswith("2A"):
+            assert re.search(small, text)
+            assert not re.search(r"perfboard/(?!face-)", text), "the PCB route sends the maker to a perfboard"
+        elif head.startswith("2B"):
+            assert re.search(r"perfboard/controller", text)
+            assert not re.search(small, text), "the perfboard route sends the maker to a PCB"
+        else:  # everyone's steps: neither route's boards
+            assert not re.search(small, text) and not re.search(r"perfboard/\w", text), head
+    # Each route has its checks in the order its parts go in: the power path before the
+    # Pico, the Pico before anything that needs the board's line.
+    for head, items in steps:
+        if head[:2] in ("2A", "2B"):
+            order = [t for _, t in items]
+            first = lambda word: next(i for i, t in enumerate(order) if word in t)  # noqa: E731
+            assert first("VSYS reads") < first("The Pico") < first("selftest start")
+
+
+def test_the_guide_gives_one_figure_for_each_time_and_the_cost_shipped():
+    import csv
+    import re
+
+    from hardware import parts
+
+    text = GUIDE.read_text()
+    build, _ = _build_steps()
+    assert text.count("first build") == 1, "the firmware's first build: one figure, once"
+    times = re.findall(r"^\| ([^|]+) \| ([^|]*\d[^|]*) \|$", build[:build.index("**The controls**")], flags=re.M)
+    assert len(times) >= 5
+    for what, figure in times:
+        assert len(re.findall(r"\d+(?:\.\d+)?", figure)) == 1, (what, figure)
+    cost = {r["section"]: r["eur"] for r in csv.DictReader(parts.COST.open())}
+    assert float(cost[parts.SHIPPED]) > 0 and float(cost[parts.PCB_EXTRA]) > 0
+    for key in ("perfboard route, shipped, without the voice", "PCB route, shipped, without the voice"):
+        assert "EUR %s" % cost[key] in build, key
+    assert "PRICED" in build and "estimates" in build

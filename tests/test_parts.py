@@ -131,3 +131,25 @@ def test_the_volume_of_a_printed_part():
 
     jx, jy, jz = E.BoardEnclosure.JOINER
     assert parts.stl_volume(E.OUT / "board-joiner.stl") == pytest.approx((jx - 0.4) * (jy - 0.4) * jz, rel=1e-4)
+
+
+def test_the_order_buys_the_square_leds_and_the_picos_pins():
+    # The firmware drives a chain of one WS2812 per square (firmware/hal/squareleds.py: its
+    # index runs over the 64 squares): the order buys strip enough for 64 single-LED pieces,
+    # their cost is its own optional section, outside the totals; and the Pico (bought
+    # without pins) gets its header and its two sockets.
+    from firmware.hal import squareleds
+    from hardware import parts
+
+    chain = {squareleds.index(sq) for sq in range(64)}
+    assert chain == set(range(64))
+    rows = {r["part"]: r for r in csv.DictReader(parts.MECHANICAL.open())}
+    strip = rows["WS2812B strip 30/m"]
+    assert int(strip["qty"]) * 1000 // G.LED_PIECE[0] >= len(chain)
+    cost = {r["section"]: float(r["eur"]) for r in csv.DictReader(parts.COST.open())}
+    assert cost[parts.SQUARE_LEDS] == pytest.approx(float(strip["eur"]))
+    assert cost["total with the voice"] == pytest.approx(cost["total without the voice"] + cost[parts.THE_VOICE])
+    order = list(csv.DictReader((ROOT / "hardware" / "order.csv").open()))
+    pico = [r for r in order if "Raspberry_Pi_Pico" in r["for"]]
+    assert {r["part"] for r in pico} >= {"pin header 1x40", "socket 1x20"}
+    assert sum(int(r["qty"]) for r in pico if r["part"] == "socket 1x20") == 2

@@ -195,3 +195,43 @@ def test_the_strip_takes_its_parts_and_says_where_each_goes():
         assert band, f
     silk = [d for d in saved.GetDrawings() if d.GetLayer() == PCBNEW.F_SilkS and not hasattr(d, "GetText")]
     assert len(silk) >= 8 * (2 + 6)
+
+
+def _outside(x, y, piece, margin):
+    """How far (x, y) is outside the LED piece's rectangle (negative: inside)."""
+    corners, (mx, my) = piece
+    ux, uy = G.REED_AXIS
+    dx, dy = x - mx, y - my
+    a = abs(dx * ux + dy * uy) - G.LED_PIECE[1] / 2
+    b = abs(-dx * uy + dy * ux) - G.LED_PIECE[0] / 2
+    return (math.hypot(max(a, 0), max(b, 0)) if a > 0 or b > 0 else max(a, b)) - margin
+
+
+def test_each_square_led_piece_lies_clear_of_the_strips_pads_holes_and_glass():
+    # The optional WS2812B pieces (hardware/README.md, step 3) stick on the strip under
+    # their squares: on the committed KiCad board (read back by KiCad itself), every pad,
+    # hole and via at least 0.5 mm clear of every piece; at every pitch the generator takes,
+    # each piece inside its square and clear of its reed's glass.
+    saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
+    mm = PCBNEW.ToMM
+    things = [(mm(p.GetPosition().x), mm(p.GetPosition().y), max(mm(p.GetSize().x), mm(p.GetSize().y)) / 2)
+              for fp in saved.GetFootprints() for p in fp.Pads()]
+    things += [(mm(t.GetPosition().x), mm(t.GetPosition().y), mm(t.GetWidth()) / 2) for t in saved.GetTracks()
+               if t.GetClass() == "PCB_VIA"]
+    assert len(things) > 8 * 4
+    pieces = [G.led_piece(*G.strip_square_centre(f)) for f in range(8)]
+    for piece in pieces:
+        assert min(_outside(x, y, piece, r) for x, y, r in things) >= 0.5
+    # The old centre (a piece under the square's middle) would sit on the reed's near pad.
+    ux, uy = G.REED_AXIS
+    cx, cy = G.strip_square_centre(0)
+    centred = ([], (cx, cy))
+    assert min(_outside(x, y, centred, r) for x, y, r in things) < 0
+    for pitch in (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1]):
+        for f in range(8):
+            cx, cy = G.square_centre(f, 0, pitch)
+            corners, _ = G.led_piece(cx, cy)
+            assert all(abs(x - cx) < pitch / 2 - 0.5 and abs(y - cy) < pitch / 2 - 0.5 for x, y in corners)
+            gx, gy = G.reed_centre(f, 0, pitch)
+            near = (gx - G.REED_GLASS[0] / 2 * ux, gy - G.REED_GLASS[0] / 2 * uy)  # the glass's near end
+            assert _outside(*near, G.led_piece(cx, cy), G.REED_GLASS[1] / 2) >= 0.5

@@ -79,3 +79,19 @@ def test_the_fuse_holds_what_it_carries_warm_inside_the_clock(board, runs, old_b
 def test_usb_meets_no_more_than_10_uF_at_plug_in(board, old_board):
     assert S.vbus_farads(board, clock_on=True) <= S.USB_DEVICE_UF * 1e-6 + 1e-12
     assert S.vbus_farads(old_board, clock_on=True) > 100e-6  # its 1000 uF across the LEDs' supply
+
+
+def test_usb_inrush_is_held_to_usbs_reference_load(board):
+    # USB 2.0 7.2.4.1: at plug-in a device may dip the port no further than 10 uF || 44 ohm
+    # does (simulated in ngspice against the same port). With the clock on, VSYS is already
+    # up and the port meets VBUS's capacitors alone: within it. With the clock switched off
+    # VSYS is empty, and its ~410 uF charge through the USB ideal diode and the Pico's
+    # Schottky at once: the port dips several times as far. This is still open (no surge
+    # limiting on VBUS: hardware/README.md says so); the check finds it, and would pass the
+    # reference load itself.
+    on, allowed = S.inrush(board, clock_on=True)
+    off, _ = S.inrush(board, clock_on=False)
+    assert 0.1 < allowed < 1.0
+    assert on < allowed
+    assert off > 3 * allowed
+    assert S.vbus_farads(board, clock_on=False) > 300e-6
