@@ -15,7 +15,7 @@ Things go wrong once each, as they do at a real board, for the arbiter to see:
                he takes his move back, repeats the sighted player's, and plays on.
 run_pair() sets it all up: the two boards, a round file pairing them, the relay. Used by
 `python -m host_tools demo --appendix-d`, `python -m host_tools sim --pair` and
-tests/test_appendix_d.py."""
+tests/e2e/test_appendix_d.py."""
 from __future__ import annotations
 
 import argparse

@@ -27,7 +27,7 @@ def test_every_link_and_picture_names_a_file_that_is_there():
 
 
 def test_the_pictures_are_the_pages_the_browser_tests_took():
-    # tests/test_web_page.py and test_arbiter_page.py write them at every run.
+    # tests/host/test_web_page.py and test_arbiter_page.py write them at every run.
     for name in ("page.png", "single.png", "phone.png", "arbiter.png", "hall.png", "standings.png"):
         data = (ROOT / "docs" / "img" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, name
@@ -123,7 +123,7 @@ def test_run_itself_answers_help_where_it_is_set_up():
 def test_the_developers_test_areas_name_test_files_that_are_there():
     text = (ROOT / "docs" / "developer.md").read_text()
     table = text.split("| area | its tests |", 1)[1].split("\n\n", 1)[0]
-    for name in re.findall(r"`((?:tests/)?(?:firmware/)?test_[\w*]+\.py)`", table):
+    for name in re.findall(r"`((?:tests/)?(?:(?:firmware|host|hardware|e2e)/)?test_[\w*]+\.py)`", table):
         pattern = name if name.startswith("tests/") else None
         if pattern is None:
             found = list((ROOT / "tests").rglob(name))
