@@ -104,10 +104,8 @@ def test_the_docs_command_forms_are_the_command_lines():
             assert option in helps[cmd], f"{page}: ./run {' '.join(words)}: {option} is not an option of it"
 
 
-def test_run_itself_answers_help_where_it_is_set_up():
+def test_run_itself_answers_help_where_it_is_set_up(processes):
     # On a set-up clone (after ./run test, as on CI) ./run with --help sets up nothing more.
-    import subprocess
-
     venv = ROOT / ".venv"
     stamp = venv / ".installed-all"
     if not stamp.exists() or stamp.stat().st_mtime < (ROOT / "pyproject.toml").stat().st_mtime:
@@ -115,8 +113,8 @@ def test_run_itself_answers_help_where_it_is_set_up():
 
         pytest.skip("this checkout's .venv is not set up for its pyproject.toml (./run test sets it up)")
     for cmd in (["sim"], ["update"], ["uf2"], ["hardware.power"]):
-        r = subprocess.run(["bash", str(ROOT / "run"), *cmd, "--help"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=120)
+        r = processes.run(["bash", str(ROOT / "run"), *cmd, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)  # (./run, then its python: both ended on a timeout)
         assert r.returncode == 0 and "usage" in r.stdout.lower(), (cmd, r.stderr[-1000:])
 
 

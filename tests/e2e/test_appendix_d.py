@@ -66,7 +66,7 @@ def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(
         assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
 
 
-def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path):
+def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path, processes):
     # `python -m host_tools sim --pair --pgn`: the two boards and the relay, the game played
     # on both, the relay's round PGN with it; Ctrl-C (SIGINT) ends it all.
     import signal
@@ -77,7 +77,7 @@ def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path):
     pgn = tmp_path / "g.pgn"
     pgn.write_text('[White "Sam"]\n[Black "Bea"]\n[TimeControl "600+5"]\n\n1. d4 d5 2. c4 dxc4 *\n')
     out = tmp_path / "pair"
-    p = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", "--pair", "--pgn", str(pgn), "--blind", "white",
+    p = processes.start([sys.executable, "-m", "host_tools", "sim", "--pair", "--pgn", str(pgn), "--blind", "white",
                           "--port", "0", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 90

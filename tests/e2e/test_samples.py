@@ -49,9 +49,9 @@ def test_the_sample_round_names_two_simulated_boards():
     assert rnd.boards[1]["white"] == _game("opera-1858.pgn").headers["White"]
 
 
-def test_sim_serial_is_the_boards_serial(tmp_path):
+def test_sim_serial_is_the_boards_serial(tmp_path, processes):
     link = tmp_path / "board"
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", "--pgn", str(SAMPLES / "legal-1750.pgn"),
+    proc = processes.start([sys.executable, "-m", "host_tools", "sim", "--pgn", str(SAMPLES / "legal-1750.pgn"),
                              "--serial", "sample-2", "--link", str(link)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -154,16 +154,17 @@ def test_a_clone_has_the_uf2_and_a_blank_pico_plays_with_it(clone, tmp_path):
 
 
 @pytest.mark.skipif(SOURCES is None, reason=NO_SOURCES or "no MicroPython sources")
-def test_the_clones_uf2_builds_again_byte_for_byte(clone, tmp_path):
+def test_the_clones_uf2_builds_again_byte_for_byte(clone, tmp_path, processes):
     # Reproducible: in another folder, from the pinned sources, the same bytes (no date,
     # no path, no commit of this repository's in MicroPython's version string).
     image = _clone_uf2(clone)
     out = tmp_path / "again.uf2"
     env = dict(os.environ, PYTHONPATH=str(clone))
     env.pop("MPSRC_HOME", None)
-    r = subprocess.run([sys.executable, "-m", "host_tools", "uf2", "--sources", str(SOURCES.path),
-                        "--out", str(out), "--quiet"], cwd=clone, env=env, capture_output=True, text=True,
-                       timeout=1800)
+    # (a build starts make and the compilers: ended with it, whatever happens)
+    r = processes.run([sys.executable, "-m", "host_tools", "uf2", "--sources", str(SOURCES.path),
+                       "--out", str(out), "--quiet"], cwd=clone, env=env, capture_output=True, text=True,
+                      timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]
     assert out.read_bytes() == image.read_bytes(), "the build is not reproducible"
     assert uf2.record(out)["frozen"] == uf2.record(image)["frozen"]

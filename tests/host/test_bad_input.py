@@ -321,8 +321,8 @@ def _alive(pid):
     return state != "Z"
 
 
-def _sim(*args):
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", *args], cwd=ROOT,
+def _sim(processes, *args):
+    proc = processes.start([sys.executable, "-m", "host_tools", "sim", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("simulated board on "), line + proc.stderr.read()
@@ -334,10 +334,10 @@ def _sim(*args):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_the_simulators_watchdog_brings_the_board_back_and_signals_end_every_process(tmp_path):
+def test_the_simulators_watchdog_brings_the_board_back_and_signals_end_every_process(tmp_path, processes):
     # A hang after 150 scans: the watchdog (8 s with --flash) resets the board, which
     # comes back from its journal; the simulator goes on, on the same line.
-    proc, path, first = _sim("--flash", str(tmp_path / "flash"), "--fault", "hang:150")
+    proc, path, first = _sim(processes, "--flash", str(tmp_path / "flash"), "--fault", "hang:150")
     try:
         port = serial.Serial(path, timeout=0.2)
         seen = b""
@@ -370,7 +370,7 @@ def test_the_simulators_watchdog_brings_the_board_back_and_signals_end_every_pro
         if proc.poll() is None:
             proc.kill()
     # SIGKILL of the simulator cannot run its cleanup: the kernel ends the child with it.
-    proc, _, child = _sim()
+    proc, _, child = _sim(processes)
     proc.kill()
     proc.wait()
     end = time.time() + 5

@@ -243,12 +243,12 @@ def test_the_minus_button_asks_a_hint_that_the_board_lights_until_he_moves(sessi
     s.wait(lambda: lit_move(s.outputs, (6, 7)) == (set(), set()))
 
 
-def _typing(*args):
+def _typing(processes, *args):
     """play engine --sim as a subprocess: (process, what it printed so far)."""
     import subprocess
     import sys
 
-    p = subprocess.Popen([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
+    p = processes.start([sys.executable, "-m", "host_tools", "play", "engine", "--sim", "--level", "1",
                           "--color", "white", "--engine", STOCKFISH, *args],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          bufsize=1)
@@ -263,13 +263,13 @@ def _type(p, text):
 
 
 @needs_engine
-def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
+def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why(processes):
     # `play engine --sim` as a person types at it: a move typed before the board is ready
     # (the game still being set up) waits and is made then; the next typed while the
     # engine's reply is being carried out waits for it and is read against the position
     # then; an illegal one and a nonsense one are refused with the reason; the board
     # says when it is ready for his move.
-    p, out = _typing()
+    p, out = _typing(processes)
     try:
         p.stdin.write("e4\n")  # at once: before the board is even ready
         p.stdin.flush()
@@ -296,11 +296,11 @@ def test_moves_typed_with_sim_wait_for_the_board_and_a_bad_one_says_why():
 
 
 @needs_engine
-def test_new_after_a_resignation_and_after_a_draw_sets_up_a_game_that_plays():
+def test_new_after_a_resignation_and_after_a_draw_sets_up_a_game_that_plays(processes):
     # Typed as a person would: a move, resign, new, a move (the engine answers it), draw
     # (the engine accepts or declines), new again, a move. Each new game is set up on the
     # simulated board (the pieces back at the start) and its first move answered.
-    p, out = _typing()
+    p, out = _typing(processes)
     try:
         wait_until(lambda: any("Your move." in line for line in out), out, 90)
         _type(p, "e4")
@@ -326,8 +326,8 @@ def test_new_after_a_resignation_and_after_a_draw_sets_up_a_game_that_plays():
 
 
 @needs_engine
-def test_a_time_control_the_board_cannot_read_is_refused_before_the_board_starts():
-    p, out = _typing("--tc", "5min")
+def test_a_time_control_the_board_cannot_read_is_refused_before_the_board_starts(processes):
+    p, out = _typing(processes, "--tc", "5min")
     assert p.wait(30) != 0
     text = "".join(out)
     assert "play: error: --tc: cannot read '5min' in '5min': FIDE writes 90+30" in text
