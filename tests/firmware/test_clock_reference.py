@@ -10,7 +10,7 @@ from firmware.rules.squares import WHITE, BLACK
 from tests import clock_reference
 from tests.firmware.support import FakeTicks
 
-CPYTHON_ONLY = "pytest's parametrize and the host's reference model"  # not run again inside micropython (test_firmware_on_micropython.py)
+CPYTHON_ONLY = "pytest's parametrize and the host's reference model"  # (its tests are not run again in micropython)
 
 CONTROLS = ("60", "60+1", "30d3", "30b3", "3/20+1:2/10+2:15+3", "4/30:10", "*30",
             "20y3x5", "5/40d2:20+1", "2/5b2")

@@ -19,7 +19,7 @@ from firmware.app.settings import Config
 from firmware.clock.clock import ChessClock
 from firmware.match import Match
 
-CPYTHON_ONLY = "reads the sources with ast and pathlib"  # not run again inside micropython (test_firmware_on_micropython.py)
+CPYTHON_ONLY = "reads the sources with ast and pathlib"  # (its tests are not run again in micropython)
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVICE = ROOT / "firmware/app/device.py"

@@ -11,7 +11,7 @@ import pytest
 
 from tests.firmware import mpy
 
-CPYTHON_ONLY = "it starts micropython itself"  # not run again inside micropython (this file)
+CPYTHON_ONLY = "it starts micropython itself"  # (its tests are not run again in micropython)
 
 HERE = Path(__file__).parent
 

@@ -4,7 +4,7 @@ filesystem keeps working around them and they are found again (tests/firmware/
 flashsectors_check.py)."""
 from tests.firmware import mpy
 
-CPYTHON_ONLY = "it starts micropython itself"  # not run again inside micropython (test_firmware_on_micropython.py)
+CPYTHON_ONLY = "it starts micropython itself"  # (its tests are not run again in micropython)
 
 
 def test_journal_sectors_live_inside_littlefs():

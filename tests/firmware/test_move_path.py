@@ -20,7 +20,7 @@ from firmware.hal.filesectors import FileSectors
 from tests.firmware.fakehal import FakeHal, run, say, set_square, speak_first
 from tests.firmware.support import tmp
 
-CPYTHON_ONLY = "traces the calls with sys.setprofile"  # not run again inside micropython (test_firmware_on_micropython.py)
+CPYTHON_ONLY = "traces the calls with sys.setprofile"  # (its tests are not run again in micropython)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_HOPS = 16

@@ -10,7 +10,7 @@ from tests.firmware import mpy
 from tests.firmware.diffgen import game_records
 from tests.firmware.diffcheck import Checker
 
-CPYTHON_ONLY = "python-chess is the reference; it starts micropython itself"  # not run again inside micropython (test_firmware_on_micropython.py)
+CPYTHON_ONLY = "python-chess is the reference; it runs micropython"  # (its tests are not run again in micropython)
 
 CHUNKS = 8
 GAMES_PER_CHUNK = 250
