@@ -12,7 +12,7 @@ from host_tools import tracegen
 from tests.firmware import mpy
 from tests.firmware.replay import replay
 
-CPYTHON_ONLY = "python-chess makes the games; it runs micropython itself"  # (its tests are not run again in micropython)
+CPYTHON_ONLY = "python-chess makes the games; it runs micropython"  # (its tests are not run again in micropython)
 
 CHUNKS = 4
 PER_CHUNK = 250
