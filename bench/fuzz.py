@@ -1,12 +1,12 @@
 """Hostile input, surface by surface: how much was tried, how it came out, and what was
 found (an exception other than the surface's clean refusal, with the seed that gives it).
-CI runs a few seconds of each (tests/test_surface_fuzz.py, tests/test_relay_fuzz.py,
+CI runs a few seconds of each (tests/host/test_surface_fuzz.py, tests/host/test_relay_fuzz.py,
 tests/firmware/test_fuzz_protocol.py); this runs more.
 
   - device lines into the relay's board session (and its page JSON, PGN and LiveChess
     reconstruction), lichess stream lines into play lichess's reader, round files, trace
-    lines (tests/surfacefuzz.py);
-  - the relay's HTTP, page feed and LiveChess API (tests/webfuzz.py), then whether it
+    lines (tests/host/surfacefuzz.py);
+  - the relay's HTTP, page feed and LiveChess API (tests/host/webfuzz.py), then whether it
     still answers;
   - the board's own line, inside micropython (the firmware's protocol fuzz test).
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.nothing_lost import web_fuzz  # noqa: E402  (the relay's servers fuzzed, and whether it answers after)
-from tests import surfacefuzz  # noqa: E402
+from tests.host import surfacefuzz  # noqa: E402
 
 SURFACES = {
     "device lines -> relay session": surfacefuzz.fuzz_session,

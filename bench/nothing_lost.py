@@ -5,7 +5,7 @@
   events duplicated, trials with any other problem;
 - fuzzing: random and mutated bytes into the device's protocol parser and random occupancy
   noise into the recogniser, both inside micropython (the firmware's fuzz tests), and bad
-  requests and frames at the relay's HTTP and websocket endpoints (tests/webfuzz.py):
+  requests and frames at the relay's HTTP and websocket endpoints (tests/host/webfuzz.py):
   inputs tried, crashes, server errors;
 - the journal: bytes it writes per move, what littlefs (the Pico's filesystem, on a RAM
   flash with the Pico's 4 KB erase blocks) programs and erases for them, and the time of
@@ -59,7 +59,7 @@ def firmware_fuzz():
 
 async def web_fuzz(n):
     from host_tools.relay.app import Relay
-    from tests import webfuzz
+    from tests.host import webfuzz
 
     logging.getLogger("aiohttp").setLevel(logging.CRITICAL)
     d = Path(tempfile.mkdtemp(prefix="chessboard-bench-"))

@@ -1,6 +1,6 @@
 """Playing online on the board (issue 15): the figures, with the simulated board (the real
 firmware in `micropython`, real time), the real `play lichess` code and a local server
-that follows lichess's Board API (tests/lichess_server.py). A person at the board plays a
+that follows lichess's Board API (tests/host/lichess_server.py). A person at the board plays a
 game of N plies against the server's opponent, both sides' moves on the real pieces.
 
 - the opponent's move: its game state reaching the host -> its squares lit on the board
@@ -35,7 +35,7 @@ from host_tools.play.engine import EngineGame  # noqa: E402
 from host_tools.play.lichess_api import BoardApi  # noqa: E402
 from host_tools.play.online import OnlineGame  # noqa: E402
 from host_tools.sim import SimulatedBoard  # noqa: E402
-from tests.lichess_server import TOKEN, FakeLichess  # noqa: E402
+from tests.host.lichess_server import TOKEN, FakeLichess  # noqa: E402
 
 
 class TimedGame(OnlineGame):

@@ -94,7 +94,7 @@ SWITCH_SLOT = 2.0  # the slots' reach either way of the middle setting
 # The cells' holder, MPD BK-18650-PC8: four 18650 cells side by side, across x. Its two-cell
 # BK-18650-PC4's drawing gives 77.70 along the cells and 21.54 high, 40.21 across two: four
 # are taken as 80.4 across (the PC8's own drawing was not at hand). The white half takes
-# any width from four bare cells side by side (74) to 100 mm (tests/test_enclosure.py), and
+# any width from four bare cells side by side (74) to 100 mm (tests/hardware/test_enclosure.py), and
 # the second corner is glued against the holder itself: the estimate cannot spoil the fit.
 BATTERY_HOLDER = (80.4, 77.7, 21.6)
 CONTROLLER_BOARD = (90.0, 70.0, 1.6)  # a 9 x 7 cm perfboard (hardware/perfboard.py)

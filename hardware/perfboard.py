@@ -15,7 +15,7 @@ power switch, the cells, the levers and the motors. Parts sit on a 2.54 mm grid 
 columns 0-34 from the left (the Pico's USB on the right), rows 0-26 from the top; wires run
 underneath, each net's holes joined by the shortest tree.
 
-The checks (tests/test_perfboard.py): every pin of the circuit that lives on this board has
+The checks (tests/hardware/test_perfboard.py): every pin of the circuit that lives on this board has
 a hole of its own; no part overlaps another or the mounting screws; the wires join each net
 of the circuit and never two nets; every line that leaves the board has its connector pin.
 """

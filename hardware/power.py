@@ -11,7 +11,7 @@ Every figure is an upper estimate, for the worst the clock shows: both faces ful
 motors' signals allowed for, the Raspberry Pi Pico busy. The faces' brightness is the
 firmware's own (firmware/hal/ht16k33.py) and the sign's threshold is the firmware's
 (firmware/hal/battery.py): change either there and this changes with it; the tests
-(tests/test_hardware.py) hold the 10 hours.
+(tests/hardware/test_hardware.py) hold the 10 hours.
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ What it makes (sizes from hardware/geometry.py, as the ordinary surface):
 
 A piece stands in its hole, so it is at its square's centre (within the peg's clearance),
 and an 8 x 3 mm magnet is enough (an ordinary piece, which may stand 10 mm off, needs the
-12 x 3 mm one): the checks (tests/test_tactile.py) hold the magnet against the reed
+12 x 3 mm one): the checks (tests/hardware/test_tactile.py) hold the magnet against the reed
 switches with hardware/magnets.py - read under its own square standing on a dark square
 (the furthest, as far as on the ordinary board), the other squares' switches unread from a
 light square's hole (the nearest, 3 mm closer than on the ordinary board).

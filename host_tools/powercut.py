@@ -10,7 +10,7 @@ on the same flash, and asked for the whole game record. A trial passes when
   - the clocks are those of the last completed move: each side's time is its last `clk`
     (or the start time), and the clock is paused (or stopped after a result).
 
-tests/test_power_cut.py runs 200 trials; bench/nothing_lost.py runs more and prints figures."""
+tests/e2e/test_power_cut.py runs 200 trials; bench/nothing_lost.py runs more and prints figures."""
 from __future__ import annotations
 
 import random

@@ -261,11 +261,12 @@ def _die_with_parent():
 
 def _stop_on_signals():
     """SIGTERM and SIGHUP end the simulator as Ctrl-C does: through its cleanup, which
-    ends the firmware's process (and on other systems than Linux, that is the only way)."""
+    ends the firmware's process (and on other systems than Linux, that is the only way).
+    SIGINT too, even when the simulator was started with it ignored (a shell's & in a script)."""
     def stop(signum, frame):
         raise KeyboardInterrupt
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
 

@@ -15,12 +15,13 @@ Things go wrong once each, as they do at a real board, for the arbiter to see:
                he takes his move back, repeats the sighted player's, and plays on.
 run_pair() sets it all up: the two boards, a round file pairing them, the relay. Used by
 `python -m host_tools demo --appendix-d`, `python -m host_tools sim --pair` and
-tests/test_appendix_d.py."""
+tests/e2e/test_appendix_d.py."""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import shutil
+import signal
 import threading
 import time
 from pathlib import Path
@@ -175,12 +176,36 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
             log("the game is played: the relay stays until Ctrl-C")
             await asyncio.Event().wait()
 
+    async def run_then_stop_boards():
+        # SIGTERM and SIGHUP stop it as Ctrl-C does (the main task cancelled: the relay's
+        # cleanup runs). The boards are stopped here, inside the loop: asyncio.run waits at
+        # its end for the threads still reading their lines, which end only when the boards
+        # are gone (stopped after it, a Ctrl-C left the process and its boards running).
+        _cancel_on_signals(asyncio.current_task())
+        try:
+            await cli.run(args, until=until_done)
+        finally:
+            sighted.stop()
+            tactile.stop()
+
     try:
-        asyncio.run(cli.run(args, until=until_done))
+        asyncio.run(run_then_stop_boards())
+    except asyncio.CancelledError:  # SIGTERM or SIGHUP
+        raise KeyboardInterrupt from None
     finally:
-        sighted.stop()
+        sighted.stop()  # (started, not yet run: stopped all the same)
         tactile.stop()
     return happened
+
+
+def _cancel_on_signals(task):
+    loop = asyncio.get_running_loop()
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            try:
+                loop.add_signal_handler(getattr(signal, name), task.cancel)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # Windows' loop, or not the main thread (the demo's own): signals are its caller's
 
 
 def main(argv=None) -> int:
@@ -197,6 +222,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "out" / "sim-pair"),
                     help="the folder for the boards' lines and flash and the relay's files")
     a = ap.parse_args(argv)
+    # Ctrl-C (SIGINT) ends it even when it was started with SIGINT ignored (as a shell
+    # starts a command with & in a script): without this, nothing but SIGKILL stopped it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         readable_file(a.pgn, "the PGN file")
         writable_folder(a.out, "--out")

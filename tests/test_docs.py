@@ -27,7 +27,7 @@ def test_every_link_and_picture_names_a_file_that_is_there():
 
 
 def test_the_pictures_are_the_pages_the_browser_tests_took():
-    # tests/test_web_page.py and test_arbiter_page.py write them at every run.
+    # tests/host/test_web_page.py and test_arbiter_page.py write them at every run.
     for name in ("page.png", "single.png", "phone.png", "arbiter.png", "hall.png", "standings.png"):
         data = (ROOT / "docs" / "img" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, name
@@ -104,10 +104,8 @@ def test_the_docs_command_forms_are_the_command_lines():
             assert option in helps[cmd], f"{page}: ./run {' '.join(words)}: {option} is not an option of it"
 
 
-def test_run_itself_answers_help_where_it_is_set_up():
+def test_run_itself_answers_help_where_it_is_set_up(processes):
     # On a set-up clone (after ./run test, as on CI) ./run with --help sets up nothing more.
-    import subprocess
-
     venv = ROOT / ".venv"
     stamp = venv / ".installed-all"
     if not stamp.exists() or stamp.stat().st_mtime < (ROOT / "pyproject.toml").stat().st_mtime:
@@ -115,15 +113,15 @@ def test_run_itself_answers_help_where_it_is_set_up():
 
         pytest.skip("this checkout's .venv is not set up for its pyproject.toml (./run test sets it up)")
     for cmd in (["sim"], ["update"], ["uf2"], ["hardware.power"]):
-        r = subprocess.run(["bash", str(ROOT / "run"), *cmd, "--help"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=120)
+        r = processes.run(["bash", str(ROOT / "run"), *cmd, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)  # (./run, then its python: both ended on a timeout)
         assert r.returncode == 0 and "usage" in r.stdout.lower(), (cmd, r.stderr[-1000:])
 
 
 def test_the_developers_test_areas_name_test_files_that_are_there():
     text = (ROOT / "docs" / "developer.md").read_text()
     table = text.split("| area | its tests |", 1)[1].split("\n\n", 1)[0]
-    for name in re.findall(r"`((?:tests/)?(?:firmware/)?test_[\w*]+\.py)`", table):
+    for name in re.findall(r"`((?:tests/)?(?:(?:firmware|host|hardware|e2e)/)?test_[\w*]+\.py)`", table):
         pattern = name if name.startswith("tests/") else None
         if pattern is None:
             found = list((ROOT / "tests").rglob(name))

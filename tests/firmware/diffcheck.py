@@ -1,5 +1,5 @@
 # The firmware side of the differential test against python-chess. It replays a stream
-# of JSON lines written by tests/diffgen.py (CPython, python-chess) and compares, at every
+# of JSON lines written by tests/firmware/diffgen.py (CPython, python-chess) and compares, at every
 # ply, everything the rule checker decides. It runs under CPython and inside micropython:
 #   micropython -X heapsize=128K tests/firmware/diffcheck.py FILE
 # Lines:

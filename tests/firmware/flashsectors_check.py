@@ -1,4 +1,4 @@
-# Inside micropython only (tests/test_flash_sectors.py runs it): the journal's sectors taken
+# Inside micropython only (tests/firmware/test_flash_sectors.py runs it): the journal's sectors taken
 # from littlefs (firmware/hal/flashsectors.py) on a NOR flash in memory, as on the Pico.
 # littlefs keeps working around them, its files intact, across remounts; the sectors are
 # found again from the map; the journal on them reads back.

@@ -1,7 +1,7 @@
 # Runs firmware test functions inside the `micropython` interpreter.
 #   micropython -X heapsize=128K tests/firmware/runner.py MODULE [FUNCTION ...]
 # run from the repository root. Prints "PASS name" or "FAIL name" plus the traceback for
-# each function and exits 1 if any failed. tests/mpy.py drives it from pytest.
+# each function and exits 1 if any failed. tests/firmware/mpy.py drives it from pytest.
 import sys
 
 sys.path.append(".")  # after MICROPYPATH: a precompiled firmware build comes first

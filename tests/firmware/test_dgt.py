@@ -1,7 +1,7 @@
 # The DGT e-board protocol on the line (firmware/app/dgt.py, docs/dgt.md): the switch
 # between the two protocols, the board dump and field updates as hands move the pieces,
 # the clock's messages, the answers to identification commands. Runs in both
-# interpreters; the whole game through the simulator is tests/test_dgt.py.
+# interpreters; the whole game through the simulator is tests/e2e/test_dgt.py.
 from firmware.app import dgt as D
 from firmware.rules.squares import WHITE, BLACK
 from tests.firmware.fakehal import fresh_device, run, set_square

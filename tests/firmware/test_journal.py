@@ -18,7 +18,7 @@ from tests.firmware.fakehal import FakeHal, run, set_square, speak_first
 from tests.firmware.support import raises
 
 MICROPYTHON_HEAP = "448K"  # the whole application, two boards in turn (a power cut), and the
-# flash fakes (the 64-bit unix port: ~190 KB on the chip; the chip itself: tests/test_chip.py);
+# flash fakes (the 64-bit unix port: ~190 KB on the chip; the chip itself: tests/e2e/test_chip.py);
 # and room for the port's seventh qstr pool (1280 names, ~14 KB in one block), which these
 # modules' names reach only in mid-test, with the heap in pieces
 DIR = "/tmp/chessboard-test-journal"  # each test its own folder: they run in parallel

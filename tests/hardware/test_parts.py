@@ -1,0 +1,155 @@
+"""The magnets' sizing (hardware/magnets.py) and the rest of the bill of materials with
+its cost (hardware/parts.py, #17): the field model against its closed form, the choice
+against the board's layers, the committed mechanical.csv and cost.csv what the generators
+give, and README's cost figure theirs."""
+import csv
+import math
+from pathlib import Path
+
+import pytest
+
+from hardware import geometry as G
+from hardware import magnets as M
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("distance", [1.0, 4.0, 6.15, 12.0])
+def test_the_field_model_agrees_with_the_closed_form_on_the_axis(distance):
+    exact = M.on_axis(distance, 8, 3, 1.17)
+    bx, by, bz = M.field((0, 0, -distance), 8, 3, 1.17)
+    assert abs(bx) < 1e-9 and abs(by) < 1e-9
+    assert bz == pytest.approx(exact, rel=0.01)
+
+
+@pytest.mark.parametrize("distance", [1.0, 4.0, 6.15, 12.0])
+def test_the_potential_agrees_with_its_closed_form_on_the_axis(distance):
+    assert M.potential([(0, 0, -distance)], 12, 3, 1.17)[0] == pytest.approx(
+        M.on_axis_potential(distance, 12, 3, 1.17), rel=1e-4)
+
+
+def test_what_closes_a_switch_is_the_field_along_its_glass_integrated_end_to_end():
+    # Two computations that share nothing - the faces' charges' potential, and the side's
+    # current's field by Biot-Savart - agree: the line integral of H along the glass, blade
+    # end to blade end, is the difference of potential between the ends (what a test coil
+    # as long as the glass gives as NI).
+    import numpy as np
+
+    depth = G.magnet_to_reed()
+    for mx, my in ((0.0, 0.0), (6.0, -3.0), (14.0, 9.0)):
+        (ax, ay), (bx, by) = M.glass_ends()
+        n = 201
+        ts = np.linspace(0.0, 1.0, n)
+        ux, uy = (bx - ax), (by - ay)
+        along = [(M.field((ax + t * ux - mx, ay + t * uy - my, -depth), 12, 3, 1.17)) for t in ts]
+        h = [(b[0] * ux + b[1] * uy) / M.MU0 / 1000 for b in along]  # H along the glass, A/m x mm/1000
+        integral = float(np.trapezoid(h, ts)) if hasattr(np, "trapezoid") else float(np.trapz(h, ts))
+        assert abs(integral) == pytest.approx(M.mmf([(mx, my)], 12, 3, 1.17)[0], rel=0.02, abs=0.05)
+
+
+def test_a_magnet_on_the_plane_that_bisects_the_glass_gives_the_switch_nothing():
+    # By symmetry both ends have the same potential: the dead band. Under the old layout (the
+    # glass along its file, its centre 5 mm from the square's centre) that plane crossed the
+    # square where pieces stand, and the check says so; under this one it lies beyond.
+    (ax, ay), (bx, by) = M.glass_ends()
+    mid = ((ax + bx) / 2, (ay + by) / 2)
+    across = (-(by - ay), bx - ax)
+    norm = math.hypot(*across)
+    for k in (-8.0, 0.0, 5.0, 20.0):
+        spot = (mid[0] + k * across[0] / norm, mid[1] + k * across[1] / norm)
+        assert M.mmf([spot], 12, 3, 1.17)[0] < 1e-6
+    old = M.check(12, 3, 1.17, offset=5.0, axis=(0.0, 1.0))
+    assert not old["ok"] and old["own"] < 0.01  # a piece 5 mm towards White: not read at all
+    assert math.hypot(*mid) > M.READ_RADIUS  # now beyond where a piece stands
+
+
+def test_the_chosen_magnet_reads_its_square_everywhere_and_no_other_at_every_pitch():
+    grade, d, t, tol = M.choose()
+    br = M.GRADES[grade]
+    lo, hi = M.needed()
+    assert lo == M.MARGIN * M.PULL_IN[1] and hi == M.DROP_OUT_RATIO * M.PULL_IN[0] / M.MARGIN
+    # Over a 0.5 mm grid of where a piece may stand on its square (not the model's own spots)...
+    grid = [(x * 0.5, y * 0.5) for x in range(-20, 21) for y in range(-20, 21)
+            if math.hypot(x * 0.5, y * 0.5) <= M.READ_RADIUS]
+    assert float(M.mmf(grid, d, t, br).min()) >= lo
+    # ...and a 2 mm grid of where a piece may stand on each of the next two squares round,
+    # at the smallest, the usual and the largest pitch: no other square's switch moved.
+    near = [(x * 2.0, y * 2.0) for x in range(-5, 6) for y in range(-5, 6) if math.hypot(x * 2, y * 2) <= 10]
+    for pitch in (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1]):
+        for cx, cy in M.others(pitch):
+            assert float(M.mmf([(cx + x, cy + y) for x, y in near], d, t, br).max()) <= hi, (pitch, cx, cy)
+    assert tol >= M.READ_RADIUS
+
+
+def test_the_choice_fails_where_it_should():
+    grade, d, t, _ = M.choose()
+    # The magnet one size down does not read a piece 10 mm off; one grade up reaches the next
+    # square at 48 mm squares: the choice is not one of many that would all pass.
+    assert not M.check(10, 3, M.GRADES["N35"], pitch=G.PITCH_RANGE[0])["ok"]
+    assert M.check(d, t, M.GRADES["N52"], pitch=G.PITCH_RANGE[0])["neighbour"] > M.needed()[1]
+    # A thicker playing surface: no magnet does both.
+    with pytest.raises(ValueError, match="no common disc magnet"):
+        M.choose(depth=G.magnet_to_reed() + 6.0)
+
+
+def test_the_bill_of_materials_and_the_cost_are_up_to_date(tmp_path):
+    from hardware import parts
+
+    mech, money = parts.write_all(tmp_path / "mechanical.csv", tmp_path / "cost.csv")
+    assert mech == parts.MECHANICAL.read_text(), "run python -m hardware.parts"
+    assert money == parts.COST.read_text(), "run python -m hardware.parts"
+    rows = list(csv.DictReader(parts.MECHANICAL.open()))
+    grade, d, t, _ = M.choose()
+    magnet = [r for r in rows if r["part"].startswith("magnet")]
+    assert magnet and magnet[0]["part"] == "magnet %dx%d %s" % (d, t, grade)
+    for r in rows:
+        assert float(r["eur"]) == pytest.approx(int(r["qty"]) * float(r["eur_each"]), abs=0.01)
+    # Every part of the circuit's BOM has its price (and then its fittings: test_sourcing.py),
+    # and a missing one is said.
+    bom = list(csv.DictReader((ROOT / "hardware" / "bom.csv").open()))
+    assert [(r["part"], r["value"]) for r in parts.electronic_rows()[:len(bom)]] == [(r["part"], r["value"]) for r in bom]
+    bad = tmp_path / "bom.csv"
+    bad.write_text("qty,part,value\n1,Flux_Capacitor,1.21 GW\n")
+    with pytest.raises(KeyError, match="Flux_Capacitor"):
+        parts.electronic_rows(bad)
+
+
+def test_readme_quotes_the_generated_cost():
+    from hardware import parts
+
+    cost = {r["section"]: r["eur"] for r in csv.DictReader(parts.COST.open())}
+    guide = (ROOT / "hardware" / "README.md").read_text()
+    for key in ("total without the voice", "total with the voice", "total without the voice or the pieces"):
+        assert "EUR %s" % cost[key] in guide, key
+    for section, eur in cost.items():  # the table, row by row
+        assert ("| %s | %s |" % (section, eur) in guide or "| **%s** | **%s** |" % (section, eur) in guide), section
+
+
+def test_the_volume_of_a_printed_part():
+    from hardware import enclosure as E
+    from hardware import parts
+
+    jx, jy, jz = E.BoardEnclosure.JOINER
+    assert parts.stl_volume(E.OUT / "board-joiner.stl") == pytest.approx((jx - 0.4) * (jy - 0.4) * jz, rel=1e-4)
+
+
+def test_the_order_buys_the_square_leds_and_the_picos_pins():
+    # The firmware drives a chain of one WS2812 per square (firmware/hal/squareleds.py: its
+    # index runs over the 64 squares): the order buys strip enough for 64 single-LED pieces,
+    # their cost is its own optional section, outside the totals; and the Pico (bought
+    # without pins) gets its header and its two sockets.
+    from firmware.hal import squareleds
+    from hardware import parts
+
+    chain = {squareleds.index(sq) for sq in range(64)}
+    assert chain == set(range(64))
+    rows = {r["part"]: r for r in csv.DictReader(parts.MECHANICAL.open())}
+    strip = rows["WS2812B strip 30/m"]
+    assert int(strip["qty"]) * 1000 // G.LED_PIECE[0] >= len(chain)
+    cost = {r["section"]: float(r["eur"]) for r in csv.DictReader(parts.COST.open())}
+    assert cost[parts.SQUARE_LEDS] == pytest.approx(float(strip["eur"]))
+    assert cost["total with the voice"] == pytest.approx(cost["total without the voice"] + cost[parts.THE_VOICE])
+    order = list(csv.DictReader((ROOT / "hardware" / "order.csv").open()))
+    pico = [r for r in order if "Raspberry_Pi_Pico" in r["for"]]
+    assert {r["part"] for r in pico} >= {"pin header 1x40", "socket 1x20"}
+    assert sum(int(r["qty"]) for r in pico if r["part"] == "socket 1x20") == 2

@@ -1,0 +1,248 @@
+"""Two boards, one game (#39, appendix D; host_tools/relay/twoboards.py): the sighted player's
+board and the blind player's paired in the round file. A move made on one is asked of the
+other (`expect`); a second move before the first was repeated, or another move in its
+place, is an urgent alert at once (D.2.9) that names the move where the games part and
+what each board has, and both boards are told; spectators and the round PGN see one game."""
+import asyncio
+import contextlib
+import json
+
+import aiohttp
+
+from tests.host.test_relay import START, FakeBoard, _relay, _until, run
+
+GAME = f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B"
+
+
+def _pair(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"event": "Open", "round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black"}}}))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME, "@1:2 start"])
+    blind = FakeBoard(str(tmp_path / "boards" / "b"), serial="tactile1", events=[GAME, "@1:2 start"])
+    return sighted, blind
+
+
+@contextlib.asynccontextmanager
+async def _paired(tmp_path, *boards):
+    """A relay on the pair's round, once both boards are there with their games: (relay,
+    its sessions); then the relay stopped and the boards unplugged."""
+    relay = _relay(tmp_path, round_file=tmp_path / "round.json", token="t0ken")
+    await relay.start()
+    try:
+        s = relay.sessions
+        assert await _until(lambda: 1 in s and 1001 in s and s[1].record and s[1001].record)
+        yield relay, s
+    finally:
+        await relay.stop()
+        for b in boards:
+            b.close()
+
+
+def test_a_move_is_asked_of_the_other_board_and_parting_games_are_told_at_once(tmp_path):
+    sighted, blind = _pair(tmp_path)
+
+    async def body():
+        got = {}
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            sighted.add("@1:3 move 1 e2e4 e4")  # White (sighted) moves on his board...
+            assert await _until(lambda: "expect e2e4" in blind.received, 2)  # ...the blind board is asked
+            blind.add("@1:3 move 1 e2e4 e4")  # repeated there
+            blind.add("@1:4 move 2 e7e5 e5")  # Black (blind) moves on his board
+            assert await _until(lambda: "expect e7e5" in sighted.received, 2)
+            sighted.add("@1:4 move 2 e7e5 e5")
+            await asyncio.sleep(0.3)
+            got["in_step"] = [a["text"] for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            # White moves twice on his board before the blind board repeats: at once, named.
+            sighted.add("@1:5 move 3 g1f3 Nf3")
+            sighted.add("@1:6 move 4 b8c6 Nc6")
+            t0 = asyncio.get_running_loop().time()
+            assert await _until(lambda: any(a["kind"] == "pair-differs" for a in relay.alerts_json()), 2)
+            got["within"] = asyncio.get_running_loop().time() - t0
+            got["parted"] = [a for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            assert await _until(lambda: "message DIFFER" in blind.received and "message DIFFER" in sighted.received, 2)
+            # Put right on the blind board: one game again, and said so.
+            blind.add("@1:5 move 3 g1f3 Nf3")
+            blind.add("@1:6 move 4 b8c6 Nc6")
+            assert await _until(lambda: any(a["text"] == "the two boards are one game again" for a in relay.alerts_json()), 2)
+            base = relay.urls()["page"]
+            async with aiohttp.ClientSession() as http:
+                public = await (await http.get(base + "api/state")).json()
+                own = await (await http.get(base + "api/state", headers={"Authorization": "Bearer t0ken"})).json()
+                got["pgn"] = await (await http.get(base + "round.pgn")).text()
+            got["public"] = [b["number"] for b in public["boards"]]
+            got["own"] = [b["number"] for b in own["boards"]]
+        return got
+
+    got = run(body())
+    assert got["in_step"] == []  # each move repeated: nothing to tell
+    assert got["within"] < 1.0
+    (parted,) = got["parted"][:1]
+    assert parted["urgent"] and parted["board"] == 1
+    assert parted["text"] == ("D.2.9: the two boards differ from move 2 (White): the sighted player's board has "
+                              "Nf3, Nc6, the blind player's board (board 1001) nothing; squares that differ: "
+                              "g1 (empty / white knight), f3 (white knight / empty), c6 (black knight / empty), "
+                              "b8 (empty / black knight)")
+    assert got["public"] == [1] and got["own"] == [1, 1001]  # the blind player's board is the arbiter's
+    assert got["pgn"].count("[Event ") == 1 and "1. e4 e5 2. Nf3 Nc6" in got["pgn"]
+    # The arbiter's correction, in the game's PGN where the boards were one game again.
+    assert "Nc6 { D.2.9, put right by the arbiter from both records: the two boards differ from move 2" in got["pgn"]
+
+
+def test_one_clock_the_blind_players_and_what_the_arbiter_and_the_blind_player_are_told(tmp_path):
+    # Each board is told what it is; board 1 - the public's game - shows the clock of board
+    # 1001, the blind player's, and takes its %clk; the arbiter's pause on board 1 goes to
+    # that clock; another move tried where one was to be repeated is named at once; with
+    # touches, the sighted player's touched piece is sent to the blind player's board.
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black", "touches": True}}}))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME])
+    blind = FakeBoard(str(tmp_path / "boards" / "b"), serial="tactile1", events=[GAME, "@1:2 start"])
+    got = {}
+
+    async def body():
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            assert await _until(lambda: "pair b there" in sighted.received and "pair w here" in blind.received, 2)
+            sighted.add("@1:2 move 1 e2e4 e4")
+            assert await _until(lambda: "expect e2e4" in blind.received, 2)
+            blind.send("clock 299000 300000 b running moves=1,0 period=0,0 flags=0,0")  # White pressed there
+            sighted.send("clock 300000 300000 - stopped moves=0,0 period=0,0 flags=0,0")  # its own: not the game's
+            assert await _until(lambda: s[1].clock.running == "b", 2)
+            await asyncio.sleep(0.2)
+            got["clock"] = (s[1].clock.white_ms, s[1].clock.running)
+            blind.add("@1:3 move 1 e2e4 e4")
+            blind.add("@1:4 clk 1 299000")
+            assert await _until(lambda: s[1].record.plies[0].clk_ms == 299000, 2)
+            blind.send("attempt d7d5")  # nothing to repeat there now: an ordinary attempt, not the pair's
+            await asyncio.sleep(0.2)
+            got["no_attempt_alert"] = [a for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            blind.add("@1:5 move 2 e7e5 e5")
+            assert await _until(lambda: "expect e7e5" in sighted.received, 2)
+            sighted.send("attempt g1f3")  # the sighted player moves on instead of repeating e5
+            assert await _until(lambda: any(a["kind"] == "pair-differs" for a in relay.alerts_json()), 1)
+            got["missing"] = [a["text"] for a in relay.alerts_json() if a["kind"] == "pair-differs"]
+            sighted.send("touched g1")
+            assert await _until(lambda: "touched g1" in blind.received, 2)
+            base = relay.urls()["page"]
+            async with aiohttp.ClientSession(headers={"Authorization": "Bearer t0ken"}) as http:
+                r = await http.post(base + "api/boards/1/command", json={"command": "pause"})
+                got["pause"] = (r.status, await r.json())
+                got["pgn"] = await (await http.get(base + "round.pgn")).text()
+            got["paused_on"] = ("pause" in blind.received, "pause" in sighted.received)
+
+    run(body())
+    assert got["clock"] == (299000, "b")  # board 1 shows the game's clock, not its own
+    assert got["no_attempt_alert"] == []
+    assert got["missing"] == ["D.2.9: on the sighted player's board g1f3 was tried where e5 was to be repeated"]
+    assert got["pause"][0] == 200 and got["pause"][1]["board"] == 1001
+    assert got["paused_on"] == (True, False)
+    assert "1. e4 { [%clk 0:04:59] }" in got["pgn"]
+
+
+def test_a_round_file_pairs_a_blind_players_board_only_with_his_colour():
+    import pytest
+
+    from host_tools.relay.round import RoundError, RoundInfo
+
+    for bad in ({"blind_serial": "t1"}, {"blind": "black"}, {"blind_serial": "t1", "blind": "red"}):
+        with pytest.raises(RoundError, match="blind_serial and blind"):
+            RoundInfo.from_json({"boards": {"1": bad}})
+    for bad in ({"touches": True}, {"blind_serial": "t1", "blind": "black", "touches": "yes"}):
+        with pytest.raises(RoundError, match="touches"):
+            RoundInfo.from_json({"boards": {"1": bad}})
+    r = RoundInfo.from_json({"boards": {"1": {"serial": "s1", "blind_serial": "t1", "blind": "white"}}})
+    assert RoundInfo.from_json(r.to_json()).boards[1]["blind_serial"] == "t1"
+
+
+def test_two_simulated_boards_on_the_real_firmware_play_one_game(tmp_path):
+    # Both players' boards run the firmware; each move is made on both - on the blind
+    # player's board 0.15 s after the sighted player's (the same hands, repeating, before the
+    # next move is made) - the relay asking the board that lags for it: one game, in step
+    # to the mate, no alert, one game in the round PGN. In real time, twice as fast.
+    from host_tools.sim import SimulatedBoard
+    from tests.host.test_relay import LEGAL, _trace
+
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sim-sighted", "blind_serial": "sim-tactile",
+        "blind": "black"}}}))
+    logged = []
+
+    first = _trace(tmp_path, LEGAL, "a.trace", 1)
+    later = tmp_path / "b.trace"  # the same lines, 150 ms later
+    later.write_text("".join(("%d %s\n" % (int(l.split(" ", 1)[0]) + 150, l.split(" ", 1)[1])) if l[:1].isdigit()
+                             else l + "\n" for l in first.read_text().splitlines()))
+
+    async def body():
+        a = SimulatedBoard(first, speed=2, wait_host=True, link=str(tmp_path / "boards" / "a"),
+                           presets=str(tmp_path / "pa.json"), board_id="sim-sighted")
+        b = SimulatedBoard(later, speed=2, wait_host=True, link=str(tmp_path / "boards" / "b"),
+                           presets=str(tmp_path / "pb.json"), board_id="sim-tactile")
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", log=logged.append)
+        await relay.start()
+        try:
+            s = relay.sessions
+            done = lambda: all(n in s and s[n].record and s[n].record.result != "*" for n in (1, 1001))
+            assert await _until(done, 60)
+            await asyncio.sleep(0.5)
+            return ([p.san for p in s[1].record.plies], [p.san for p in s[1001].record.plies],
+                    [x["kind"] for x in relay.alerts_json()], relay.round_pgn())
+        finally:
+            await relay.stop()
+            a.stop()
+            b.stop()
+
+    sighted, blind, kinds, pgn = run(body())
+    assert sighted == blind == LEGAL
+    assert "pair-differs" not in kinds
+    assert pgn.count("[Event ") == 1 and '[White "Sighted, Sam"]' in pgn
+    assert any("relay sent 'expect " in line for line in logged)  # the lagging board was asked
+
+
+def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
+    # The arbiter's page in chromium: board 1001 beside board 1, each with its position and
+    # its recorded game; the squares where the two differ outlined.
+    import pytest
+
+    from tests.host.test_web_page import ARGS, CHROMIUM, SHOTS
+
+    if not CHROMIUM:
+        pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
+    from playwright.async_api import async_playwright
+
+    sighted, blind = _pair(tmp_path)
+    got = {}
+
+    async def body():
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            sighted.add("@1:3 move 1 e2e4 e4")
+            blind.add("@1:3 move 1 e2e4 e4")
+            sighted.add("@1:4 move 2 e7e5 e5")  # Black's move made on the sighted board...
+            blind.add("@1:4 move 2 e7e6 e6")  # ...and another on the blind player's: they differ
+            assert await _until(lambda: len(s[1001].record.plies) == 2 and len(s[1].record.plies) == 2)
+            async with async_playwright() as p:
+                browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 900})
+                await page.goto(relay.urls()["page"] + "arbiter")
+                await page.fill("#login [name=token]", "t0ken")
+                await page.click("#login button")
+                await page.wait_for_selector("#board-1001 [data-part=diagram] td")
+                await page.wait_for_function("document.querySelectorAll('#board-1 td.differs').length == 2")
+                got["pair"] = await page.evaluate(
+                    "() => { const a = document.getElementById('board-1'), b = document.getElementById('board-1001');"
+                    " return [a.parentElement === b.parentElement && a.parentElement.classList.contains('pair'),"
+                    " a.getBoundingClientRect().top === b.getBoundingClientRect().top,"
+                    " a.getBoundingClientRect().right <= b.getBoundingClientRect().left]; }")
+                got["differs"] = await page.eval_on_selector_all("#board-1 td.differs", "tds => tds.map(t => t.title)")
+                got["sheets"] = [await page.inner_text(f"#board-{n} [data-part=scoresheet]") for n in (1, 1001)]
+                pair = await page.query_selector("#board-1 >> xpath=..")
+                await pair.screenshot(path=SHOTS + "/pair.png")  # the docs' picture
+                await browser.close()
+
+    run(body())
+    assert got["pair"] == [True, True, True]  # one beside the other
+    assert sorted(got["differs"]) == ["e5", "e6"]
+    assert got["sheets"] == ["The sighted player's board: 1. e4 e5", "The blind player's board: 1. e4 e6"]
