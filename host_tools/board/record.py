@@ -27,8 +27,10 @@ PGN_TERMINATION = {
     fw_outcome.RESIGNATION: "normal", fw_outcome.AGREEMENT: "normal",
     fw_outcome.TIME_FORFEIT: "time forfeit", fw_outcome.ILLEGAL_MOVES: "rules infraction",
     fw_outcome.ARBITER: "adjudication",
-    "forfeit": "rules infraction",  # the arbiter's forfeit (the relay's desk), its reason a comment
 }
+# The relay's own: the arbiter's forfeit at its desk (host_tools/relay/app.py), never a
+# board's; its reason a comment.
+DESK_TERMINATION = {"forfeit": "rules infraction"}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SIDE_NAMES = {"w": "White", "b": "Black"}
 
@@ -254,7 +256,7 @@ class GameRecord:
             tags.append(("GameId", game_id))
         tags.append(("TimeControl", self.tc))
         if self.termination:
-            tags.append(("Termination", PGN_TERMINATION.get(self.termination, "normal")))
+            tags.append(("Termination", PGN_TERMINATION.get(self.termination) or DESK_TERMINATION.get(self.termination, "normal")))
         last = [None, None]  # White's, Black's latest clock
         for i, p in enumerate(self.plies):
             if p.clk_ms is not None:
