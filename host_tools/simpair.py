@@ -136,15 +136,18 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
 
     shutil.rmtree(out, ignore_errors=True)
     (out / "lines").mkdir(parents=True)
+    # The blind player sits at the half of his clock whose lever his colour has when White
+    # sits at the left (the simulated hands press a colour's lever: host_tools/hands.py), by
+    # seat, as a player at a club is set up (host_tools/play/pair.py).
+    seat = "left" if blind_color == chess.WHITE else "right"
     round_file = pair.round_file(out, "sim-sighted", "sim-tactile", blind_color, white, black, True,
-                                 event="Appendix D", site="simulated boards")
-    blind = "white" if blind_color == chess.WHITE else "black"
+                                 event="Appendix D", site="simulated boards", seat=seat)
     new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
     sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
                              flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
     tactile = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(out / "lines" / "tactile"),
                              flash=out / "flash-tactile", outputs=str(out / "tactile.outputs"),
-                             commands=[new, f"access blind={blind[0]} speech=fide"])
+                             commands=[new, f"access blind={seat} white={pair.white_seat(blind_color, seat)} speech=fide"])
     start = chess.Board(fen) if fen else chess.Board()
     if fen:
         sighted.hands.set_up(start)

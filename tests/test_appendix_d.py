@@ -99,7 +99,8 @@ def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path):
 def test_play_pair_at_home_two_boards_one_game(tmp_path):
     # `python -m host_tools play pair SIGHTED BLIND`: no round file to write - the boards say
     # who they are, both get the game (control, names), the blind player's board his
-    # colour; the relay keeps them as one game while the two players play it.
+    # seat (White at the left: his own) and where White sits; the relay keeps them as one
+    # game while the two players play it.
     import argparse
     import asyncio
     import threading
@@ -131,7 +132,7 @@ def test_play_pair_at_home_two_boards_one_game(tmp_path):
         got["blind_clock"] = s[1001].clock.running
         got["public_clock"] = s[1].clock.running
 
-    a = argparse.Namespace(sighted=str(links / "sighted"), blind_board=str(links / "blind"), blind="white",
+    a = argparse.Namespace(sighted=str(links / "sighted"), blind_board=str(links / "blind"), blind="white", seat="left",
                            tc="600+5", white="Gran", black="Dad", touches=False, out=str(tmp_path / "pair"), http_port=0)
     try:
         assert play._pair(a, "play", until=until) == 0
