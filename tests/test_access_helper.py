@@ -70,7 +70,7 @@ def test_the_helper_says_settings_and_refusals_in_words():
     fw = _Firmware()
     said = []
     code = A.run(A.Board(fw, timeout=2), ["blind=left", "speech=it", "ears=on"], None, said.append)
-    assert code == 0 and fw.dev.access["speech"] == "it" and fw.dev.access["blind"] == "l"
+    assert code == 0 and fw.dev.config.access_settings["speech"] == "it" and fw.dev.config.access_settings["blind"] == "l"
     assert "Blind, the signals on the motor: the player at the left half of the clock." in said
     assert "Voice: Italian." in said and "Earphone, the answers into one's own earphone only: both players." in said
     # Typed line by line, as a screen reader's user does; a refusal is the board's words.

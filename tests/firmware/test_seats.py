@@ -43,7 +43,7 @@ def test_his_settings_follow_him_from_black_to_white():
     # Game 1: he is Black. He presses his lever (the left half's) to start White's clock.
     t0 = hal.t
     lever(dev, hal, WHITE)  # the hardware's left lever
-    assert dev.access["white"] == "right" and dev.clock.started and dev.clock.running_side() == WHITE
+    assert dev.config.access_settings["white"] == "right" and dev.clock.started and dev.clock.running_side() == WHITE
     assert dev.recognizer.press_only == BLACK  # his touches are his own (D.2.3), as Black
     hand_move(dev, hal, "e2", "e4")
     lever(dev, hal, BLACK)  # White, at the right half, completes e4
@@ -59,28 +59,28 @@ def test_his_settings_follow_him_from_black_to_white():
     run(dev, hal, 20000)
     assert hal.faces[-1][0] != hal.faces[-1][1]  # Black's clock ran down on the left face, White's is at +2
     # The seats are written once no clock runs (never while one does).
-    assert dev.access.unsaved
+    assert dev.config.access_settings.unsaved
     say(dev, hal, "resign b\n", 100)
     run(dev, hal, 100)
-    assert not dev.access.unsaved
+    assert not dev.config.access_settings.unsaved
     # Game 2: he is White; Black, at the right half, starts the clock.
     hand_move(dev, hal, "e4", "e2")  # the pieces set up again
     say(dev, hal, "new\n", 100)
     t1 = hal.t
     lever(dev, hal, BLACK)
-    assert dev.access["white"] == "left" and dev.clock.running_side() == WHITE
+    assert dev.config.access_settings["white"] == "left" and dev.clock.running_side() == WHITE
     assert dev.recognizer.press_only == WHITE
     hand_move(dev, hal, "e2", "e4")
     lever(dev, hal, WHITE)
     run(dev, hal, 3000)
     assert _motor_sides(hal, t1) == {WHITE}  # still the left motor: his
-    assert dev.access["blind"] == "l"
+    assert dev.config.access_settings["blind"] == "l"
 
 
 def test_without_seat_settings_the_start_changes_nothing_and_the_host_may_say():
     dev, hal = fresh_device("seats-none")
     lever(dev, hal, WHITE)  # a press of White's own lever before the start: nothing learnt
-    assert dev.access["white"] == "left"
+    assert dev.config.access_settings["white"] == "left"
     say(dev, hal, "access white=right blind=b\n", 100)
-    assert dev.access["white"] == "right" and dev.access["blind"] == "l"  # Black at the left
+    assert dev.config.access_settings["white"] == "right" and dev.config.access_settings["blind"] == "l"  # Black at the left
     assert dev.recognizer.press_only == BLACK
