@@ -122,7 +122,7 @@ PULSES = (
     (".", N.SHORT_MS, "a digit's short pulse"), ("-", N.LONG_MS, "a digit's long pulse"),
     ("0", N.ZERO_MS, "taptic's zero"), ("M", N.MARK_MS, "the mark: hours, or a moves answer"),
 )
-TABLE_BEGIN = "<!-- the patterns: python -m host_tools access --table -->"
+TABLE_BEGIN = "<!-- the patterns: ./run access --table -->"
 TABLE_END = "<!-- end of the patterns -->"
 
 
