@@ -317,3 +317,31 @@ def test_play_pair_tells_the_blind_players_board_his_seat_and_where_white_sits(t
     assert not [line for line in sighted.received if line.startswith("access")]
     assert json.loads(path.read_text())["boards"]["1"]["blind_seat"] == "left"
     assert pair.white_seat(chess.WHITE, "left") == "left" and pair.white_seat(chess.WHITE, "right") == "right"
+
+
+def test_a_round_changed_during_a_game_leaves_its_seats_until_it_is_over(tmp_path):
+    # The next round posted while the blind player's game still runs: his board keeps its
+    # seats for that game (a swap would hand his motor and ask key to the other colour),
+    # and is told where White sits once its game is over.
+    from host_tools.relay.round import RoundInfo
+
+    sighted, blind = _pair(tmp_path)  # he is Black, at the left (blind_seat left unless named)
+
+    async def body():
+        got = {}
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            assert await _until(lambda: "access white=right" in blind.received, 2)
+            blind.add("@1:3 move 1 e2e4 e4")
+            assert await _until(lambda: len(s[1001].record.plies) == 1, 2)
+            r = relay.round.to_json()
+            r["boards"]["1"]["blind"] = "white"
+            relay.set_round(RoundInfo.from_json(r))
+            await asyncio.sleep(0.5)
+            got["during"] = "access white=left" in blind.received
+            blind.add("@1:4 result 1-0 resignation")
+            got["after"] = await _until(lambda: "access white=left" in blind.received, 2)
+            got["sighted"] = [line for line in sighted.received if line.startswith("access")]
+        return got
+
+    got = run(body())
+    assert got == {"during": False, "after": True, "sighted": []}

@@ -113,10 +113,20 @@ class TwoBoards:
         if self._known.get(s.number, "pair -") != line:
             self.send(s, line)
             self._known[s.number] = line
-        seats = self.seats_line(s.number)
-        if seats is not None and self._seated.get(s.number) != seats:
-            self.send(s, seats)
-            self._seated[s.number] = seats
+        self._seat(s)
+
+    def _seat(self, s) -> None:
+        """The blind player's board told where White sits, unless it has been already; a
+        game under way there keeps its seats (a round changed early) and is told once its
+        game is over, or with its record, which its hello's resend brings."""
+        line = self.seats_line(s.number)
+        if line is None or self._seated.get(s.number) == line:
+            return
+        rec = s.record
+        if rec is None or (rec.plies and rec.result == "*"):
+            return
+        self.send(s, line)
+        self._seated[s.number] = line
 
     # ----- what the boards did
 
@@ -154,6 +164,8 @@ class TwoBoards:
         if e is None:
             s.clock_from = None  # (a pair no longer)
             return
+        if s.send is not None:
+            self._seat(s)
         main, _ = e
         a, b = self.sessions.get(main), self.sessions.get(main + PAIRED)
         if a is None or b is None or a.record is None or b.record is None:
