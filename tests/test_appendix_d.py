@@ -47,6 +47,12 @@ def test_a_blind_versus_sighted_game_on_two_paired_boards(tmp_path, capsys):
     assert "board 1001: relay sent 'expect d5c6'" in relay_log  # the lagging board asked for the move
     voice = _said((out / "tactile.outputs").read_text())
     assert "white P e takes d 5" in voice and "white P b 7 takes a 8 Q" in voice
+    # The blind player, Black, sits at the left half of his clock: his board was told that
+    # White sits at the right, and his seat - the left - is the blind one.
+    import json
+
+    seats = json.loads((out / "flash-tactile" / "access.json").read_text())
+    assert seats["white"] == "right" and seats["blind"] == "l", seats
 
 
 def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(tmp_path):
