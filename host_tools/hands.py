@@ -15,6 +15,11 @@ import chess
 from host_tools import tracegen
 
 
+_HALVES = (("press white", "press black"), ("button ask-white", "button ask-black"),
+           ("button draw-white", "button draw-black"))
+_SWAPPED = {f"{a}{end}": f"{b}{end}" for x, y in _HALVES for a, b in ((x, y), (y, x)) for end in ("", " down", " up")}
+
+
 class Hands:
     def __init__(self, path: str, board: chess.Board | None = None, seed: int = 1,
                  bounce: float = 0.2):
@@ -25,6 +30,10 @@ class Hands:
         self.bounce = bounce
         self._lock = threading.Lock()
         self.occ = set((board or chess.Board()).piece_map())
+        # The half of the clock White sits at ("left": the hardware's "white" half; "right"
+        # when the board was told `access white=right`): a colour's lever, ask key and draw
+        # key are pressed at the half where that colour sits (docs/access.md).
+        self.white_at = "left"
 
     def _play(self, lines: list[str]) -> None:
         """Trace lines (times from 0) written out at their times, from now."""
@@ -35,6 +44,8 @@ class Hands:
                 wait = start + int(t) / 1000 - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
+                if self.white_at != "left":
+                    rest = _SWAPPED.get(rest, rest)
                 f.write(f"0 {rest}\n")
                 f.flush()
 

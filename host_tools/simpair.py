@@ -137,15 +137,19 @@ def run_pair(moves, out: Path, control: str, port: int = 0, blind_color: chess.C
 
     shutil.rmtree(out, ignore_errors=True)
     (out / "lines").mkdir(parents=True)
+    # The blind player sits at the left half of his clock whatever his colour, as a player
+    # at a club is set up (host_tools/play/pair.py): his board is told where White sits, and
+    # the hands at it press each colour's lever at that colour's half.
+    seat = "left"
     round_file = pair.round_file(out, "sim-sighted", "sim-tactile", blind_color, white, black, True,
-                                 event="Appendix D", site="simulated boards")
-    blind = "white" if blind_color == chess.WHITE else "black"
+                                 event="Appendix D", site="simulated boards", seat=seat)
     new = f"new tc={control}" + (f" fen={encode(fen)}" if fen else "")
     sighted = SimulatedBoard(hands=True, wait_host=True, board_id="sim-sighted", link=str(out / "lines" / "sighted"),
                              flash=out / "flash-sighted", commands=[new], outputs=str(out / "sighted.outputs"))
     tactile = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(out / "lines" / "tactile"),
                              flash=out / "flash-tactile", outputs=str(out / "tactile.outputs"),
-                             commands=[new, f"access blind={blind[0]} speech=fide"])
+                             commands=[new, f"access blind={seat} white={pair.white_seat(blind_color, seat)} speech=fide"])
+    tactile.hands.white_at = pair.white_seat(blind_color, seat)
     start = chess.Board(fen) if fen else chess.Board()
     if fen:
         sighted.hands.set_up(start)

@@ -19,11 +19,14 @@
 #   plays a random event; plus and minus choose the number he thinks it is (each named),
 #   his ask key answers: right or wrong, then its number and name.
 # Every change is made at once (the signals and the voice follow it) and saved at closing.
+# The practice opens by itself too, with no menu to find: a player's ask key and his draw
+# key - both on his own half - touched together while no clock runs (firmware/app/
+# controls.py) open it at item 13, for his seat.
 from firmware.access import numbercode
 from firmware.access import patterns as P
 from firmware.access import phrases
 from firmware.access.numbercode import GROUP_MS
-from firmware.access.seats import LEFT, RIGHT, channel, side_at
+from firmware.access.seats import LEFT, RIGHT, channel, seat_of, side_at
 from firmware.access.settings import SPEECH
 
 # The voice's words of the menu and the practice, tracks after phrases.WORDS (the card:
@@ -105,6 +108,17 @@ class AccessMenu:
         # With no blind seat yet, the opening is felt on both motors: whichever seat is his,
         # the player knows the menu is open, and touches his ask key to have it.
         self._show(now, both=not blind)
+        return True
+
+    def practice(self, clock, side, now):
+        """Opened at the practice of the signals (item 13) for side's seat: his ask key and
+        his draw key touched together, no clock running."""
+        self._clock = clock
+        self._seed = (now & 0xFFFF) | 1
+        self.seat = seat_of(self.access, side)
+        self.item = ITEMS.index("patterns")
+        self.quiz = None
+        self._show(now)
         return True
 
     def close(self, now):

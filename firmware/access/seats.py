@@ -51,6 +51,7 @@ class SeatedHal:
         """access: the access settings (their "white", seat_white()); starting() -> whether
         a press now starts the game; changed(): the seats changed (the board applies them)."""
         self._hal = hal
+        self.hardware = hal  # the halves as wired: the maker's self-test names them so
         self.access = access
         self.starting = starting
         self.changed = changed

@@ -50,7 +50,8 @@ class AccessSettings:
         return self.values[k]
 
     def update(self, new, save=True):
-        """Check every value, then change them all (a bad one changes nothing)."""
+        """Check every value, then change them all (a bad one changes nothing); saved if
+        anything changed."""
         v = dict(self.values)
         if "white" in new:  # first: a colour given with it names a seat by it
             x = new["white"]
@@ -101,8 +102,9 @@ class AccessSettings:
             else:
                 raise ValueError("there is no access setting called " + k)
             v[k] = x
+        changed = v != self.values
         self.values = v
-        if save:
+        if save and changed:  # the same again (the relay at each hello) writes no flash
             self.save()
 
     def describe(self):

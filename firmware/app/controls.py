@@ -6,6 +6,8 @@
 #                          carried out (expect), completes it (appendix D)
 #   an ask key          -> a blind player's question (signals): never a press
 #   a draw key          -> a draw offer (9.1.2), or the answer to the opponent's
+#   his ask and draw keys together, no clock running -> the practice of the signals, his
+#                          seat's (firmware/access/menu.py): found by touch, on his own half
 #   a button            -> the promotion choice while a pawn waits on the last rank, else
 #                          the menu, else the host (`button <name>`: a game played with
 #                          an engine or online uses them for draw and resign)
@@ -21,6 +23,9 @@ from firmware.rules.squares import WHITE, BLACK, parse_square, square_name
 TO_HOST = ("plus", "minus", "ok", "plus-long", "minus-long", "ok-long")
 ASK_KEYS = {"ask-white": WHITE, "ask-black": BLACK}  # on the faces (firmware/hal/pinmap.py)
 DRAW_KEYS = {"draw-white": WHITE, "draw-black": BLACK}
+CHORD_MS = 600  # a player's ask key and draw key touched within this: together
+_PARTNER = {"ask-white": "draw-white", "draw-white": "ask-white", "ask-black": "draw-black",
+            "draw-black": "ask-black"}
 
 
 class Controls:
@@ -49,6 +54,7 @@ class Controls:
         # board's clock is the game's (here) or the other's is (there: the levers do nothing).
         self.elsewhere = 0
         self.clock_here = True
+        self._keys_at = {}  # an ask or draw key -> the tick of its last touch (the practice's chord)
 
     def press(self, side, t):
         """A clock lever going down, at the tick its interrupt took (art. 6.2.1: the press
@@ -126,6 +132,8 @@ class Controls:
         if name in ASK_KEYS and self.menu is not None and self.menu.ask(ASK_KEYS[name], t):
             self.faces.dirty = True  # the access menu's: the menu speaks to his seat
             return
+        if name in _PARTNER and self.menu is None and self._practice(name, t):
+            return
         if name in ASK_KEYS:
             side = ASK_KEYS[name]
             what = self.signals.ask(side, t, self.match.clock)
@@ -168,6 +176,26 @@ class Controls:
         if todo is not None:
             self.new_game(self.presets.get(todo[1]), t)
         self.faces.dirty = True
+
+    def _practice(self, name, t):
+        """name (an ask or a draw key) touched with its partner on the same half a moment
+        before, no clock running (before the start, after a game's end; never in a game,
+        where each keeps its meaning): the practice opens for that player's seat."""
+        keys = self._keys_at
+        at = keys.get(_PARTNER[name])
+        keys[name] = t
+        clock = self.match.clock
+        if at is None or self.signals.hal.diff(t, at) > CHORD_MS or (clock.started and not clock.stopped):
+            return False
+        keys.clear()
+        menu = ClockMenu(self.presets, self.access_menu)
+        menu.battery = self.battery
+        if not menu.practice(clock, ASK_KEYS.get(name) or DRAW_KEYS[name], t):
+            return False
+        self.menu = menu
+        self.faces.show_menu(menu)
+        self.faces.dirty = True
+        return True
 
     def show_battery(self, level):
         self.battery = level

@@ -59,7 +59,7 @@ class Device:
                                             port.button, lambda t: power.update(t), lambda: config.access_menu())
         config = self.config = Config(BoardSettings(presets_path.replace("presets", "config")), access, presets,
                                       recognizer, match, games, port, signals, record.write)
-        selftest = self.selftest = SelfTest(hal, recognizer, record.write)
+        selftest = self.selftest = SelfTest(hal.hardware, recognizer, record.write)  # halves as wired
         power = self.power = Power(hal, record, clock, controls, faces, now)
         parts = {"record": record, "games": games, "clock": clock, "match": match, "events": events,
                  "controls": controls, "config": config, "selftest": selftest, "power": power}

@@ -115,6 +115,17 @@ class ClockMenu:
         if self.access is not None and self.access.open(clock, now):
             self.mode = "access"
 
+    def practice(self, clock, side, now):
+        """The access menu opened at its practice for side's seat (his ask and draw keys
+        together, no clock running: firmware/app/controls.py); whether it opened."""
+        if clock.started and not clock.stopped:
+            return False
+        if self.access is not None and not callable(getattr(self.access, "open", None)):
+            self.access = self.access()
+        if self.access is not None and self.access.practice(clock, side, now):
+            self.mode = "access"
+        return self.open
+
     def ask(self, side, now):
         """An ask key's touch while the menu is open: the access menu's (True), else not the
         menu's (False: a question, as ever)."""

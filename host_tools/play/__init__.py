@@ -51,6 +51,8 @@ def main(argv=None) -> int:
     pa.add_argument("sighted", help="the sighted player's board's serial port")
     pa.add_argument("blind_board", metavar="blind", help="the blind player's board's serial port (its clock is the game's)")
     pa.add_argument("--blind", choices=("white", "black"), default="black", help="the blind player's colour")
+    pa.add_argument("--seat", choices=("left", "right"), default="left",
+                    help="the half of his clock the blind player sits at (docs/access.md), default left")
     pa.add_argument("--tc", default="5400+30", help="the time control (docs/protocol.md), default 5400+30")
     pa.add_argument("--white", default="White", help="White's name")
     pa.add_argument("--black", default="Black", help="Black's name")
@@ -218,9 +220,9 @@ def _pair(a, prog, until=None) -> int:
     except ValueError as err:
         raise CommandError(f"--tc: {err} (seconds: 300+2, 5400+30, 40/5400+30:1800+30)") from None
     blind = chess.WHITE if a.blind == "white" else chess.BLACK
-    names = pair.set_up(a.sighted, a.blind_board, blind, a.tc, a.white, a.black)
+    names = pair.set_up(a.sighted, a.blind_board, blind, a.tc, a.white, a.black, a.seat)
     out = Path(a.out)
-    path = pair.round_file(out, *names, blind, a.white, a.black, a.touches)
+    path = pair.round_file(out, *names, blind, a.white, a.black, a.touches, seat=a.seat)
     print(f"the sighted player's board {names[0]} is board 1, the blind player's {names[1]} board 1001 "
           f"(its clock is the game's)", flush=True)
     asyncio.run(cli.run(cli.parse(pair.relay_args([a.sighted, a.blind_board], path, out, a.http_port)), until=until))

@@ -4,8 +4,10 @@ computer, kept as one game by the relay (host_tools/relay/twoboards.py), as at a
 but with no round file to write: this makes it from the two boards' names.
 
 Each board is asked who it is; both get the new game (the control, the names), and the
-blind player's board is told which colour is blind (`access blind=`, his other settings as
-he left them). Then the relay runs on the two lines until Ctrl-C: the live page, the
+blind player's board is told his seat - the half of his clock he sits at - and where White
+sits this game (`access blind=left white=right` for Black at the left: docs/access.md), his
+other settings as he left them; the round file names his seat too (`blind_seat`), so the
+relay tells his board again if it restarts. Then the relay runs on the two lines until Ctrl-C: the live page, the
 arbiter's page (both boards side by side), the game's PGN in --out. The round file and the
 relay's command line are made here for simulated boards too (host_tools/simpair.py)."""
 from __future__ import annotations
@@ -31,10 +33,17 @@ def board_name(link: BoardLink, timeout_s: float = 10.0) -> str:
     raise CommandError(f"the board on {link.path} does not say who it is")
 
 
-def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, white: str, black: str) -> tuple[str, str]:
-    """The two boards (ports) asked who they are and given the game; (sighted's name, blind's)."""
+def white_seat(blind_color: chess.Color, seat: str) -> str:
+    """Where White sits ("left" or "right") when the blind player has blind_color at seat."""
+    return seat if blind_color == chess.WHITE else ("right" if seat == "left" else "left")
+
+
+def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, white: str, black: str,
+           seat: str = "left") -> tuple[str, str]:
+    """The two boards (ports) asked who they are and given the game, the blind player's his
+    seat (seat: "left" or "right", his half of the clock); (sighted's name, blind's)."""
     names = []
-    for port, extra in ((sighted, None), (blind, "access blind=" + ("w" if blind_color == chess.WHITE else "b"))):
+    for port, extra in ((sighted, None), (blind, f"access blind={seat} white={white_seat(blind_color, seat)}")):
         link = BoardLink(port)
         try:
             if not link.connected.wait(10):
@@ -53,13 +62,14 @@ def set_up(sighted: str, blind: str, blind_color: chess.Color, control: str, whi
 
 
 def round_file(out: Path, sighted_name: str, blind_name: str, blind_color: chess.Color, white: str, black: str,
-               touches: bool, event: str = "Casual game", site: str = "?") -> Path:
-    """The round file of the one pairing (board 1; the blind player's board is 1001), in out."""
+               touches: bool, event: str = "Casual game", site: str = "?", seat: str = "left") -> Path:
+    """The round file of the one pairing (board 1; the blind player's board is 1001, the
+    blind player at seat of its clock), in out."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "round.json"
     path.write_text(json.dumps({"event": event, "site": site, "round": "1", "boards": {"1": {
         "white": white, "black": black, "serial": sighted_name, "blind_serial": blind_name,
-        "blind": "white" if blind_color == chess.WHITE else "black", "touches": touches}}}))
+        "blind": "white" if blind_color == chess.WHITE else "black", "blind_seat": seat, "touches": touches}}}))
     return path
 
 

@@ -21,7 +21,12 @@ alerted at once (D.2.9), with the move where they part, what each board has and 
 that differ, and both boards are told (`message DIFFER`); once they are one game again, that
 is said too, and written into the game's PGN as a comment (the arbiter's correction).
 With `touches` in the round file the blind player feels it when the sighted player lifts a
-piece and puts it back on his board (D.2.10: what an assistant would tell him)."""
+piece and puts it back on his board (D.2.10: what an assistant would tell him).
+
+The blind player keeps his half of his clock from round to round (`blind_seat`, the left
+unless told; docs/access.md): his board is told where White sits this round (`access
+white=left|right`, from his seat and his colour), so that his motor, ask key, voice and
+lever stay his whatever colour he has."""
 from __future__ import annotations
 
 import chess
@@ -57,6 +62,7 @@ class TwoBoards:
         self._parted: dict[int, tuple] = {}  # pairing -> where the games parted, last told
         self._first: dict[int, str] = {}  # pairing -> how they first parted (for the PGN's comment)
         self._known: dict[int, str] = {}  # board -> the pair line it has (its hello's, or the last sent)
+        self._seated: dict[int, str] = {}  # board -> the seats' line last sent to it
 
     # ----- which board is whose
 
@@ -77,10 +83,21 @@ class TwoBoards:
         sighted = "b" if blind == "w" else "w"
         return f"pair {sighted} here" if number > PAIRED else f"pair {blind} there"
 
+    def seats_line(self, number: int) -> str | None:
+        """What the blind player's board is told of its seats (`access white=left|right`:
+        where White sits, from his seat and his colour this round); None for another board."""
+        e = self.entry(number)
+        if e is None or number <= PAIRED:
+            return None
+        seat = e[1].get("blind_seat", "left")
+        other = "right" if seat == "left" else "left"
+        return "access white=" + (seat if e[1]["blind"] == "white" else other)
+
     def attached(self, s, said: str | None) -> None:
         """Board s said hello on a new line; said: its hello's pair= ("w,here"; None: not
         paired). A board is told only what it does not have already."""
         self._known[s.number] = "pair " + said.replace(",", " ") if said else "pair -"
+        self._seated.pop(s.number, None)  # told again: its seats may have been set since
         self._tell(s)
         self._asked.pop(s.number, None)  # a board that restarted has forgotten what it was asked
         self.changed(s)
@@ -96,6 +113,20 @@ class TwoBoards:
         if self._known.get(s.number, "pair -") != line:
             self.send(s, line)
             self._known[s.number] = line
+        self._seat(s)
+
+    def _seat(self, s) -> None:
+        """The blind player's board told where White sits, unless it has been already; a
+        game under way there keeps its seats (a round changed early) and is told once its
+        game is over, or with its record, which its hello's resend brings."""
+        line = self.seats_line(s.number)
+        if line is None or self._seated.get(s.number) == line:
+            return
+        rec = s.record
+        if rec is None or (rec.plies and rec.result == "*"):
+            return
+        self.send(s, line)
+        self._seated[s.number] = line
 
     # ----- what the boards did
 
@@ -133,6 +164,8 @@ class TwoBoards:
         if e is None:
             s.clock_from = None  # (a pair no longer)
             return
+        if s.send is not None:
+            self._seat(s)
         main, _ = e
         a, b = self.sessions.get(main), self.sessions.get(main + PAIRED)
         if a is None or b is None or a.record is None or b.record is None:

@@ -47,6 +47,12 @@ def test_a_blind_versus_sighted_game_on_two_paired_boards(tmp_path, capsys):
     assert "board 1001: relay sent 'expect d5c6'" in relay_log  # the lagging board asked for the move
     voice = _said((out / "tactile.outputs").read_text())
     assert "white P e takes d 5" in voice and "white P b 7 takes a 8 Q" in voice
+    # The blind player, Black, sits at the left half of his clock: his board was told that
+    # White sits at the right, and his seat - the left - is the blind one.
+    import json
+
+    seats = json.loads((out / "flash-tactile" / "access.json").read_text())
+    assert seats["white"] == "right" and seats["blind"] == "l", seats
 
 
 def test_a_repetition_forgotten_by_the_blind_player_reaches_the_arbiter_at_once(tmp_path):
@@ -99,7 +105,8 @@ def test_sim_runs_a_pair_from_a_pgn_until_it_is_stopped(tmp_path, processes):
 def test_play_pair_at_home_two_boards_one_game(tmp_path):
     # `python -m host_tools play pair SIGHTED BLIND`: no round file to write - the boards say
     # who they are, both get the game (control, names), the blind player's board his
-    # colour; the relay keeps them as one game while the two players play it.
+    # seat (White at the left: his own) and where White sits; the relay keeps them as one
+    # game while the two players play it.
     import argparse
     import asyncio
     import threading
@@ -131,7 +138,7 @@ def test_play_pair_at_home_two_boards_one_game(tmp_path):
         got["blind_clock"] = s[1001].clock.running
         got["public_clock"] = s[1].clock.running
 
-    a = argparse.Namespace(sighted=str(links / "sighted"), blind_board=str(links / "blind"), blind="white",
+    a = argparse.Namespace(sighted=str(links / "sighted"), blind_board=str(links / "blind"), blind="white", seat="left",
                            tc="600+5", white="Gran", black="Dad", touches=False, out=str(tmp_path / "pair"), http_port=0)
     try:
         assert play._pair(a, "play", until=until) == 0

@@ -200,7 +200,7 @@ def test_the_practice_plays_each_event_after_its_number_and_the_quiz_waits_for_h
     got = _pulses(motors, WHITE, quiz, s.t + 2000)
     # The quiz: a random event, then (his key) right or wrong - l l l l or l s s s - and its number.
     assert _has(got, [P.LONG, P.SHORT, P.SHORT, P.SHORT]) or _has(got, [P.LONG] * 4)
-    assert dev.events.signals.menu_sides == ()  # the motor is the settings' again
+    assert dev.config.signals.menu_sides == ()  # the motor is the settings' again
 
 
 def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_not_reopen_it():
@@ -215,11 +215,11 @@ def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_n
     button("menu", 800)
     opened = hal.t
     button("menu-long", 3000)  # the hold: the access menu, felt on both motors (no blind seat yet)
-    assert dev.controls.menu.mode == "access" and dev.events.signals.menu_sides == (WHITE, BLACK)
+    assert dev.controls.menu.mode == "access" and dev.config.signals.menu_sides == (WHITE, BLACK)
     assert set(side for t, side, d in hal.motors if t >= opened and d) == {WHITE, BLACK}
     assert dev.controls.menu.text() == ("BLIND", "OFF L")
     button("ask-black", 3000)  # the right seat's player: the menu is his
-    assert dev.events.signals.menu_sides == (BLACK,) and "ask b time" not in hal.lines()
+    assert dev.config.signals.menu_sides == (BLACK,) and "ask b time" not in hal.lines()
     start = hal.t
     button("plus", 6000)
     assert dev.config.access_settings["blind"] == "r" and dev.controls.menu.text() == ("BLIND", "ON R")
@@ -227,7 +227,77 @@ def test_the_menu_is_the_seat_that_touches_its_ask_key_and_a_closing_hold_does_n
     assert right and not [d for t, side, d in hal.motors if t >= start and side == WHITE and d]
     button("menu", 800)  # closed by the press of a hold...
     button("menu-long", 6000)  # ...whose "long" does not open it again
-    assert dev.controls.menu is None and dev.events.signals.menu_sides == ()
+    assert dev.controls.menu is None and dev.config.signals.menu_sides == ()
     assert hal.motors[-1][2] == 0  # no motor left on
     # A blind seat of his own now: outside the menu his motor is his settings'.
-    assert dev.events.signals.blind(BLACK) and not dev.events.signals.blind(WHITE)
+    assert dev.config.signals.blind(BLACK) and not dev.config.signals.blind(WHITE)
+
+
+def test_his_ask_and_draw_keys_together_open_the_practice_for_his_seat_never_in_a_game():
+    # With no clock running, a player's ask key and draw key - both on his own half, found
+    # by touch - touched together open the practice of the signals (item 13) for his seat:
+    # no menu button to find. In a game each key keeps its meaning.
+    from tests.firmware.fakehal import fresh_device, lever, run, say
+
+    dev, hal = fresh_device("access-practice-chord")
+    say(dev, hal, "access white=right\n", 300)  # Black sits at the left half this game
+    hal.lines()
+
+    def key(name, ms=300):
+        hal.queue.append(("button", name, True, hal.t))
+        run(dev, hal, ms)
+
+    key("ask-white", 1500)  # his ask key alone: his time, as ever
+    assert dev.controls.menu is None
+    key("ask-white", 200)  # (a touch while it plays stops it)
+    opened = hal.t
+    key("ask-white", 100)
+    key("draw-white", 9000)  # the left half's two keys together: the practice, his seat's
+    menu = dev.controls.menu
+    assert menu is not None and menu.mode == "access" and menu.access.item == ITEMS.index("patterns")
+    assert menu.access.seat == "l" and dev.config.signals.menu_sides == (BLACK,)  # the left seat: Black's motor
+    # (the FakeHal's motors are the hardware's halves: the left one is "WHITE")
+    assert [d for t, side, d in hal.motors if t >= opened and side == WHITE and d]
+    assert not [d for t, side, d in hal.motors if t >= opened and side == BLACK and d]
+    assert menu.text() == ("SIGNALS", "1")
+    start = hal.t
+    key("plus", 8000)  # event 1 after its number
+    assert _has(_pulses(hal.motors, WHITE, start, hal.t), [100, 250])
+    key("menu", 4000)  # closed as ever
+    assert dev.controls.menu is None and dev.config.signals.menu_sides == ()
+    # The right half's keys apart (more than a moment): nothing opens.
+    key("ask-black", 900)
+    key("draw-black", 15000)  # (his question's answer played whole)
+    assert dev.controls.menu is None
+    # In a game, together they are a question and a draw offer, never the practice.
+    say(dev, hal, "access white=left\n", 300)
+    lever(dev, hal, BLACK)  # White's clock runs
+    run(dev, hal, 500)
+    hal.lines()
+    key("ask-white", 100)
+    key("draw-white", 3000)
+    assert dev.controls.menu is None
+    lines = hal.lines()
+    assert "ask w time" in lines
+
+
+def test_the_self_test_names_the_levers_and_keys_as_the_hardware_does_whatever_seat_white_has():
+    # The maker's self-test reads the hardware's halves (firmware/app/selftest.py): with
+    # White at the right (access white=right) the left lever is still "white" and the
+    # left face's ask key "ask-white", as pinmap.py and the maker's guide name them.
+    from tests.firmware.fakehal import fresh_device, run, say
+
+    dev, hal = fresh_device("access-selftest-seats")
+    say(dev, hal, "access white=right\n", 300)
+    say(dev, hal, "selftest start\n", 300)
+    hal.lines()
+    hal.queue.append(("press", WHITE, None, hal.t))
+    run(dev, hal, 300)
+    hal.queue.append(("button", "ask-white", True, hal.t))
+    run(dev, hal, 300)
+    hal.queue.append(("button", "draw-black", True, hal.t))
+    run(dev, hal, 300)
+    say(dev, hal, "selftest report\n", 300)
+    (report,) = [line for line in hal.lines() if line.startswith("selftest stuck=")]
+    say(dev, hal, "selftest stop\n", 300)
+    assert " buttons=white,ask-white,draw-black " in report, report

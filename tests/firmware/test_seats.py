@@ -84,3 +84,29 @@ def test_without_seat_settings_the_start_changes_nothing_and_the_host_may_say():
     say(dev, hal, "access white=right blind=b\n", 100)
     assert dev.config.access_settings["white"] == "right" and dev.config.access_settings["blind"] == "l"  # Black at the left
     assert dev.recognizer.press_only == BLACK
+
+
+def test_the_same_settings_again_write_no_flash():
+    # The relay tells a paired blind player's board where White sits at each hello, a
+    # game perhaps running: the same value again is no flash write (nothing may delay a lever).
+    import os
+
+    path = tmp("seats-again.json")
+    a = AccessSettings(path)
+    a.update({"white": "right", "blind": "left"})
+    os.remove(path)
+    a.update({"white": "right"})
+    a.update({"blind": "l"})
+    assert not _exists(path)
+    a.update({"white": "left"})
+    assert _exists(path) and AccessSettings(path)["white"] == "left"
+
+
+def _exists(path):
+    import os
+
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False

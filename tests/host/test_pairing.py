@@ -246,3 +246,102 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
     assert got["pair"] == [True, True, True]  # one beside the other
     assert sorted(got["differs"]) == ["e5", "e6"]
     assert got["sheets"] == ["The sighted player's board: 1. e4 e5", "The blind player's board: 1. e4 e6"]
+
+
+def test_the_blind_players_seat_follows_him_when_his_colour_changes(tmp_path):
+    # The round file names the blind player's half of his clock (blind_seat): round 1 he
+    # sits at the left and plays Black, round 2 he plays White at the same seat. His board -
+    # the real firmware - is told where White sits each round (`access white=`), and its
+    # access settings, kept on its flash, follow: his blind seat stays the left.
+    from host_tools.relay.round import RoundInfo
+    from host_tools.sim import SimulatedBoard
+
+    (tmp_path / "boards").mkdir()
+
+    def pairing(colour):
+        return {"round": "1", "boards": {"1": {
+            "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "sim-tactile",
+            "blind": colour, "blind_seat": "left"}}}
+
+    (tmp_path / "round.json").write_text(json.dumps(pairing("black")))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME])
+    flash = tmp_path / "flash"
+    blind = SimulatedBoard(hands=True, wait_host=True, board_id="sim-tactile", link=str(tmp_path / "boards" / "b"),
+                           flash=flash, commands=["access blind=left"])
+    saved = lambda: json.loads((flash / "access.json").read_text())
+    got = {}
+
+    async def body():
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", log=relay_log.append)
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1001 in s and s[1001].record is not None, 20)
+            assert await _until(lambda: (flash / "access.json").exists() and saved()["white"] == "right", 10)
+            got["black"] = saved()
+            relay.set_round(RoundInfo.from_json(pairing("white")))  # the next round: he has White
+            assert await _until(lambda: saved()["white"] == "left", 10)
+            got["white"] = saved()
+            got["sent"] = [line for line in relay_log if "access white=" in line]
+        finally:
+            await relay.stop()
+
+    relay_log = []
+    try:
+        run(body())
+    finally:
+        blind.stop()
+        sighted.close()
+    assert got["black"]["white"] == "right" and got["black"]["blind"] == "l"  # Black at the left: White right
+    assert got["white"]["white"] == "left" and got["white"]["blind"] == "l"  # White at the left, the same seat
+    assert [line.split("relay sent ")[1] for line in got["sent"]] == ["'access white=right'", "'access white=left'"]
+    assert not [line for line in sighted.received if line.startswith("access")]  # the sighted board: nothing
+
+
+def test_play_pair_tells_the_blind_players_board_his_seat_and_where_white_sits(tmp_path):
+    # `play pair --blind black --seat left`: his board is set by his seat, White at the right.
+    import chess
+
+    from host_tools.play import pair
+
+    sighted = FakeBoard(str(tmp_path / "a"), serial="sighted1")
+    blind = FakeBoard(str(tmp_path / "b"), serial="tactile1")
+    try:
+        names = pair.set_up(str(tmp_path / "a"), str(tmp_path / "b"), chess.BLACK, "300+2", "A", "B", "left")
+        path = pair.round_file(tmp_path / "out", *names, chess.BLACK, "A", "B", False, seat="left")
+    finally:
+        sighted.close()
+        blind.close()
+    assert names == ("sighted1", "tactile1")
+    assert "access blind=left white=right" in blind.received
+    assert not [line for line in sighted.received if line.startswith("access")]
+    assert json.loads(path.read_text())["boards"]["1"]["blind_seat"] == "left"
+    assert pair.white_seat(chess.WHITE, "left") == "left" and pair.white_seat(chess.WHITE, "right") == "right"
+
+
+def test_a_round_changed_during_a_game_leaves_its_seats_until_it_is_over(tmp_path):
+    # The next round posted while the blind player's game still runs: his board keeps its
+    # seats for that game (a swap would hand his motor and ask key to the other colour),
+    # and is told where White sits once its game is over.
+    from host_tools.relay.round import RoundInfo
+
+    sighted, blind = _pair(tmp_path)  # he is Black, at the left (blind_seat left unless named)
+
+    async def body():
+        got = {}
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            assert await _until(lambda: "access white=right" in blind.received, 2)
+            blind.add("@1:3 move 1 e2e4 e4")
+            assert await _until(lambda: len(s[1001].record.plies) == 1, 2)
+            r = relay.round.to_json()
+            r["boards"]["1"]["blind"] = "white"
+            relay.set_round(RoundInfo.from_json(r))
+            await asyncio.sleep(0.5)
+            got["during"] = "access white=left" in blind.received
+            blind.add("@1:4 result 1-0 resignation")
+            got["after"] = await _until(lambda: "access white=left" in blind.received, 2)
+            got["sighted"] = [line for line in sighted.received if line.startswith("access")]
+        return got
+
+    got = run(body())
+    assert got == {"during": False, "after": True, "sighted": []}
