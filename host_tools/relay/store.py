@@ -59,6 +59,8 @@ class Store:
         self._syncer = threading.Thread(target=self._sync_thread, name="relay fsync", daemon=True)
         self._syncer.start()
         self._lock = threading.Lock()
+        self._lines: list | None = None  # the batch of lines the writer has not taken yet
+        self._names: list = [None] * FILE_THREADS  # each file thread's batch of names not taken yet
         self._pending: dict[str, str] = {}  # files to write: their latest text
         self._bulk: queue.Queue = queue.Queue()  # large files' writes (a thread of their own)
         self._bulker = threading.Thread(target=self._bulk_writer, args=(self._bulk,), name="relay bulk", daemon=True)
@@ -86,12 +88,25 @@ class Store:
     # ----- asked from the event loop: queued
 
     def append_event(self, board: int, line: str) -> None:
-        self._q.put(("append", f"board-{board}.events", line))
+        self._append(f"board-{board}.events", line)
 
     def append(self, name: str, line: str) -> None:
         """A line at the end of a file of the output folder (synced with the journals)."""
         self.path(name)
-        self._q.put(("append", name, line))
+        self._append(name, line)
+
+    def _append(self, name: str, line: str) -> None:
+        """Lines are queued in batches: a batch's list goes into the writer's queue with its
+        first line, and the lines that come before the writer takes it join it (a queue's
+        put wakes a thread, which under a thousand boards' lines cost the event loop more
+        than the lines themselves). A swap closes the batch: what comes after it is
+        written after it."""
+        with self._lock:
+            batch = self._lines
+            if batch is None:
+                batch = self._lines = []
+                self._q.put(("lines", batch))
+            batch.append((name, line))
 
     def write(self, name: str, text: str) -> None:
         """The whole file, replaced (a new file renamed). Only the latest text of a file
@@ -102,8 +117,16 @@ class Store:
         with self._lock:
             waiting = name in self._pending
             self._pending[name] = text
+            if not waiting and len(text) <= BULK:  # (batched as the lines are: one put wakes a thread for many)
+                i = hash(name) % FILE_THREADS
+                batch = self._names[i]
+                if batch is None:
+                    batch = self._names[i] = []
+                    self._files[i].put(("names", batch, i))
+                batch.append(name)
+                return
         if not waiting:
-            (self._bulk if len(text) > BULK else self._files[hash(name) % FILE_THREADS]).put(("write", name))
+            self._bulk.put(("write", name))
 
     def sync(self) -> None:
         self._q.put(("sync",))
@@ -114,6 +137,7 @@ class Store:
         self.path(a), self.path(b)
         with self._lock:  # what waits to be written under either name is written first
             texts = {name: self._pending.pop(name) for name in (a, b) if name in self._pending}
+            self._lines = None  # (the lines before it are written before it, those after it after)
         self._q.put(("swap", a, b, texts))
 
     def flush(self) -> None:
@@ -176,14 +200,20 @@ class Store:
                 return
             try:
                 kind = job[0]
-                if kind == "append":
-                    _, name, line = job
-                    f = self._journals.get(name)
-                    if f is None:
-                        f = self._journals[name] = open(self.path(name), "a", encoding="utf-8")
-                    f.write(line + "\n")
-                    f.flush()
-                    self._unsynced.add(name)
+                if kind == "lines":
+                    with self._lock:
+                        if self._lines is job[1]:
+                            self._lines = None  # taken: the next line starts a batch of its own
+                    written = {}
+                    for name, line in job[1]:
+                        f = written.get(name) or self._journals.get(name)
+                        if f is None:
+                            f = self._journals[name] = open(self.path(name), "a", encoding="utf-8")
+                        f.write(line + "\n")
+                        written[name] = f
+                    for name, f in written.items():
+                        f.flush()
+                        self._unsynced.add(name)
                 elif kind == "write":
                     self._write(job[1])
                 elif kind == "swap":
@@ -249,10 +279,17 @@ class Store:
             if job[0] == "mark":
                 job[1].set()
                 continue
-            try:
-                self._write(job[1])
-            except OSError as e:
-                print(f"relay store: {e}", flush=True)
+            names = [job[1]]
+            if job[0] == "names":
+                with self._lock:
+                    if self._names[job[2]] is job[1]:
+                        self._names[job[2]] = None
+                names = job[1]
+            for name in names:
+                try:
+                    self._write(name)
+                except OSError as e:
+                    print(f"relay store: {e}", flush=True)
 
     def _sync_thread(self) -> None:
         """fsyncs, coalesced: whatever is asked while one batch runs is one batch after it."""
