@@ -297,7 +297,7 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
             async for msg in feed(ws, result, seconds):
                 if msg.get("type") == "board":
                     b = msg["board"]
-                    ws_seen.setdefault((b.get("serial"), len(b.get("san") or [])), time.time())
+                    ws_seen.setdefault((b.get("serial"), b.get("from", 0) + len(b.get("san") or [])), time.time())
                     want = asked.get(b["number"])
                     if want and b.get("command") == f"{want[0]} -> ok {want[0]}":
                         page_rtt.append((time.time() - want[1]) * 1000)

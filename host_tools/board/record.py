@@ -3,7 +3,8 @@
 `GameRecord.apply(event)` takes events in sequence order and says what it made of each
 (`Applied`): OK, DUPLICATE (seen before: ignored), or GAP (an event is missing: ask the
 board to resend from `next_seq`). Moves are checked by python-chess as they come; the PGN
-is written by python-chess's exporter (`chess.pgn.StringExporter`), its `[%clk h:mm:ss]`
+is written by python-chess's exporter (`chess.pgn.StringExporter`) - at each move only the new
+moves, the headers and the last comment, appended to the movetext kept -, its `[%clk h:mm:ss]`
 comments and its tags made here. The event kinds are the firmware's own
 (firmware/app/eventlog.py), and so are the termination names (firmware/rules/outcome.py).
 """
@@ -257,12 +258,16 @@ class GameRecord:
         tags.append(("TimeControl", self.tc))
         if self.termination:
             tags.append(("Termination", PGN_TERMINATION.get(self.termination) or DESK_TERMINATION.get(self.termination, "normal")))
-        last = [None, None]  # White's, Black's latest clock
-        for i, p in enumerate(self.plies):
-            if p.clk_ms is not None:
-                last[(i % 2) ^ (not white_first)] = p.clk_ms
         if self.clocks:
             last = list(self.clocks)
+        else:
+            last = [None, None]  # White's, Black's latest clock: from the last move back
+            for i in range(len(self.plies) - 1, -1, -1):
+                side = (i % 2) ^ (not white_first)
+                if last[side] is None and self.plies[i].clk_ms is not None:
+                    last[side] = self.plies[i].clk_ms
+                    if last[1 - side] is not None:
+                        break
         for ms, tag in zip(last, ("WhiteClock", "BlackClock")):
             if ms is not None:
                 tags.append((tag, clock_text(ms)))
@@ -315,8 +320,78 @@ class GameRecord:
     def pgn(self, **tags) -> str:
         """The game as PGN, written by python-chess's exporter (PgnExporter) from the SANs
         already known: a relay with a thousand boards makes one at every move. tags: as
-        headers() takes them."""
-        return self.accept(PgnExporter(), **tags) + "\n\n"
+        headers() takes them. The same text as accept(PgnExporter()) gives, but the
+        movetext of the moves before the last is kept from the PGN made before: only the
+        headers, the newest moves, the last comment and the result are exported again."""
+        exporter = PgnExporter()
+        exporter.begin_game()
+        exporter.begin_headers()
+        for k, v in self.headers(**tags).items():
+            exporter.visit_header(k, v)
+        exporter.end_headers()
+        _, white_first, number = self._start()
+        n = len(self.plies)
+        kept = self._kept_movetext()
+        if kept is None:  # from the first move
+            done, exporter.current_line, exporter.force_movenumber = 0, "", True
+            turn, move_number, plies, clks = chess.WHITE if white_first else chess.BLACK, number, [], []
+        else:
+            done, exporter.current_line, exporter.force_movenumber, turn, move_number, plies, clks = kept
+            plies, clks = list(plies), list(clks)
+        notes: dict[int, list[str]] = {}
+        for ply, note in self.notes:
+            notes.setdefault(min(ply, n), []).append(note_text(note))
+        if done == 0:
+            self._visit_comment(exporter, 0, n, notes)
+        played = _Played(turn, move_number)
+        for i in range(done, n):
+            p = self.plies[i]
+            played._san = p.san
+            exporter.visit_move(played, p.move)
+            self._visit_comment(exporter, i + 1, n, notes)
+            if played.turn == chess.BLACK:
+                played.fullmove_number += 1
+            played.turn = not played.turn
+            if i + 1 == n - 1:  # every move but the last, and its comment: settled, kept
+                plies.extend(self.plies[done:n - 1])
+                clks.extend(q.clk_ms for q in self.plies[done:n - 1])
+                self._movetext = (n - 1, exporter.current_line, exporter.force_movenumber, played.turn,
+                                  played.fullmove_number, tuple(plies), tuple(clks), len(self.notes),
+                                  (self.fen, self.chess960))
+        exporter.visit_result(self.result)
+        exporter.end_game()
+        return exporter.result() + "\n\n"
+
+    def _visit_comment(self, exporter, i: int, n: int, notes: dict) -> None:
+        """The comment after ply i (0: before the first move) of n, as _comments makes it."""
+        words = []
+        if i and self.plies[i - 1].clk_ms is not None:
+            words.append(f"[%clk {clock_text(self.plies[i - 1].clk_ms)}]")
+        words += notes.get(i, ())
+        if i == n and self.termination:
+            words.append(self.termination.replace("_", " "))
+        if words:
+            exporter.visit_comment(" ".join(words))
+
+    def _kept_movetext(self):
+        """The movetext kept from the PGN made before, if it still holds: the same start, the
+        same plies (none taken back or replaced), the same %clk at each, no note since that
+        falls among them. Checked here, not by whoever changes the record (a paired board's
+        clocks are copied onto its plies from outside)."""
+        kept = getattr(self, "_movetext", None)
+        if kept is None:
+            return None
+        done, plies, clks, noted, start = kept[0], kept[5], kept[6], kept[7], kept[8]
+        ok = start == (self.fen, self.chess960) and done < len(self.plies) and noted <= len(self.notes)
+        if ok and noted < len(self.notes):
+            n = len(self.plies)
+            ok = all(min(ply, n) > done for ply, _ in self.notes[noted:])
+        if ok:
+            ok = all(p is q and p.clk_ms == c for p, q, c in zip(self.plies, plies, clks))
+        if not ok:
+            self._movetext = None
+            return None
+        return kept[:7]
 
     def pgn_game(self, **tags) -> chess.pgn.Game:
         """The record as python-chess's game (its GameBuilder)."""

@@ -50,6 +50,8 @@ class Publisher:
         self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
         self._earlier: dict[tuple[int, int], str] = {}  # (board, game) -> an earlier game's PGN
         self._dirty: set[int] = set()
+        self._sent: dict[int, tuple] = {}  # board -> (its record, plies, %clks) as its last message had them
+        self.missed: set[asyncio.Queue] = set()  # feeds that missed a message: the whole state when they catch up
         self._round_due = False
         self._sync_due = False
         self._clocks_due = False
@@ -163,7 +165,10 @@ class Publisher:
                 self._public_parts.pop(msg["number"], None)
         text = None  # made once, for every spectator's feed
         for q in self.listeners:
-            if q not in self.arbiter_listeners and q.qsize() < QUEUE_LIMIT:
+            if q not in self.arbiter_listeners:
+                if q.qsize() >= QUEUE_LIMIT:
+                    self.missed.add(q)
+                    continue
                 if text is None:
                     text = json.dumps(msg)
                 q.put_nowait(text)
@@ -195,6 +200,7 @@ class Publisher:
         """Boards a and b changed numbers (or one took the other's free number)."""
         for n in (a, b):
             self._pgns.pop(n, None)
+            self._sent.pop(n, None)  # (the feeds are told "removed", or get the board whole)
             for key in [k for k in self._earlier if k[0] == n]:
                 del self._earlier[key]
             if n in self.sessions:
@@ -253,10 +259,12 @@ class Publisher:
         """A message to every feed (or the arbiters'), as JSON text made once for all."""
         text = None
         for q in (self.arbiter_listeners if arbiter else self.listeners):
-            if q.qsize() < QUEUE_LIMIT:
-                if text is None:
-                    text = json.dumps(msg)
-                q.put_nowait(text)
+            if q.qsize() >= QUEUE_LIMIT:
+                self.missed.add(q)
+                continue
+            if text is None:
+                text = json.dumps(msg)
+            q.put_nowait(text)
 
     def flush(self) -> None:
         """Everything due now (the relay stops)."""
@@ -287,15 +295,41 @@ class Publisher:
         if text is not None and (s.record.result != "*" or (s.serial, s.record.game) in self.verdicts):
             # a finished game: its own file now, not at the next game
             self._later(self._game_file, n, s.record.game, text)
-        board = views.board_json(s, self.round_info())
+        since = self._unchanged(n, s)
+        # (with a delay the public's state is kept whole, and the message cut from it)
+        board = views.board_json(s, self.round_info(), 0 if self.delay_s else since)
         if self.verdicts and s.record is not None and (s.serial, s.record.game) in self.verdicts \
                 and s.record.result == "*":
             board["result"] = self.verdicts[(s.serial, s.record.game)]
         parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
         self._later(self._show, s, n, text, board, parts)
+        if since and self.delay_s:
+            board = dict(board, uci=board["uci"][since:], san=board["san"][since:], clk=board["clk"][since:],
+                         **{"from": since})
         self.send_public({"type": "board", "board": board})
         for f in self.clock_watchers:  # the LiveChess API: the players' own programs, live
             f(s)
+
+    def _unchanged(self, n: int, s: BoardSession) -> int:
+        """How many plies of board n's game the feeds were sent whole and unchanged (the
+        same move, the same %clk) in its last message: its next message carries only the
+        plies after them, with `from` (the page keeps the ones before). Every feed gets
+        every message of a board in order (the spectators' later, in the same order); a
+        feed that joins gets the whole state, and one that misses messages (too slow) the
+        whole state when it has caught up (missed)."""
+        rec = s.record
+        if rec is None:
+            self._sent.pop(n, None)
+            return 0
+        last = self._sent.get(n)
+        k = 0
+        if last is not None and last[0] is rec:
+            for p, q, c in zip(rec.plies, last[1], last[2]):
+                if p is not q or p.clk_ms != c:
+                    break
+                k += 1
+        self._sent[n] = (rec, tuple(rec.plies), tuple(p.clk_ms for p in rec.plies))
+        return k
 
     def _show(self, s: BoardSession, n: int, text: str | None, board: dict, parts) -> None:
         """A board's change reaches the public: its files, the round PGN, the lichess push."""

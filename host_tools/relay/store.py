@@ -14,10 +14,14 @@ All writing happens in the store's threads, never on the event loop: the journal
 writer thread, in the order asked; whole files (PGNs, the relay's small JSON files) in
 FILE_THREADS threads, each file always in the same one, its latest text only; the round's
 PGN (large) in a thread of its own. PGN files are written to a new file and renamed, so a reader never sees half
-of one; the journals are fsynced in batches by a thread of their own, so that a thousand
-boards' fsyncs (an fsync can take milliseconds) never hold up a PGN file. A line lost to a crash of the host before its fsync is
-not lost: the board keeps its game, and the relay asks it to resend from the last event
-its journal has.
+of one. What was written is made durable in batches (`sync`, every few seconds) by threads
+of their own, so that a thousand boards' fsyncs (an fsync can take milliseconds) never hold
+up a PGN file: the relay's own files only - the journals appended to, the files replaced
+since the last batch, and the folder (their names) - each by fdatasync (fsync where the
+system has no fdatasync), several side by side (the filesystem commits them together),
+never a sync() of every file on the machine. A line lost to a crash of the host before its
+fsync is not lost: the board keeps its game, and the relay asks it to resend from the last
+event its journal has.
 """
 from __future__ import annotations
 
@@ -33,6 +37,11 @@ BULK = 256 * 1024  # a file larger than this is written by the bulk thread
 # (auto_da_alloc), and a thousand boards' PGNs a second one after another were seconds
 # behind; side by side the disk takes them as they come.
 FILE_THREADS = 8
+# The files of a batch are fsynced by this many threads side by side: ext4 and the like
+# commit concurrent fsyncs in one journal commit, where a thousand in a row were a
+# thousand commits (each holding the PGN files' renames up).
+SYNC_THREADS = 8
+_datasync = getattr(os, "fdatasync", os.fsync)  # the data and what reading it needs (its size), not its times
 
 
 class Store:
@@ -42,6 +51,7 @@ class Store:
         self._paths: dict[str, Path] = {}  # names checked: their paths
         self._journals: dict = {}
         self._unsynced: set = set()
+        self._replaced: set[str] = set()  # whole files written since the last sync (any file thread)
         self._q: queue.Queue = queue.Queue()
         self._syncs: queue.Queue = queue.Queue()  # (descriptors to fsync, event to set or None)
         self._thread = threading.Thread(target=self._writer, name="relay store", daemon=True)
@@ -49,6 +59,8 @@ class Store:
         self._syncer = threading.Thread(target=self._sync_thread, name="relay fsync", daemon=True)
         self._syncer.start()
         self._lock = threading.Lock()
+        self._lines: list | None = None  # the batch of lines the writer has not taken yet
+        self._names: list = [None] * FILE_THREADS  # each file thread's batch of names not taken yet
         self._pending: dict[str, str] = {}  # files to write: their latest text
         self._bulk: queue.Queue = queue.Queue()  # large files' writes (a thread of their own)
         self._bulker = threading.Thread(target=self._bulk_writer, args=(self._bulk,), name="relay bulk", daemon=True)
@@ -76,12 +88,25 @@ class Store:
     # ----- asked from the event loop: queued
 
     def append_event(self, board: int, line: str) -> None:
-        self._q.put(("append", f"board-{board}.events", line))
+        self._append(f"board-{board}.events", line)
 
     def append(self, name: str, line: str) -> None:
         """A line at the end of a file of the output folder (synced with the journals)."""
         self.path(name)
-        self._q.put(("append", name, line))
+        self._append(name, line)
+
+    def _append(self, name: str, line: str) -> None:
+        """Lines are queued in batches: a batch's list goes into the writer's queue with its
+        first line, and the lines that come before the writer takes it join it (a queue's
+        put wakes a thread, which under a thousand boards' lines cost the event loop more
+        than the lines themselves). A swap closes the batch: what comes after it is
+        written after it."""
+        with self._lock:
+            batch = self._lines
+            if batch is None:
+                batch = self._lines = []
+                self._q.put(("lines", batch))
+            batch.append((name, line))
 
     def write(self, name: str, text: str) -> None:
         """The whole file, replaced (a new file renamed). Only the latest text of a file
@@ -92,8 +117,16 @@ class Store:
         with self._lock:
             waiting = name in self._pending
             self._pending[name] = text
+            if not waiting and len(text) <= BULK:  # (batched as the lines are: one put wakes a thread for many)
+                i = hash(name) % FILE_THREADS
+                batch = self._names[i]
+                if batch is None:
+                    batch = self._names[i] = []
+                    self._files[i].put(("names", batch, i))
+                batch.append(name)
+                return
         if not waiting:
-            (self._bulk if len(text) > BULK else self._files[hash(name) % FILE_THREADS]).put(("write", name))
+            self._bulk.put(("write", name))
 
     def sync(self) -> None:
         self._q.put(("sync",))
@@ -104,6 +137,7 @@ class Store:
         self.path(a), self.path(b)
         with self._lock:  # what waits to be written under either name is written first
             texts = {name: self._pending.pop(name) for name in (a, b) if name in self._pending}
+            self._lines = None  # (the lines before it are written before it, those after it after)
         self._q.put(("swap", a, b, texts))
 
     def flush(self) -> None:
@@ -166,14 +200,20 @@ class Store:
                 return
             try:
                 kind = job[0]
-                if kind == "append":
-                    _, name, line = job
-                    f = self._journals.get(name)
-                    if f is None:
-                        f = self._journals[name] = open(self.path(name), "a", encoding="utf-8")
-                    f.write(line + "\n")
-                    f.flush()
-                    self._unsynced.add(name)
+                if kind == "lines":
+                    with self._lock:
+                        if self._lines is job[1]:
+                            self._lines = None  # taken: the next line starts a batch of its own
+                    written = {}
+                    for name, line in job[1]:
+                        f = written.get(name) or self._journals.get(name)
+                        if f is None:
+                            f = self._journals[name] = open(self.path(name), "a", encoding="utf-8")
+                        f.write(line + "\n")
+                        written[name] = f
+                    for name, f in written.items():
+                        f.flush()
+                        self._unsynced.add(name)
                 elif kind == "write":
                     self._write(job[1])
                 elif kind == "swap":
@@ -195,10 +235,15 @@ class Store:
                     if tmp.exists():
                         os.replace(tmp, pb)
                 elif kind == "sync":
-                    self._syncs.put(([self._journals[b].fileno() for b in self._unsynced], None))
+                    # (descriptors of their own: a journal closed meanwhile by a swap is
+                    # still the one synced, and no other file takes its number)
+                    fds = [os.dup(self._journals[b].fileno()) for b in self._unsynced if b in self._journals]
                     self._unsynced.clear()
+                    with self._lock:
+                        names, self._replaced = self._replaced, set()
+                    self._syncs.put((fds, names, None))
                 elif kind == "mark":
-                    self._syncs.put(([], job[1]))  # set once the syncs before it are done
+                    self._syncs.put(([], (), job[1]))  # set once the syncs before it are done
             except OSError as e:  # a full disk must not stop the relay: said, and go on
                 print(f"relay store: {e}", flush=True)
 
@@ -223,6 +268,8 @@ class Store:
         finally:
             os.close(fd)
         os.replace(tmp, p)
+        with self._lock:
+            self._replaced.add(name)
 
     def _bulk_writer(self, jobs: queue.Queue) -> None:
         while True:
@@ -232,13 +279,21 @@ class Store:
             if job[0] == "mark":
                 job[1].set()
                 continue
-            try:
-                self._write(job[1])
-            except OSError as e:
-                print(f"relay store: {e}", flush=True)
+            names = [job[1]]
+            if job[0] == "names":
+                with self._lock:
+                    if self._names[job[2]] is job[1]:
+                        self._names[job[2]] = None
+                names = job[1]
+            for name in names:
+                try:
+                    self._write(name)
+                except OSError as e:
+                    print(f"relay store: {e}", flush=True)
 
     def _sync_thread(self) -> None:
         """fsyncs, coalesced: whatever is asked while one batch runs is one batch after it."""
+        pool = None
         while True:
             jobs = [self._syncs.get()]
             while True:
@@ -246,24 +301,47 @@ class Store:
                     jobs.append(self._syncs.get_nowait())
                 except queue.Empty:
                     break
-            fds, done = set(), []
+            fds, names, done = [], set(), []
             for job in jobs:
                 if job is not None:
-                    fds.update(job[0])
-                    if job[1] is not None:
-                        done.append(job[1])
-            try:
-                if len(fds) > 1 and hasattr(os, "sync"):
-                    # One flush of everything instead of an fsync a file: each fsync is a
-                    # commit of the filesystem's journal, during which renames (the PGN
-                    # files) wait; a thousand of them in a row held PGNs up for 0.3 s.
-                    os.sync()
-                else:
-                    for fd in fds:
-                        os.fsync(fd)
-            except OSError as e:
-                print(f"relay store: {e}", flush=True)
+                    fds += job[0]
+                    names.update(job[1])
+                    if job[2] is not None:
+                        done.append(job[2])
+            work = [(fd, None) for fd in fds]
+            if names and os.name == "posix":  # (Windows renames no file another handle holds open)
+                work += [(None, name) for name in sorted(names)]
+                work.append((None, ""))  # the folder: the new files' names
+            if len(work) > 1:
+                if pool is None:
+                    from concurrent.futures import ThreadPoolExecutor
+                    pool = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="relay fsync")
+                list(pool.map(self._sync_one, work))
+            elif work:
+                self._sync_one(work[0])
             for d in done:
                 d.set()
             if None in jobs:
+                if pool is not None:
+                    pool.shutdown()
                 return
+
+    def _sync_one(self, job: tuple) -> None:
+        """One file made durable: a journal's descriptor (a duplicate, closed here), or a
+        file of the output folder by name ("": the folder itself)."""
+        fd, name = job
+        try:
+            if fd is None:
+                try:
+                    fd = os.open(str(self.path(name)) if name else str(self.out), os.O_RDONLY)
+                except FileNotFoundError:
+                    return  # renamed or gone since: its new name is in the batch
+                if not name:
+                    os.fsync(fd)  # (a folder: fdatasync may refuse one)
+                    return
+            _datasync(fd)
+        except OSError as e:
+            print(f"relay store: {e}", flush=True)
+        finally:
+            if fd is not None:
+                os.close(fd)

@@ -22,11 +22,12 @@ def public(board: dict) -> dict:
     return {k: v for k, v in board.items() if k not in ARBITER_ONLY}
 
 
-def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
+def board_json(s: BoardSession, round_info: RoundInfo, since: int = 0) -> dict:
     """A board for the page and the feed. The page draws any earlier position itself from
     `start` and the moves (`uci`, with `san` for the move list and its check signs), and
     the time chart from `clk` (each player's clock after each of his moves: right however
-    time was added - increments, a new period, a penalty)."""
+    time was added - increments, a new period, a penalty). since: the lists only from that
+    ply on, said by `from` (a feed's message: the page has the plies before it)."""
     rec = s.record
     entry = round_info.boards.get(s.number, {})
     if not entry and s.number > PAIRED:  # a blind player's board: its pairing's players (relay/twoboards.py)
@@ -39,6 +40,7 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
            "games": sorted(g for g, r in s.records.items() if r.plies or g == s.current)}
     if rec is None:
         return out
+    plies = rec.plies[since:] if since else rec.plies
     try:
         board = rec.position()  # read only: no copy of a long game at every move
     except ValueError:
@@ -49,9 +51,11 @@ def board_json(s: BoardSession, round_info: RoundInfo) -> dict:
         "tc": rec.tc, "start": rec.fen, "fen": board.fen(), "result": rec.result, "termination": rec.termination,
         "last": [chess.square_name(last.from_square), chess.square_name(last.to_square)] if last else None,
         "check": chess.square_name(board.king(board.turn)) if board.is_check() else None,
-        "uci": [p.uci for p in rec.plies], "san": [p.san for p in rec.plies], "clk": [p.clk_ms for p in rec.plies],
+        "uci": [p.uci for p in plies], "san": [p.san for p in plies], "clk": [p.clk_ms for p in plies],
         "clock": clock_json(s),
     })
+    if since:
+        out["from"] = since
     return out
 
 

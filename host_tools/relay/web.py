@@ -28,6 +28,7 @@ from host_tools.relay.round import RoundError, RoundInfo
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
 ANSWER_TIMEOUT_S = 5.0  # an arbiter's command waits this long for the board's answer
+STATE_EVERY_S = 1.0  # a feed asking for the whole state again gets at most one this often
 # Commands the API passes to a board (the protocol's, docs/protocol.md).
 BOARD_COMMANDS = {"new", "start", "pause", "resume", "set", "penalty", "claim", "quickplay",
                   "resign", "draw", "result", "config", "message"}
@@ -129,16 +130,41 @@ def make_app(relay) -> web.Application:
 
     @routes.get("/ws")
     async def ws(request):
-        # The spectators' page sends nothing; the arbiter's page sends {"token": ...} once,
-        # and its feed then carries the alerts too.
+        # The arbiter's page sends {"token": ...} once, and its feed then carries the alerts
+        # too. A board's message carries only what changed (its plies from `from` on): a
+        # page that lacks what came before asks {"state": true} and gets the whole state,
+        # in order with the messages; a feed too slow to take every message gets it when it
+        # has caught up (publish.py: missed).
         sock = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
         await sock.prepare(request)
         q = relay.listen()
+        missed = relay.publisher.missed
+
+        def state_text() -> str:
+            return json.dumps({"type": "state", **relay.state_json(arbiter=q in relay.publisher.arbiter_listeners)})
+
+        asked_at = [-STATE_EVERY_S, None]  # the last state asked for; one waiting
+
+        def ask_state() -> None:
+            """The whole state in the feed's order; asked again and again, at most one
+            every STATE_EVERY_S (a state of a large hall is costly to make)."""
+            def put():
+                asked_at[:] = [loop.time(), None]
+                q.put_nowait(state_text())
+            loop = asyncio.get_running_loop()
+            wait = asked_at[0] + STATE_EVERY_S - loop.time()
+            if wait <= 0:
+                put()
+            elif asked_at[1] is None:
+                asked_at[1] = loop.call_later(wait, put)
 
         async def pump():
             with contextlib.suppress(ConnectionError):  # the client went: the handler ends too
                 while True:
                     await sock.send_str(await q.get())  # JSON text, made once for every feed
+                    if missed and q in missed and q.empty():
+                        missed.discard(q)
+                        await sock.send_str(state_text())
 
         task = None
         try:
@@ -149,23 +175,30 @@ def make_app(relay) -> web.Application:
                     break
                 if msg.type == WSMsgType.TEXT:
                     try:
-                        given = json.loads(msg.data).get("token")
+                        asked = json.loads(msg.data)
+                        given = asked.get("token")
                     except (ValueError, AttributeError, RecursionError):
-                        given = None
+                        asked, given = None, None
+                    if given is None and isinstance(asked, dict) and asked.get("state") is True:
+                        ask_state()
+                        continue
                     ok = token_matches(relay.token, given)
                     if ok:
                         relay.listen_as_arbiter(q)
                         relay.door.trust(request.remote)
                     await sock.send_json({"type": "arbiter", "ok": ok,
                                           "alerts": relay.alerts_json() if ok else []})
-                    if ok:  # the boards again, with what only the arbiter sees
-                        await sock.send_json({"type": "state", **relay.state_json(arbiter=True)})
+                    if ok:  # the boards again, with what only the arbiter sees (after what the feed has waiting)
+                        q.put_nowait(state_text())
         except ConnectionError:
             pass  # the client went mid-answer: nothing to tell it, nothing to log
         finally:
             if task is not None:
                 task.cancel()
+            if asked_at[1] is not None:
+                asked_at[1].cancel()
             relay.unlisten(q)
+            missed.discard(q)
         return sock
 
     @routes.get("/api/alerts")

@@ -19,7 +19,7 @@ import pytest
 from host_tools.sim import SimulatedBoard
 from tests.host.test_arbiter import TOKEN, Hands, _relay
 from tests.host.test_relay import _until, run
-from tests.host.test_web_page import ARGS, CHROMIUM, SHOTS
+from tests.host.test_web_page import ARGS, CHROMIUM, shot
 
 # Counts the beeps the page makes (its WebAudio oscillators), as a test can hear them.
 COUNT_BEEPS = """
@@ -146,7 +146,7 @@ def test_the_arbiters_page(tmp_path):
                 got["game1_pgn"] = relay.pgn(s[1], s[1].records[1])
                 got["game2"] = (s[1].record.tc, s[1].record.white)
                 got["asked"] = list(asked)
-                await page.screenshot(path=SHOTS + "/arbiter.png", full_page=True)  # the docs' picture
+                await page.screenshot(path=shot(tmp_path, "arbiter.png"), full_page=True)  # the docs' picture
 
                 # The board of sim-a is to play pairing 2: the two boards swap numbers.
                 await page.select_option("#board-1 [data-form=pair] select", "2")

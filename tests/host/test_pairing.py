@@ -207,7 +207,7 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
     # its recorded game; the squares where the two differ outlined.
     import pytest
 
-    from tests.host.test_web_page import ARGS, CHROMIUM, SHOTS
+    from tests.host.test_web_page import ARGS, CHROMIUM, shot
 
     if not CHROMIUM:
         pytest.fail("chromium is missing: ./run test installs it (Debian package chromium)")
@@ -239,7 +239,7 @@ def test_the_arbiters_page_shows_the_two_boards_side_by_side(tmp_path):
                 got["differs"] = await page.eval_on_selector_all("#board-1 td.differs", "tds => tds.map(t => t.title)")
                 got["sheets"] = [await page.inner_text(f"#board-{n} [data-part=scoresheet]") for n in (1, 1001)]
                 pair = await page.query_selector("#board-1 >> xpath=..")
-                await pair.screenshot(path=SHOTS + "/pair.png")  # the docs' picture
+                await pair.screenshot(path=shot(tmp_path, "pair.png"))  # the docs' picture
                 await browser.close()
 
     run(body())

@@ -32,3 +32,57 @@ def test_a_swap_takes_the_waiting_texts_with_their_files(tmp_path):
         assert (tmp_path / "board-1.pgn").read_text() == "two"
     finally:
         store.close()
+
+
+def test_a_sync_makes_the_relays_own_files_durable_and_no_other(tmp_path, monkeypatch):
+    # Every few seconds the relay makes what it wrote durable (nothing is lost on a power
+    # cut): each journal appended to, each file replaced since, and the folder holding
+    # their names - by fdatasync/fsync of those files, never sync() of the whole machine.
+    import os
+
+    from host_tools.relay import store as store_module
+
+    synced = []
+
+    def spy(fd):
+        synced.append(os.fstat(fd).st_ino)
+
+    def no_sync():
+        raise AssertionError("os.sync() flushes every file on the machine")
+
+    monkeypatch.setattr(store_module, "_datasync", spy)
+    monkeypatch.setattr(os, "fsync", spy)
+    monkeypatch.setattr(os, "sync", no_sync, raising=False)
+    store = Store(tmp_path / "out")
+    try:
+        store.append_event(1, "@1:1 start")
+        store.append_event(2, "@1:1 start")
+        store.append("notes.jsonl", "{}")
+        store.write("board-1.pgn", "1. e4 *")
+        store.write("boards.json", "{}")
+        store.flush()
+        store.sync()
+        store.flush()
+        out = tmp_path / "out"
+        names = ["board-1.events", "board-2.events", "notes.jsonl", "board-1.pgn", "boards.json"]
+        want = {(out / n).stat().st_ino for n in names}
+        if os.name == "posix":
+            want.add(out.stat().st_ino)
+        else:  # (Windows: the journals; a file renamed over cannot be held open)
+            want = {(out / n).stat().st_ino for n in names[:3]}
+        assert set(synced) == want
+        # Nothing new: nothing synced again.
+        synced.clear()
+        store.sync()
+        store.flush()
+        assert synced == []
+        # Only what changed since.
+        store.append_event(2, "@1:2 move 1 e2e4 e4")
+        store.write("board-2.pgn", "1. e4 *")
+        store.flush()
+        store.sync()
+        store.flush()
+        extra = {out.stat().st_ino, (out / "board-2.pgn").stat().st_ino} if os.name == "posix" else set()
+        assert set(synced) == {(out / "board-2.events").stat().st_ino} | extra
+    finally:
+        store.close()

@@ -17,9 +17,17 @@ import pytest
 from host_tools.engines import EngineMissing, find_engine
 from tests.host.test_relay import START, FakeBoard, _relay, _until, fake_board_on_a_relay
 
-# The docs' pictures (docs/img/): taken here, at every run, so that they show the pages as
-# they are (PAGE_SHOTS: another folder for them).
-SHOTS = os.environ.get("PAGE_SHOTS") or str(Path(__file__).resolve().parents[2] / "docs" / "img")
+# The docs' pictures (docs/img/) are taken by these tests: into the test's own temporary
+# folder at every run (a test never writes into the repository), and into the folder
+# PAGE_SHOTS names when asked - `PAGE_SHOTS=docs/img` renews the docs' pictures
+# (docs/developer.md), the boards in a fixed order.
+
+
+def shot(tmp_path, name: str) -> str:
+    """Where a page's picture `name` goes: PAGE_SHOTS's folder, else the test's tmp_path."""
+    folder = Path(os.environ.get("PAGE_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / name)
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -294,8 +302,7 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 got["kept"] = (await page.inner_text("#board-1 .player.white .who"),
                                await page.inner_text("#board-1 .player.black .who"))
                 got["kept_tags"] = await page.evaluate("fetch('/boards/1/games/1.pgn').then(r => r.text())")
-                Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                await page.screenshot(path=SHOTS + "/page.png", full_page=True)
+                await page.screenshot(path=shot(tmp_path, "page.png"), full_page=True)
                 # One board alone, at its own URL (and the preference kept).
                 await page.click("#board-2 a.open")
                 await page.wait_for_selector("#board-2 svg.board")
@@ -306,14 +313,14 @@ def test_a_spectator_follows_two_boards(tmp_path):
                 got["single_eval"] = await page.eval_on_selector_all(".evalbar", "es => es.length")
                 await page.keyboard.press("ArrowLeft")
                 got["single_key"] = await page.inner_text("#board-2 [data-where]")
-                await page.screenshot(path=SHOTS + "/single.png")
+                await page.screenshot(path=shot(tmp_path, "single.png"))
                 phone = await browser.new_page(viewport={"width": 390, "height": 844})
                 phone.on("pageerror", lambda e: errors.append(str(e)))
                 await phone.goto(relay.urls()["page"].rstrip("/") + "/board/1")
                 await phone.wait_for_selector("#board-1 svg.board")
                 got["phone"] = await phone.eval_on_selector(
                     "body", "b => [b.scrollWidth, document.querySelector('#board-1 svg.board').getBoundingClientRect().width]")
-                await phone.screenshot(path=SHOTS + "/phone.png", full_page=True)
+                await phone.screenshot(path=shot(tmp_path, "phone.png"), full_page=True)
                 await browser.close()
             got["to_boards"] = one.received + two.received
         finally:
@@ -568,6 +575,10 @@ def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
             if i == 2:
                 events.append("@1:3 result 1-0 resignation")
             fakes.append(FakeBoard(str(tmp_path / "boards" / f"b{i:02d}"), serial=f"hall{i}", events=events))
+        # Each board the number it had (boards.json), whichever connects first: the picture
+        # the same at every run.
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "boards.json").write_text(json.dumps({f"hall{i}": i for i in range(1, 15)}))
         relay = _relay(tmp_path)
         await relay.start()
         got = {}
@@ -594,7 +605,7 @@ def test_a_hall_of_boards_is_a_compact_grid_a_spectator_can_narrow(tmp_path):
                 await page.fill("#range", "")
                 await page.select_option("#jump", "14")
                 got["jumped"] = await page.evaluate(whole)
-                await page.screenshot(path=SHOTS + "/hall.png")
+                await page.screenshot(path=shot(tmp_path, "hall.png"))
                 # On a phone: the grid in one or two columns, nothing wider than the screen,
                 # each player's name and clock in a line of readable size.
                 phone = await browser.new_page(viewport={"width": 390, "height": 844})
@@ -662,8 +673,7 @@ def test_the_events_standings_earlier_rounds_and_federation_flags(tmp_path):
                 await page.wait_for_function("document.querySelector('#standings tbody tr').innerText.includes('3')")
                 got["after"] = await page.evaluate(rows)
                 got["said"] = await page.inner_text("#standings-said")
-                Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                await page.screenshot(path=SHOTS + "/standings.png")
+                await page.screenshot(path=shot(tmp_path, "standings.png"))
                 await page.select_option("#round-select", "2")
                 await page.wait_for_selector("#round-view:not([hidden])")
                 got["round_2"] = await page.evaluate(

@@ -576,9 +576,14 @@ function connect() {
       evaluationOff = msg.evaluation === false;
       showEvaluation();
       if (msg.round) showRound(msg.round);
+      stateCame();
       msg.boards.forEach(render);
       greeted = true;
-    } else if (msg.type === "board") render(msg.board);
+    } else if (msg.type === "board") {
+      if (single && msg.board.number !== single) return;
+      const b = withEarlier(boards.get(msg.board.number), msg.board);
+      if (b) render(b); else askState(ws);
+    }
     else if (msg.type === "round") showRound(msg.round);
     else if (msg.type === "removed") { // the arbiter gave the board another number
       boards.delete(msg.number);

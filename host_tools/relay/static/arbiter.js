@@ -389,9 +389,13 @@ function connect() {
       document.getElementById("link").textContent = "signed in · live";
       msg.alerts.forEach(renderAlert);
     } else if (msg.type === "state") {
+      stateCame();
       loadRound();
       msg.boards.forEach(render);
-    } else if (msg.type === "board") render(msg.board);
+    } else if (msg.type === "board") {
+      const b = withEarlier(boards.get(msg.board.number), msg.board);
+      if (b) render(b); else askState(ws);
+    }
     else if (msg.type === "round") loadRound();
     else if (msg.type === "removed") {
       boards.delete(msg.number);

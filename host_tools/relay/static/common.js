@@ -15,3 +15,27 @@ function fmt(ms) {
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
+
+// A board's message from the relay carries its plies only from `from` on (what changed;
+// publish.py): the whole board made from the one this page has, or null when the page
+// lacks the plies before (it asks for the whole state: askState).
+function withEarlier(old, b) {
+  if (!b.from) return b;
+  if (!old || old.game !== b.game || !old.uci || old.uci.length < b.from) return null;
+  const whole = Object.assign({}, b, {
+    uci: old.uci.slice(0, b.from).concat(b.uci),
+    san: old.san.slice(0, b.from).concat(b.san),
+    clk: old.clk.slice(0, b.from).concat(b.clk),
+  });
+  delete whole.from;
+  return whole;
+}
+
+// The whole state, asked once until it comes (stateCame).
+let stateAsked = false;
+function askState(ws) {
+  if (stateAsked || ws.readyState !== WebSocket.OPEN) return;
+  stateAsked = true;
+  ws.send(JSON.stringify({ state: true }));
+}
+function stateCame() { stateAsked = false; }
