@@ -356,7 +356,7 @@ def test_generated_files_are_up_to_date(board, tmp_path):
 # ----- the maker's guide (hardware/README.md, "Building it, step by step"), held to the
 # firmware's own names of its controls (firmware/hal/pinmap.py, firmware/app/controls.py)
 
-GUIDE = __import__("pathlib").Path(__file__).resolve().parents[1] / "hardware" / "README.md"
+GUIDE = __import__("pathlib").Path(__file__).resolve().parents[2] / "hardware" / "README.md"
 NUMBER_WORDS = {"six": 6, "eight": 8, "ten": 10, "eleven": 11, "twelve": 12}
 
 
