@@ -364,7 +364,8 @@ class EngineGame:
         self.link.command(f"hint {pv[0].uci()}")  # lit on the board until he moves
 
     def _draw_offer(self, board: chess.Board | None) -> None:
-        if board is None or board.is_game_over():
+        if board is None or board.is_game_over():  # answered, never silence: the player waits for a word
+            self.say("No game is going on to offer a draw in (new starts one).")
             return
         info = self._analyse(board, chess.engine.Limit(time=0.5, depth=14))
         score = info["score"].pov(self._engine_side()).score(mate_score=100000)
