@@ -163,15 +163,7 @@ class Publisher:
             elif msg["type"] == "removed":
                 self._public_boards.pop(msg["number"], None)
                 self._public_parts.pop(msg["number"], None)
-        text = None  # made once, for every spectator's feed
-        for q in self.listeners:
-            if q not in self.arbiter_listeners:
-                if q.qsize() >= QUEUE_LIMIT:
-                    self.missed.add(q)
-                    continue
-                if text is None:
-                    text = json.dumps(msg)
-                q.put_nowait(text)
+        self._put(self.listeners, msg, self.arbiter_listeners)  # every spectator's feed
 
     def game_ended(self, s: BoardSession, game: int) -> None:
         """Board s moved on from game: that game's PGN is kept in a file of its own."""
@@ -256,9 +248,16 @@ class Publisher:
         self.send({"type": "alert", "alert": a.json()}, arbiter=True)
 
     def send(self, msg: dict, arbiter: bool = False) -> None:
-        """A message to every feed (or the arbiters'), as JSON text made once for all."""
+        """A message to every feed (or the arbiters')."""
+        self._put(self.arbiter_listeners if arbiter else self.listeners, msg)
+
+    def _put(self, feeds, msg: dict, skip=()) -> None:
+        """msg to each of feeds but those in skip, as JSON text made once for all; a feed
+        whose queue is full misses it (and gets the whole state once it has caught up)."""
         text = None
-        for q in (self.arbiter_listeners if arbiter else self.listeners):
+        for q in feeds:
+            if q in skip:
+                continue
             if q.qsize() >= QUEUE_LIMIT:
                 self.missed.add(q)
                 continue
