@@ -49,6 +49,18 @@ async def _ws(http, url, n=3, **kw):
     return 101, "\n".join(str(g) for g in got)
 
 
+async def _subscribe_and_flip(ws):
+    """A LiveChess client's subscription to board sight1's feed, then its flip: the three
+    messages it gets; the socket closed."""
+    await ws.send_str(json.dumps({"id": 1, "call": "subscribe", "param": {
+        "feed": "eboardevent", "id": 1, "param": {"serialnr": "sight1"}}}))
+    await ws.send_str(json.dumps({"id": 2, "call": "call", "param": {
+        "id": 1, "method": "flip", "param": {"flip": True}}}))
+    got = [await ws.receive_json(timeout=5) for _ in range(3)]
+    await ws.close()
+    return got
+
+
 @pytest.fixture
 def hall(tmp_path):
     (tmp_path / "boards").mkdir()
@@ -88,12 +100,7 @@ def test_a_device_in_the_hall_gets_no_move_before_the_delay_and_nothing_of_the_a
             # The arbiter's own program, with the token: live, and flip stays its own view.
             async with aiohttp.ClientSession() as http:
                 ws = await http.ws_connect(f"ws://127.0.0.1:{lc}/api/v1.0?token={TOKEN}")
-                await ws.send_str(json.dumps({"id": 1, "call": "subscribe", "param": {
-                    "feed": "eboardevent", "id": 1, "param": {"serialnr": "sight1"}}}))
-                await ws.send_str(json.dumps({"id": 2, "call": "call", "param": {
-                    "id": 1, "method": "flip", "param": {"flip": True}}}))
-                got = [await ws.receive_json(timeout=5) for _ in range(3)]
-                await ws.close()
+                got = await _subscribe_and_flip(ws)
             await asyncio.sleep(0.3)
             received = [r for f in fakes for r in f.received]
         finally:
@@ -131,12 +138,7 @@ def test_without_a_delay_the_livechess_api_stays_on_this_machine_and_flip_never_
             async with aiohttp.ClientSession(connector=connector) as http:
                 away = await _ws(http, f"ws://{HALL}:{lc}/api/v1.0")
                 ws = await http.ws_connect(f"ws://127.0.0.1:{lc}/api/v1.0", headers={"Origin": "https://lichess.org"})
-                await ws.send_str(json.dumps({"id": 1, "call": "subscribe", "param": {
-                    "feed": "eboardevent", "id": 1, "param": {"serialnr": "sight1"}}}))
-                await ws.send_str(json.dumps({"id": 2, "call": "call", "param": {
-                    "id": 1, "method": "flip", "param": {"flip": True}}}))
-                got = [await ws.receive_json(timeout=5) for _ in range(3)]
-                await ws.close()
+                got = await _subscribe_and_flip(ws)
             await asyncio.sleep(0.3)
         finally:
             await relay.stop()
