@@ -150,12 +150,21 @@ class RoutedBoard:
         sides with gaps where they would pass within SILK_GAP of a pad (its own or another
         part's), cross a text (texts: [(side, box)]) or leave the board."""
         x0, y0, x1, y1 = part.silk
+        return self._clipped(part, ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)), texts)
+
+    def _clipped(self, part, lines, texts=()):
+        """lines on part's silkscreen, cut where they pass within SILK_GAP of a pad or a hole,
+        cross a text (texts: [(side, box)]) or leave the board."""
         boxes = [b for side, b in texts if side == part.side]
         pads = self.pads()
+        x0 = min(min(a[0], a[2]) for a in lines)
+        x1 = max(max(a[0], a[2]) for a in lines)
+        y0 = min(min(a[1], a[3]) for a in lines)
+        y1 = max(max(a[1], a[3]) for a in lines)
         near = [q for q in pads if q.x + max(q.size) > x0 - 1 and q.x - max(q.size) < x1 + 1
                 and q.y + max(q.size) > y0 - 1 and q.y - max(q.size) < y1 + 1]
         out = []
-        for ax, ay, bx, by in ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)):
+        for ax, ay, bx, by in lines:
             n = max(1, int(math.hypot(bx - ax, by - ay) / 0.05))
             run = None
             for k in range(n + 1):
@@ -551,6 +560,13 @@ class RoutedBoard:
             fab = pcbnew.B_Fab if back else pcbnew.F_Fab
             for x1, y1, x2, y2 in self.outline(part, texts):
                 segment(x1, y1, x2, y2, silk, SILK_W)
+            if self.polarity(part) == "flat":  # a TO-92's flat face: a second line beyond its side
+                a, c = part.pads[0], part.pads[-1]
+                d = math.hypot(c.x - a.x, c.y - a.y)
+                nx, ny = -(c.y - a.y) / d, (c.x - a.x) / d
+                off = a.size[0] / 2 + OUTLINE + 0.35
+                for line in self._clipped(part, [(a.x + nx * off, a.y + ny * off, c.x + nx * off, c.y + ny * off)], texts):
+                    segment(*line, silk, 0.25)
             x0, y0, x1, y1 = part.silk
             for a in ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)):
                 segment(*a, fab, 0.1)
