@@ -74,3 +74,22 @@ def test_the_face_characters_are_outlined_on_all_four_sides():
     chars = [fp for fp in _hand_drawn(board) if fp.GetReference().startswith("DS")]
     assert len(chars) == 8
     assert all(fp.GetValue() in _texts(board, PCBNEW.F_SilkS) for fp in chars)
+
+
+def test_each_transistors_flat_face_is_marked_on_the_side_its_legs_read_c_b_e():
+    # circuit.py: the BC337's legs C, B, E left to right, its flat face towards you; pad 1 is C.
+    board = PCBNEW.LoadBoard(str(L.files("controller")[0]))
+    thick = [d for d in board.GetDrawings() if d.GetLayer() == PCBNEW.F_SilkS and d.Type() != PCBNEW.PCB_TEXT_T
+             and abs(_mm(d.GetWidth()) - 0.25) < 1e-6]
+    qs = [fp for fp in _hand_drawn(board) if fp.GetValue() == "BC337"]
+    assert len(qs) == 5
+    for fp in qs:
+        pads = sorted(fp.Pads(), key=lambda p: p.GetNumber())
+        (ax, ay), (cx, cy) = _mm(pads[0].GetPosition()), _mm(pads[-1].GetPosition())
+        d = ((cx - ax) ** 2 + (cy - ay) ** 2) ** 0.5
+        nx, ny = -(cy - ay) / d, (cx - ax) / d  # towards the one who reads C, B, E left to right
+        mx, my = (ax + cx) / 2, (ay + cy) / 2
+        side = [t for t in thick if 0.5 < ((_mm(t.GetStart())[0] + _mm(t.GetEnd())[0]) / 2 - mx) * nx
+                + ((_mm(t.GetStart())[1] + _mm(t.GetEnd())[1]) / 2 - my) * ny < 2.5
+                and abs((_mm(t.GetStart())[0] + _mm(t.GetEnd())[0]) / 2 - mx) < 3]
+        assert side, fp.GetReference()
