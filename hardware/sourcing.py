@@ -202,9 +202,9 @@ SEEN_SIZES = {"KK header": (2, 3, 4, 5, 6), "KK housing": (2, 3, 4, 5, 6, 8)}
 # its entry (tests/hardware/test_sourcing.py).
 _NONE = "no distributor page for it among the stored pages; its number stays formed, not seen"
 LOOKED_UP = {
-    "MACD-14 15-20": ("the series and its 15-20 AT band in Littelfuse's MACD-14 datasheet (rev. 02/08/17); "
-                      "Mouser's number not seen, and Littelfuse writes the band after a space: order by "
-                      "the distributor's own number, without it", "pdfslide.us, 'MACD-14 14mm Close-Differential "
+    "MACD-14 15-20": ("the series (10-30 AT) in Littelfuse's MACD-14 datasheet (rev. 02/08/17), its 15-20 AT "
+                      "part's own number not in the stored excerpts; Mouser's number not seen: order by the "
+                      "distributor's own number, no spaces", "pdfslide.us, 'MACD-14 14mm Close-Differential "
                       "Reed Switch' (Littelfuse datasheet)"),
     "UVR1A102MPD": (_NONE, ""),
     "BC337-40": ("BC33740BU is the maker's number for the BC337-40 in TO-92, bulk (the datasheet's ordering "
