@@ -30,6 +30,7 @@ VIA = (0.6, 0.3)
 OUTLINE = 0.45
 SILK_W = 0.12
 SILK_GAP = 0.3
+COURTYARD = 0.25  # a hand-drawn part's courtyard beyond its pads' copper
 # A pad's own grid points: inside its copper, or so close that a track's round end ending
 # there still lies over the pad (KiCad's footprints' pads on a 0.95 or 0.65 mm pitch fall
 # between the 0.635 mm grid's points)
@@ -518,6 +519,20 @@ class RoutedBoard:
                 if p.net:
                     pad.SetNet(net(p.net))
                 fp.Add(pad)
+            # its courtyard: COURTYARD beyond its pads' copper (KiCad's DRC checks that no two
+            # parts' courtyards overlap)
+            m = max(max(q.size) for q in part.pads) / 2 + COURTYARD
+            x0, y0 = min(q.x for q in part.pads) - m, min(q.y for q in part.pads) - m
+            x1, y1 = max(q.x for q in part.pads) + m, max(q.y for q in part.pads) + m
+            for a, c in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+                e = pcbnew.FP_SHAPE(fp)
+                e.SetShape(pcbnew.SHAPE_T_SEGMENT)
+                e.SetLayer(pcbnew.B_CrtYd if back else pcbnew.F_CrtYd)
+                e.SetStart0(pt(a[0] - part.x, a[1] - part.y))
+                e.SetEnd0(pt(c[0] - part.x, c[1] - part.y))
+                e.SetWidth(mm(0.05))
+                e.SetDrawCoord()
+                fp.Add(e)
             ref = fp.Reference()
             ref.SetPosition(pt(*labels[part.ref]))
         for x1, y1, x2, y2, layer, n, width in self.tracks:
