@@ -93,3 +93,19 @@ def test_each_transistors_flat_face_is_marked_on_the_side_its_legs_read_c_b_e():
                 + ((_mm(t.GetStart())[1] + _mm(t.GetEnd())[1]) / 2 - my) * ny < 2.5
                 and abs((_mm(t.GetStart())[0] + _mm(t.GetEnd())[0]) / 2 - mx) < 3]
         assert side, fp.GetReference()
+
+
+@pytest.mark.parametrize("path", BOARDS, ids=[p.stem for p in BOARDS])
+def test_every_hand_drawn_part_has_a_courtyard_round_its_pads(path):
+    # In the footprint itself, so that KiCad's DRC (run in each board's own tests) checks that
+    # no two parts' courtyards overlap.
+    board = PCBNEW.LoadBoard(str(path))
+    for fp in _hand_drawn(board):
+        lines = [g for g in fp.GraphicalItems() if g.GetLayer() in (PCBNEW.F_CrtYd, PCBNEW.B_CrtYd)]
+        assert len(lines) >= 4, (path.name, fp.GetReference())
+        xs = [_mm(g.GetStart())[0] for g in lines] + [_mm(g.GetEnd())[0] for g in lines]
+        ys = [_mm(g.GetStart())[1] for g in lines] + [_mm(g.GetEnd())[1] for g in lines]
+        for p in fp.Pads():
+            (x, y), r = _mm(p.GetPosition()), _mm(p.GetSize().x) / 2
+            assert min(xs) < x - r and x + r < max(xs) and min(ys) < y - r and y + r < max(ys), (
+                path.name, fp.GetReference(), p.GetNumber())
