@@ -46,6 +46,7 @@ class BackpackFace:
         self._one = bytearray(2)
         self._keys = bytearray(6)
         self._signal = 0
+        self._own = 0
         self.text = None
         for a in addrs:
             i2c.writeto(a, b"\x21")  # oscillator on
@@ -77,6 +78,7 @@ class BackpackFace:
                 ram[1 + 2 * i] = w & 0xFF
                 ram[2 + 2 * i] = w >> 8
             if half:
+                self._own = ram[1 + _SIGNAL_RAM]  # the text's own byte there (its point, if any)
                 ram[1 + _SIGNAL_RAM] |= self._signal
             self.i2c.writeto(self.addrs[half], ram)
 
@@ -93,9 +95,8 @@ class BackpackFace:
         if bit == self._signal:
             return
         self._signal = bit
-        ram = self._ram
-        v = (ram[1 + _SIGNAL_RAM] & ~_SIGNAL_BIT) | bit
-        ram[1 + _SIGNAL_RAM] = v
+        v = self._own | bit
+        self._ram[1 + _SIGNAL_RAM] = v
         one = self._one
         one[0] = _SIGNAL_RAM
         one[1] = v

@@ -111,6 +111,10 @@ def test_the_lights_only_a_light_says_show_as_points():
     assert bus.writes[-1] == (0x75, bytes((7, backpack_word(F.glyph("6")) >> 8)))
     face.show("4:35")
     assert not bus.words(0x75)[3] & DP
+    face.show("ABCDEFGH.")  # a text's own point on the last character stays when the light goes off
+    face.signal(True)
+    face.signal(False)
+    assert bus.writes[-1][1][1] & (DP >> 8)
 
 
 def test_the_keys_are_read_from_the_left_backpack():
