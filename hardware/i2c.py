@@ -94,6 +94,41 @@ def faults(board, hz=None) -> list[str]:
     return out
 
 
+# The faces on ready-made backpacks (hardware/README.md, step 2C): four, two on each face's
+# lead; each brings 10 kohm pull-ups on SDA and SCL to its VCC, and level-shifts its lines
+# (learn.adafruit.com/adafruit-led-backpack, "Pinouts": counted as a BSS138 each).
+BACKPACKS = 4
+BACKPACK_PULLUP = 10_000.0
+
+
+BACKPACK_SIDE_PULLUP = "12k"  # the controller's faces'-side pull-ups with backpacks (README, 2C)
+
+
+def backpack_faults(board, fitted: str | None = BACKPACK_SIDE_PULLUP, hz=None) -> list[str]:
+    """faults() of the faces' side with four backpacks instead of the two face boards: their
+    pull-ups in parallel with the controller's faces'-side ones, of value fitted (None: left
+    out)."""
+    hz = hz or firmware_hz()
+    limit = RISE_NS[400_000 if hz > 100_000 else 100_000]
+    out = []
+    found = sides(board)
+    for line in ("SDA", "SCL"):
+        (_, r_low, v_low, _), (_, r_high, v_high, _) = [x for x in found if x[0].startswith(line)]
+        r = BACKPACK_PULLUP / BACKPACKS
+        if fitted:
+            r = 1 / (1 / r + 1 / _ohms(fitted))
+        c = BACKPACKS * (PIN_PF + BSS138_COSS_PF) + 2 * FACE_LEAD_M * LEAD_PF_PER_M + 2 * BSS138_COSS_PF + TRACE_PF
+        t = rise_ns(r, c)
+        if t > limit:
+            out.append("%s backpacks' side: %.0f ns rise (%.0f ohm, %.0f pF), over the %d ns of %d kHz" % (
+                line, t, r, c, limit, hz // 1000))
+        sink = ((v_low - VOL) / r_low + (v_high - VOL) / r) * 1000
+        if sink > SINK_MA:
+            out.append("%s: with backpacks the pull-ups ask %.2f mA of the pin pulling low, over the standard's "
+                       "%.0f mA" % (line, sink, SINK_MA))
+    return out
+
+
 def main(argv=None) -> int:
     from hardware.circuit import Board
 

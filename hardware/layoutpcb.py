@@ -124,6 +124,8 @@ class LayoutPCB(RoutedBoard):
             return "band"
         if part.fp in ("DIP16",) or part.fp.startswith("Package_"):
             return "dot"
+        if part.fp == "TO92":  # its flat face: C, B, E left to right seen from that side (circuit.py)
+            return "flat"
         return None
 
     def label_inside(self, part):

@@ -24,6 +24,13 @@ TRACK, CLEARANCE = 0.25, 0.2
 WIDE = 0.8  # the current-carrying nets' tracks: 1.9 A in 35 um copper for a 10 K rise (ipc2221_mm)
 NECK = 1.0  # how close to its own pad a wide track goes thin
 VIA = (0.6, 0.3)
+# The silkscreen of the parts drawn here: their outline OUTLINE beyond their pads' copper,
+# lines SILK_W wide kept SILK_GAP from any pad's copper (the mask's opening and the
+# silkscreen's clearance: KiCad's DRC), their value beside their reference.
+OUTLINE = 0.45
+SILK_W = 0.12
+SILK_GAP = 0.3
+COURTYARD = 0.25  # a hand-drawn part's courtyard beyond its pads' copper
 # A pad's own grid points: inside its copper, or so close that a track's round end ending
 # there still lies over the pad (KiCad's footprints' pads on a 0.95 or 0.65 mm pitch fall
 # between the 0.635 mm grid's points)
@@ -127,12 +134,53 @@ class RoutedBoard:
         self.vias = []  # (x, y, net)
 
     def _tht(self, ref, key, value, fp, pins, drill=1.0, size=1.7, side="F"):
+        """A through-hole part drawn here (no KiCad footprint for it): its pads, and for the
+        silkscreen its outline, a box OUTLINE clear of its pads (part.silk)."""
         x, y = pins[0][1], pins[0][2]
         part = Part(ref, key, value, side, fp, x, y)
         for number, px, py, net in pins:
             part.pads.append(Pad(part, number, px, py, net, (size, size), "FB", drill, rect=number == "1"))
+        m = size / 2 + OUTLINE
+        part.silk = (min(p.x for p in part.pads) - m, min(p.y for p in part.pads) - m,
+                     max(p.x for p in part.pads) + m, max(p.y for p in part.pads) + m)
         self.parts.append(part)
         return part
+
+    def outline(self, part, texts=()):
+        """The hand-drawn part's outline on the silkscreen: [(x1, y1, x2, y2)], its box's
+        sides with gaps where they would pass within SILK_GAP of a pad (its own or another
+        part's), cross a text (texts: [(side, box)]) or leave the board."""
+        x0, y0, x1, y1 = part.silk
+        return self._clipped(part, ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)), texts)
+
+    def _clipped(self, part, lines, texts=()):
+        """lines on part's silkscreen, cut where they pass within SILK_GAP of a pad or a hole,
+        cross a text (texts: [(side, box)]) or leave the board."""
+        boxes = [b for side, b in texts if side == part.side]
+        pads = self.pads()
+        x0 = min(min(a[0], a[2]) for a in lines)
+        x1 = max(max(a[0], a[2]) for a in lines)
+        y0 = min(min(a[1], a[3]) for a in lines)
+        y1 = max(max(a[1], a[3]) for a in lines)
+        near = [q for q in pads if q.x + max(q.size) > x0 - 1 and q.x - max(q.size) < x1 + 1
+                and q.y + max(q.size) > y0 - 1 and q.y - max(q.size) < y1 + 1]
+        out = []
+        for ax, ay, bx, by in lines:
+            n = max(1, int(math.hypot(bx - ax, by - ay) / 0.05))
+            run = None
+            for k in range(n + 1):
+                x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
+                free = EDGE + SILK_W < x < self.W - EDGE - SILK_W and EDGE + SILK_W < y < self.H - EDGE - SILK_W and all(
+                    q.distance(x, y) > SILK_GAP for q in near) and all(
+                    math.hypot(x - hx, y - hy) > hd / 2 + SILK_GAP for hx, hy, hd in self.holes) and not any(
+                    b[0] - 0.3 < x < b[2] + 0.3 and b[1] - 0.3 < y < b[3] + 0.3 for b in boxes)
+                if free:
+                    run = (run[0], run[1], x, y) if run else (x, y, x, y)
+                if run and (not free or k == n):
+                    if math.hypot(run[2] - run[0], run[3] - run[1]) >= 0.3:
+                        out.append(tuple(round(v, 3) for v in run))
+                    run = None
+        return out
 
     def _library(self, ref, key, value, fpid, x, y, nets, rot=0, side="F"):
         """A part whose footprint is KiCad's own: placed at (x, y) turned rot degrees and,
@@ -471,6 +519,20 @@ class RoutedBoard:
                 if p.net:
                     pad.SetNet(net(p.net))
                 fp.Add(pad)
+            # its courtyard: COURTYARD beyond its pads' copper (KiCad's DRC checks that no two
+            # parts' courtyards overlap)
+            m = max(max(q.size) for q in part.pads) / 2 + COURTYARD
+            x0, y0 = min(q.x for q in part.pads) - m, min(q.y for q in part.pads) - m
+            x1, y1 = max(q.x for q in part.pads) + m, max(q.y for q in part.pads) + m
+            for a, c in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+                e = pcbnew.FP_SHAPE(fp)
+                e.SetShape(pcbnew.SHAPE_T_SEGMENT)
+                e.SetLayer(pcbnew.B_CrtYd if back else pcbnew.F_CrtYd)
+                e.SetStart0(pt(a[0] - part.x, a[1] - part.y))
+                e.SetEnd0(pt(c[0] - part.x, c[1] - part.y))
+                e.SetWidth(mm(0.05))
+                e.SetDrawCoord()
+                fp.Add(e)
             ref = fp.Reference()
             ref.SetPosition(pt(*labels[part.ref]))
         for x1, y1, x2, y2, layer, n, width in self.tracks:
@@ -496,6 +558,38 @@ class RoutedBoard:
             elif kind == "dot":
                 segment(p.x - 0.1, p.y + (1.3 if p.y > part.y else -1.3), p.x + 0.1,
                         p.y + (1.3 if p.y > part.y else -1.3), silk, 0.3)
+        # The outline and the value of each part drawn here (KiCad's footprints bring their
+        # own): the outline on the silkscreen and the fabrication layer of its side, the
+        # value on the silkscreen where it fits clear of every pad and label, else on the
+        # fabrication layer only.
+        values = self.values(labels)
+        w0 = self.LABEL * 0.85
+        texts = [(q.side, (x - len(t) * w0 / 2, y - self.LABEL / 2, x + len(t) * w0 / 2, y + self.LABEL / 2))
+                 for q in self.parts for t, at in ((q.ref, labels.get(q.ref)), (q.value, values.get(q.ref))) if at
+                 for x, y in [at]]
+        for part in self.parts:
+            if part.library or not part.silk:
+                continue
+            back = part.side == "B"
+            silk = pcbnew.B_SilkS if back else pcbnew.F_SilkS
+            fab = pcbnew.B_Fab if back else pcbnew.F_Fab
+            for x1, y1, x2, y2 in self.outline(part, texts):
+                segment(x1, y1, x2, y2, silk, SILK_W)
+            if self.polarity(part) == "flat":  # a TO-92's flat face: a second line beyond its side
+                a, c = part.pads[0], part.pads[-1]
+                d = math.hypot(c.x - a.x, c.y - a.y)
+                nx, ny = -(c.y - a.y) / d, (c.x - a.x) / d
+                off = a.size[0] / 2 + OUTLINE + 0.35
+                for line in self._clipped(part, [(a.x + nx * off, a.y + ny * off, c.x + nx * off, c.y + ny * off)], texts):
+                    segment(*line, silk, 0.25)
+            x0, y0, x1, y1 = part.silk
+            for a in ((x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)):
+                segment(*a, fab, 0.1)
+            at = values.get(part.ref)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            k.text(cx, cy, part.value, 0.8, 0.12, fab, mirrored=back)
+            if at:
+                k.text(at[0], at[1], part.value, self.LABEL, 0.12, silk, mirrored=back)
         if self.POUR:
             z = pcbnew.ZONE(b)
             ls = pcbnew.LSET()
@@ -533,6 +627,53 @@ class RoutedBoard:
         every pad and of the references placed before it (on its side of the board)."""
         placed = []
         return {part.ref: self._place_label(part, placed) for part in self.parts}
+
+    def values(self, labels):
+        """{reference: (x, y)}: where each hand-drawn part's value goes on the silkscreen
+        (beside its reference, clear of every pad, label, outline and value), for the parts
+        it fits; the others have it on the fabrication layer only."""
+        w0 = self.LABEL * 0.85
+        placed = [(q.side, (x - len(q.ref) * w0 / 2 - 0.15, y - self.LABEL / 2 - 0.15,
+                            x + len(q.ref) * w0 / 2 + 0.15, y + self.LABEL / 2 + 0.15))
+                  for q in self.parts for (x, y) in [labels[q.ref]]]
+        out = {}
+        for part in self.parts:
+            if part.library or not part.silk or not part.value:
+                continue
+            x, y = labels[part.ref]
+            w, h = len(part.value) * w0, self.LABEL
+            r = len(part.ref) * w0
+            spots = [(x, y + h + 0.6), (x, y - h - 0.6), (x + r / 2 + w / 2 + 0.8, y), (x - r / 2 - w / 2 - 0.8, y)]
+            for sx, sy in spots:
+                box = (sx - w / 2 - 0.15, sy - h / 2 - 0.15, sx + w / 2 + 0.15, sy + h / 2 + 0.15)
+                if self._clear(part, box, placed):
+                    placed.append((part.side, box))
+                    out[part.ref] = (sx, sy)
+                    break
+        return out
+
+    def _clear(self, part, box, placed):
+        """Whether a text's box on part's side is on the board, clear of pads, holes, the
+        boxes placed, the outlines (hand-drawn parts') and footprint drawings, the dots."""
+        if box[0] < EDGE or box[1] < EDGE or box[2] > self.W - EDGE or box[3] > self.H - EDGE:
+            return False
+        m = 0.25
+        if any(q.x + q.size[0] / 2 + m > box[0] and q.x - q.size[0] / 2 - m < box[2] and
+               q.y + q.size[1] / 2 + m > box[1] and q.y - q.size[1] / 2 - m < box[3] for q in self.pads()):
+            return False
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if any(math.hypot(hx - cx, hy - cy) < hd / 2 + (box[2] - box[0]) / 2 + 0.3 for hx, hy, hd in self.holes):
+            return False
+        others = placed + self._dots()
+        for q in self.parts:
+            if q.silk:
+                others.append((q.side, q.silk) if q.library else None)
+                if not q.library:  # an outline is its four lines, not its inside
+                    x0, y0, x1, y1 = q.silk
+                    others += [(q.side, (x0 - 0.1, y0 - 0.1, x1 + 0.1, y0 + 0.1)), (q.side, (x0 - 0.1, y1 - 0.1, x1 + 0.1, y1 + 0.1)),
+                               (q.side, (x0 - 0.1, y0 - 0.1, x0 + 0.1, y1 + 0.1)), (q.side, (x1 - 0.1, y0 - 0.1, x1 + 0.1, y1 + 0.1))]
+        return not any(o and o[0] == part.side and o[1][0] < box[2] and box[0] < o[1][2] and o[1][1] < box[3]
+                       and box[1] < o[1][3] for o in others)
 
     def _place_label(self, part, placed):
         xs = [p.x for p in part.pads]

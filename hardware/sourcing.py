@@ -195,6 +195,52 @@ LEADS = {"controller:J_FACE_W": "face-white:J_CLOCK", "controller:J_FACE_B": "fa
 # Molex's (538-): look those up before ordering. (The 10-way 22-27-2101 and 22-01-3107 are
 # Molex's numbers in published designs; their Mouser numbers were not seen.)
 SEEN_SIZES = {"KK header": (2, 3, 4, 5, 6), "KK housing": (2, 3, 4, 5, 6, 8)}
+# What was looked up for each line still marked "scheme" (issue 47: every number checked
+# where a published list shows it), with the search tools' stored public pages (the
+# distributors' own catalogue pages are not among them, so no Mouser or LCSC order number
+# could be seen there): catalogue key -> (what was found, where). A new "scheme" line needs
+# its entry (tests/hardware/test_sourcing.py).
+_NONE = "no distributor page for it among the stored pages; its number stays formed, not seen"
+LOOKED_UP = {
+    "MACD-14 15-20": ("the series (10-30 AT) in Littelfuse's MACD-14 datasheet (rev. 02/08/17), its 15-20 AT "
+                      "part's own number not in the stored excerpts; Mouser's number not seen: order by the "
+                      "distributor's own number, no spaces", "pdfslide.us, 'MACD-14 14mm Close-Differential "
+                      "Reed Switch' (Littelfuse datasheet)"),
+    "UVR1A102MPD": (_NONE, ""),
+    "BC337-40": ("BC33740BU is the maker's number for the BC337-40 in TO-92, bulk (the datasheet's ordering "
+                 "table); Mouser's 512- number not seen", "dtsheet.com/doc/1360434 (BC337/BC338 datasheet, "
+                 "Ordering Information)"),
+    "Seeed 316040001": (_NONE, ""),
+    "CEM-1203(42)": (_NONE, ""),
+    "WP813SRD": (_NONE, ""),
+    "HT16K33-28SOP": ("no LCSC C-number for the 28-pin SOP found (published KiCad designs name the part "
+                      "HT16K33-28SOP, with no distributor number): search LCSC by that part number; the face "
+                      "PCB leaves it to the maker's iron", "hardware/README.md, 'The faces' PCB'"),
+    "PSC08-11SRWA": ("published designs use the PSC08-11 as a 16-segment, 18-pin display; no datasheet pin "
+                     "table reachable: the faces' recommended route is the backpacks", "hardware/README.md, "
+                     "'The faces' PCB'"),
+    "B3B-XH-A": (_NONE, ""),
+    "DFPlayer Mini (DFR0299)": (_NONE, ""),
+    "CDS-40-8": (_NONE, ""),
+    "PJ-392": (_NONE, ""),
+    "16R185B": ("NOT FOUND: Littelfuse's 16R series table lists 16R250G (2.5 A) to 16R1400G, no 1.85 A part, "
+                "and its suffixes are G- (16R1000GF at Farnell); 16R185BU is in no stored source: choose the "
+                "fuse again from the maker's current table before ordering", "manualmachine.com/littelfuse/16r "
+                "(16R Series datasheet, Electrical Characteristics); novapart.co, 16R1000GF"),
+    "XHP-3": (_NONE, ""),
+    "socket 1x8": ("M20-782 is Harwin's female vertical PC-tail single row, ordered as M20-782 + contacts per "
+                   "row + finish (its catalogue's 'how to order'): M20-7820846 is 8 contacts, finish 46; "
+                   "Mouser's 855- number not seen", "dtsheet.com/doc/1289250 (Harwin connector catalogue, M20 "
+                   "mating profiles); dtsheet.com/doc/1289112 (Harwin C00115, M20 order code)"),
+    "header 1x16 right-angle": (_NONE, ""),
+    "standoff M2.5x6": (_NONE, ""),
+    "rubber foot": ("3M's bumper is SJ-5003, its colour a word after it (not part of the number); DigiKey's "
+                    "SJ5003-0-ND not seen", ""),
+    "KK header": ("22-27-2101 (10 circuits) is Molex's number in published designs; Mouser's 538- number "
+                  "not seen", ""),
+    "KK housing": ("22-01-3107 (10 circuits) is Molex's number in published designs; Mouser's 538- number "
+                   "not seen", ""),
+}
 # A KK row longer than this is made of shorter ones end to end (a KK header's body and a
 # housing are each 2.54 mm a circuit, so two stand side by side on one row of pins): the
 # common sizes, never a rare long one.

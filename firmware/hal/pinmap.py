@@ -38,11 +38,16 @@ VBUS_SENSE = 24
 I2C_ID = 0
 DISPLAY_WHITE = 0x70
 DISPLAY_BLACK = 0x71
+# Or each face on two ready-made quad 14-segment backpacks (firmware/hal/backpack.py), the
+# left one first, at addresses clear of the face boards' (A1; A0+A1; A2; A0+A2 soldered):
+# the HAL takes whichever answers (firmware/hal/rp2.py: find_face).
+BACKPACKS_WHITE = (0x72, 0x73)
+BACKPACKS_BLACK = (0x74, 0x75)
 # A blind player's ask key (appendix D: he asks for his time without touching his lever)
 # and each player's draw key (9.1.2: a draw offer a deaf or blind opponent can see or
 # feel): on each face, keys the face's HT16K33 scans, between COM1 (KS0) and ROW3 (K1),
 # ROW4 (K2), each through a diode - no GPIO is free. A press sets its bit of the key RAM's
-# first byte.
+# first byte. On backpacks, the same wiring to the left backpack's HT16K33.
 ASK_KEYS = (("ask-white", DISPLAY_WHITE), ("ask-black", DISPLAY_BLACK))
 ASK_KEY_COM = 1  # KS0
 ASK_KEY_ROW = 3  # K1

@@ -46,11 +46,9 @@ class Rp2Hal(Hal):
         self._keys_at = ticks_ms()
         self.i2c = i2c
         self._audio = None
-        if i2c is not None:
-            try:
-                self.faces = (Face(i2c, P.DISPLAY_WHITE), Face(i2c, P.DISPLAY_BLACK))
-            except OSError:
-                self.faces = (None, None)  # no display answered: the board still works
+        if i2c is not None:  # each face as it is built; one that does not answer is None
+            self.faces = (find_face(i2c, P.DISPLAY_WHITE, P.BACKPACKS_WHITE),
+                          find_face(i2c, P.DISPLAY_BLACK, P.BACKPACKS_BLACK))
         self.motors = motors
         self.buzzer_pwm = buzzer
         self.leds = leds
@@ -86,9 +84,11 @@ class Rp2Hal(Hal):
     def inputs(self):
         now = self.now()
         out = self.buttons.inputs(now)
-        if self.diff(now, self._keys_at) >= KEY_POLL_MS and self.faces[0] is not None:
+        if self.diff(now, self._keys_at) >= KEY_POLL_MS:
             self._keys_at = now
             for i in (0, 1):
+                if self.faces[i] is None:
+                    continue
                 try:
                     keys = self.faces[i].keys()
                 except OSError:  # a face's bus hiccup: its keys are read at the next poll
@@ -174,6 +174,27 @@ class Rp2Hal(Hal):
 
         time.sleep_ms(100)
         machine.bootloader()
+
+
+def find_face(i2c, addr, backpacks):
+    """A face's driver, whichever way the maker built it, found by who answers on the bus:
+    its own board's HT16K33 at addr (firmware/hal/ht16k33.py), else its two backpacks
+    (firmware/hal/backpack.py, imported only then); None if neither answers (the board
+    still works). The same UF2 for both."""
+    try:
+        return Face(i2c, addr)
+    except OSError:
+        pass
+    try:
+        i2c.writeto(backpacks[0], b"\x21")  # the left backpack's oscillator: does it answer?
+    except OSError:
+        return None
+    from firmware.hal.backpack import BackpackFace
+
+    try:
+        return BackpackFace(i2c, backpacks)
+    except OSError:  # the right one does not
+        return None
 
 
 def _square_chain(machine):

@@ -48,3 +48,17 @@ def test_the_old_pull_ups_are_refused():
         spec.loader.exec_module(module)
         found = i2c.faults(module.Board())
     assert any("5 V side" in f and "over the 300 ns" in f for f in found), found
+
+
+def test_with_backpacks_the_faces_side_pull_ups_are_12k(board):
+    # Four backpacks' own 10 kohm pull-ups (2.5 kohm) alone rise too slowly; the controller's
+    # 2.7 kohm beside them would ask more than 3 mA of the pin pulling low; 12 kohm beside them
+    # does neither (hardware/README.md, step 2C).
+    assert i2c.backpack_faults(board) == []
+    assert i2c.BACKPACK_SIDE_PULLUP == "12k"
+    alone = i2c.backpack_faults(board, fitted=None)
+    assert len(alone) == 2 and all("ns rise" in f for f in alone), alone
+    board_ones = [str(p.value) for k, p in board.parts.items() if p.name == "R" and any(
+        q.nets and q.nets[0].name == "FACE_SDA" for q in p.pins)]
+    fitted = i2c.backpack_faults(board, fitted=board_ones[0])
+    assert len(fitted) == 2 and all("mA" in f for f in fitted), fitted

@@ -133,3 +133,14 @@ def test_a_distributors_order_number_is_one_word():
     numbered = [r for r in rows if r["distributor"] in (sourcing.MOUSER, sourcing.DIGIKEY, sourcing.LCSC, "Pololu")]
     assert numbered and [r["order_number"] for r in numbered if not r["order_number"].strip() or
                          any(ch.isspace() for ch in r["order_number"])] == []
+
+
+def test_every_unseen_number_says_what_was_looked_up():
+    # A line marked "scheme" (its number formed, not seen) records what its look-up found
+    # and where (issue 47), so that the maker knows what is left to check.
+    schemed = {k for k, v in sourcing.CATALOGUE.items() if v[5] == "scheme"} | {
+        k for k in sourcing.CATALOGUE if "{n" in sourcing.CATALOGUE[k][1]}
+    assert schemed - set(sourcing.LOOKED_UP) == set(), schemed - set(sourcing.LOOKED_UP)
+    assert all(found for found, _ in sourcing.LOOKED_UP.values())
+    # The fuse's number is in no published table found: the record says so.
+    assert sourcing.LOOKED_UP["16R185B"][0].startswith("NOT FOUND")
