@@ -611,6 +611,12 @@ class Board:
         self._part("c_soft_gd", t["c"], value="10n", mpn="K103K15X7RF5TL2",
                    role="USB's soft start: the drain's slew")["1", "2"] += gate, soft
         self._part("r_soft", t["r"], value="1M", role="USB's soft start: the gate's pull-down")["1", "2"] += gate, gnd
+        # Pulled out, VBUS falls and the gate with it, below ground by the 5 V its 100 nF
+        # held: a Schottky from ground to the gate empties that capacitor as VBUS falls, so
+        # that a plug pushed back in at once starts as softly (without it, the gate still
+        # near -5 V when plugged back within ~0.3 s turns the MOSFET fully on).
+        d = self._part("d_soft", t["schottky"], value="BAT85", role="USB's soft start: the gate's clamp")
+        d["A", "K"] += gnd, gate
 
         # ----- USB (the relay's line and the charger's supply): the clock's own micro-USB
         # socket at its end wall, its two data lines and VBUS clamped by a USBLC6-2SC6 beside

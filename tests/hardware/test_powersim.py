@@ -117,6 +117,17 @@ def test_usb_inrush_is_held_to_usbs_reference_load(board):
     assert off > 3 * allowed
 
 
+def test_a_plug_pushed_back_at_once_starts_as_softly(board):
+    # Pulled out once VSYS is up and plugged back 20 ms or 0.1 s later, the clock off: the
+    # gate's BAT85 has emptied its 100 nF as VBUS fell, and the port dips no further than
+    # at the first plug-in. Without that clamp the gate is still ~5 V below ground, the
+    # MOSFET turns fully on and the port dips as if there were no soft start.
+    _, allowed = S.inrush(board, clock_on=False)
+    for gap in (0.02, 0.1):
+        assert S.replug_dip(board, gap) < allowed
+    assert S.replug_dip(board, 0.1, without={"d_soft"}) > 3 * allowed
+
+
 def test_without_the_soft_start_usb_met_vsys_at_plug_in(unsoftened_board):
     # the circuit as it was before (git history): ~410 uF through the USB ideal diode and
     # the Pico's Schottky at once, and the port dipping ~1.4 V
