@@ -228,6 +228,10 @@ def _parts():
                                "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-2SC6",
                                "USB ESD protection: two data lines and VBUS, IEC 61000-4-2 level 4, a few pF "
                                "(SOT-23-6, on a SOT-23-6 adapter on the perfboard)"),
+        "pmos": _template("Q_PMOS_GSD", "Q", [(1, "G", T.INPUT), (2, "S", T.PWRIN), (3, "D", T.PWROUT)],
+                          "Package_TO_SOT_SMD:SOT-23", "AO3401A",
+                          "P-channel MOSFET, 30 V, 4 A, SOT-23 (Alpha & Omega AO3401A, its datasheet Rev 3 page 1: "
+                          "pin 1 gate, 2 source, 3 drain; on a SOT-23 adapter on the perfboard): USB's soft start"),
         "switch": _template("SW_SPDT", "SW", [(1, "A", T.PASSIVE), (2, "B", T.PASSIVE), (3, "C", T.PASSIVE)],
                             "Button_Switch_THT:SW_Slide_1P2T_CK_OS102011MS2Q", "OS102011MS2QN1",
                             "slide switch: the regulator's enable (microamps), on/off"),
@@ -278,7 +282,7 @@ class Board:
                 pico[n] += gnd
         pico["3V3"] += v33
         pico["VSYS"] += vsys
-        pico["VBUS"] += vbus
+        pico["VBUS"] += self._net("VBUS_SOFT")  # (its Schottky to VSYS, behind the soft start: below)
 
         def gpio(signal, pin):
             net = self._net(signal)
@@ -489,7 +493,8 @@ class Board:
         low_side("motor_black", "MOTOR_BLACK", P.MOTOR_BLACK, "motor", "vibration motor Black")
         low_side("buzzer", "BUZZER", P.BUZZER, "buzzer", "buzzer")
 
-        # ----- running-side LEDs: 20 mA from VSYS through an NPN (brighter than a GPIO can)
+        # ----- running-side LEDs: 20 mA from VSYS through an NPN (brighter than a GPIO can):
+        # 150 ohm for the LED's 1.85 V at 20 mA (hardware/power.py: led_ma)
         for side, pin in (("white", P.LED_WHITE), ("black", P.LED_BLACK)):
             net = gpio("LED_%s" % side.upper(), pin)
             q = self._part("q_led_" + side, t["npn"], value="BC337")
@@ -499,7 +504,7 @@ class Board:
             q["B"] += base
             q["E"] += gnd
             led = self._part("led_" + side, t["led"], value="red 10 mm", role="%s's clock runs" % side)
-            rl = self._part("r_led_" + side, t["r"], value="100")
+            rl = self._part("r_led_" + side, t["r"], value="150")
             anode = self._net("LED_A_" + side.upper())
             rl["1", "2"] += vsys, anode
             led["A"] += anode
@@ -556,7 +561,7 @@ class Board:
         self._part("fuse_battery", t["ptc"], value="1.85 A", role="the cells' fuse")["1", "2"] += bplus, fused
         chg["B+"] += fused
         chg["B-"] += bminus
-        chg["IN+"] += vbus
+        chg["IN+"] += self.nets["VBUS_SOFT"]  # (behind the soft start: its module's 10 uF too)
         chg["IN-"] += gnd
         chg["OUT-"] += gnd
         bout = self._net("BAT_OUT")
@@ -572,7 +577,8 @@ class Board:
         sw["A"] += gnd  # off: enable held low
         sw["B"] += en
         sw["C"] += self.circuit.NC  # on: enable left to its pull-up
-        for key, source, role in (("ideal_battery", v5, "VSYS from the regulator"), ("ideal_usb", vbus, "VSYS from USB")):
+        soft = self.nets["VBUS_SOFT"]
+        for key, source, role in (("ideal_battery", v5, "VSYS from the regulator"), ("ideal_usb", soft, "VSYS from USB")):
             u = self._part(key, t["ideal_diode"], value="LM66100", role=role)
             u["VIN"] += source
             u["GND"] += gnd
@@ -585,6 +591,32 @@ class Board:
         self._part("r_bat_top", t["r"], value="100k")["1", "2"] += bout, adc
         self._part("r_bat_bottom", t["r"], value="100k")["1", "2"] += adc, gnd
         self._part("c_bat_adc", t["c"], value="100n")["1", "2"] += adc, gnd
+        # USB's soft start: with the clock off VSYS is empty, and its ~410 uF would charge
+        # from the plug at once through the USB ideal diode and the Pico's Schottky (the port
+        # dips ~1.4 V; USB 2.0 7.2.4.1 allows what 10 uF || 44 ohm makes it dip). A P-MOSFET
+        # between the socket's VBUS and what VSYS draws from USB (VBUS_SOFT) turns on slowly:
+        # at plug-in 100 nF gate-source holds its gate with its source (|VGS| ~0.45 V, under
+        # its least threshold 0.5 V), 1 Mohm then pulls the gate down, and 10 nF gate-drain
+        # (a Miller integrator) lets the drain rise only as fast as 1 Mohm's few microamps
+        # charge it: ~0.3 V/ms, VSYS's capacitors charging at ~0.15 A (hardware/powersim.py
+        # simulates it). Fully on, the gate at 0 V: |VGS| 5 V, 47-60 mohm, carrying the
+        # charge and VSYS's load (~1.9 A of its 4 A). The charger sits behind it too: its
+        # module's own 10 uF alone is all USB allows at plug-in, so the port meets only the
+        # soft start's gate capacitors (~10 nF) and the clamp.
+        q = self._part("soft_start", t["pmos"], value="AO3401A", role="USB's soft start")
+        gate = self._net("SOFT_GATE")
+        q["S", "G", "D"] += vbus, gate, soft
+        self._part("c_soft_gs", t["c"], value="100n", role="USB's soft start: the gate held at plug-in")[
+            "1", "2"] += vbus, gate
+        self._part("c_soft_gd", t["c"], value="10n", mpn="K103K15X7RF5TL2",
+                   role="USB's soft start: the drain's slew")["1", "2"] += gate, soft
+        self._part("r_soft", t["r"], value="1M", role="USB's soft start: the gate's pull-down")["1", "2"] += gate, gnd
+        # Pulled out, VBUS falls and the gate with it, below ground by the 5 V its 100 nF
+        # held: a Schottky from ground to the gate empties that capacitor as VBUS falls, so
+        # that a plug pushed back in at once starts as softly (without it, the gate still
+        # near -5 V when plugged back within ~0.3 s turns the MOSFET fully on).
+        d = self._part("d_soft", t["schottky"], value="BAT85", role="USB's soft start: the gate's clamp")
+        d["A", "K"] += gnd, gate
 
         # ----- USB (the relay's line and the charger's supply): the clock's own micro-USB
         # socket at its end wall, its two data lines and VBUS clamped by a USBLC6-2SC6 beside

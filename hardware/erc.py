@@ -12,6 +12,10 @@ missing ideal diode through:
   3.3 V rail is refused;
 - USB's D+ and D- the same line at the socket, its clamp and the Pico's test points (the
   Pico datasheet: TP2 is USB D-, TP3 D+), each clamp channel's two pins on one line;
+- a soft start's P-MOSFET (its pins named as its datasheet's: AO3401A, page 1, 1 gate,
+  2 source, 3 drain) passes its source's supply to its drain only with its gate pulled
+  down through a resistor, and never the wrong way round (its body diode, drain to
+  source, would carry the supply past it at once);
 - a flyback diode's cathode on its coil's supply end; a matrix diode's cathode on the
   decoder's side (the ranks, driven low), its anode on the switch's.
 
@@ -41,6 +45,15 @@ STATES = ("cells", "USB and cells", "USB, cells cut off")
 IDEAL_DROP = PW.IDEAL_DIODE_OHM * PW.VSYS_MA_MAX / 1000
 DIODES = ("D_Supply", "D", "D_Schottky", "D_Small")  # a diode's template: pins A and K
 INDUCTIVE = ("Motor", "Buzzer")
+PMOS = "Q_PMOS_GSD"
+# AO3401A (its datasheet Rev 3, page 2): RDS(on) at most 60 mohm at VGS -4.5 V; it carries
+# the charge and VSYS's load on USB
+PMOS_DROP = PW.SOFT_START_OHM * (PW.CHARGE_A + PW.VSYS_MA_MAX / 1000)
+
+
+def _pulled_down(m: dict, net) -> bool:
+    """Whether net reaches ground through a resistor (a MOSFET's gate held on)."""
+    return any(tpl == "R" and {pins.get("1"), pins.get("2")} == {net, "GND"} for tpl, pins, _ in m.values())
 
 
 def model(board) -> dict:
@@ -83,6 +96,9 @@ def rails(m: dict, state: str) -> dict:
                 for a, b in (("1", "2"), ("2", "1")):
                     if src(a):
                         changed |= feed(pins.get(b), *src(a))
+            elif tpl == PMOS and src("S") and _pulled_down(m, pins.get("G")):
+                lo, hi = src("S")
+                changed |= feed(pins.get("D"), lo - PMOS_DROP, hi)
             elif tpl == "Charger_Module" and src("B+"):  # its OUT+ is its B+
                 changed |= feed(pins.get("OUT+"), *src("B+"))
             elif tpl == "Boost_5V" and src("VIN") and src("VIN")[0] >= 2.7 and pins.get("EN") != "GND":
@@ -123,6 +139,13 @@ def faults(m: dict) -> list[str]:
                 if a < lo - 1e-9 or b > hi + 1e-9:
                     out.append("%s (%s): its %s on %s is %.2f-%.2f V on %s, outside its %.1f-%.1f V" % (
                         key, tpl, pin, net, a, b, state, lo, hi))
+    # A soft start's MOSFET the right way round: its source on the supply it switches.
+    for key, (tpl, pins, _) in sorted(m.items()):
+        if tpl == PMOS:
+            r = rails({k: v for k, v in m.items() if k != key}, "USB and cells")
+            if pins.get("D") in r and pins.get("S") not in r:
+                out.append("%s: its drain on the supply (%s), its source on %s: reversed, its body diode passes "
+                           "the supply at once" % (key, pins.get("D"), pins.get("S")))
     # USB's data lines, end to end
     sockets = [pins for tpl, pins, _ in m.values() if tpl == "USB_B_Micro"]
     picos = [pins for tpl, pins, _ in m.values() if tpl == "Raspberry_Pi_Pico"]

@@ -3,11 +3,11 @@ circuit and the same placement as the perfboard layouts (hardware/perfboard.py: 
 where the perfboard puts it, 2.54 mm a hole), so that the two cannot disagree; what a
 perfboard wires underneath, tracks here (hardware/routedpcb.py routes them). The chips the
 perfboards carry on adapters sit as themselves, surface-mount on the top for an assembly
-service (the controller's BSS138s, LM66100s, USBLC6-2SC6 and micro-USB socket, the cable
+service (the controller's BSS138s, AO3401A, LM66100s, USBLC6-2SC6 and micro-USB socket, the cable
 guard's SP0504s and 74AHCT1G125, the voice's SP0504); everything else is through-hole. The
 micro-USB socket stands at the controller's right edge, its mouth 0.7 mm past it, as its
 drawing lands it. The supply nets (VSYS, VBUS, the
-cells', the fuse's, the regulator's) run 0.6 mm wide (1 A of charging and the clock's
+cells', the fuse's, the regulator's, USB's behind its soft start) run 0.6 mm wide (1 A of charging and the clock's
 load), thinning only at a chip's pins; the ground is routed, then poured over both sides.
 
     python -m hardware.layoutpcb [--board NAME]   # hardware/pcb/<board>.kicad_pcb, its DRC
@@ -31,11 +31,11 @@ ORIGIN = 3 * GRID  # the perfboard's hole A1, on the router's grid
 PITCH = 2.54
 HOLE = 2.7
 # The supply nets routed wide; the ground is routed too, then poured over both sides.
-WIDE_NETS = {"VSYS", "VBUS", "BAT_OUT", "CELL+", "CELL_FUSED", "CELL-", "BOOST_5V"}
+WIDE_NETS = {"VSYS", "VBUS", "VBUS_SOFT", "BAT_OUT", "CELL+", "CELL_FUSED", "CELL-", "BOOST_5V"}
 # The most each carries for long (A; hardware/powersim.py): VBUS the charge and VSYS's load
 # on USB; the cells' nets the heaviest load on empty cells; VSYS and the regulator's output
 # that load at 5 V. Their tracks are routedpcb.WIDE, at least IPC-2221's width for each.
-NET_AMPS = {"VBUS": 1.9, "VSYS": 0.9, "BOOST_5V": 0.9, "BAT_OUT": 1.4, "CELL+": 1.4, "CELL_FUSED": 1.4, "CELL-": 1.4}
+NET_AMPS = {"VBUS": 1.9, "VBUS_SOFT": 1.9, "VSYS": 0.9, "BOOST_5V": 0.9, "BAT_OUT": 1.4, "CELL+": 1.4, "CELL_FUSED": 1.4, "CELL-": 1.4}
 # Through-hole pads by the perfboard's footprint: (pad, drill) in mm
 PADS = {"R": (1.6, 0.8), "C": (1.6, 0.8), "D35": (1.6, 0.8), "D41": (1.8, 1.0), "CP": (1.7, 0.9),
         "TO92": (1.5, 0.8), "BUZZER": (1.7, 1.0), "PUSH12": (1.8, 1.1), "LED3": (1.6, 0.9), "DIP16": (1.6, 0.8),
@@ -49,6 +49,7 @@ ADAPTED = {"SOT23": "SOT-23", "DIP6": "SC-70-6", "SOT235": "SOT-23-5", "SOT236":
 # The surface-mount parts an assembly service fits: (value, footprint) -> (MPN, LCSC number or "")
 ASSEMBLY = {
     ("BSS138", "SOT-23"): ("BSS138", "C52895"),
+    ("AO3401A", "SOT-23"): ("AO3401A", "C15127"),  # (USB's soft start; C15127 as published BOMs list it)
     ("LM66100", "SC-70-6"): ("LM66100DCKR", "C2869734"),
     ("SP0504", "SOT-23-5"): ("SP0504BAHTG", "C10675"),
     ("SP0504 ears", "SOT-23-5"): ("SP0504BAHTG", "C10675"),

@@ -109,6 +109,9 @@ CONTROLLER_PLACES = {
     "regulator": ("H4", 3, 20, 90),
     "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("R", 1, 16, 90),
     "c_vsys": ("CP", 10, 23, 0),
+    # USB's soft start: its P-MOSFET on a SOT-23 adapter, its gate's capacitors and pull-down
+    "soft_start": ("SOT23", 7, 17, 0), "c_soft_gs": ("C", 7, 19, 0), "c_soft_gd": ("C", 10, 19, 0),
+    "r_soft": ("R", 11, 17, 90), "d_soft": ("D35", 8, 20, 0),
     # pull-ups for the files, the levers and the buttons
     **{"r_col_" + f: ("R", 14 + i, 12, 90) for i, f in enumerate("abcdefgh")},
     "r_button_white": ("R", 22, 12, 90), "r_button_black": ("R", 23, 12, 90),

@@ -36,7 +36,25 @@ HT16K33_MA = 1  # the chip's own supply current
 SEGMENTS_8 = 8  # segments of an "8" on the 14-segment characters (A-F, G1, G2)
 FACE_WORST = 5 * SEGMENTS_8 + 7 + 2 + 4  # 8:88:88, "F1", two colons, four indicators
 FACES = 2
-LED_MA = 26  # a running-side LED: (VSYS - 2.0 V - 0.1 V) / 100 ohm
+# A running-side LED (Kingbright WP813SRD, 10 mm super-bright red) on a BC337-40 from VSYS:
+# its forward voltage 1.85 V typical, 2.5 V most at 20 mA, at most 30 mA continuous (the
+# figures Kingbright prints for its SRD chip's lamps; its datasheet page was not reachable
+# from where this was written: check it), the transistor saturated (VCE(sat) ~0.1 V at
+# 20 mA, its base driven 1.2 mA from 3.3 V through 2k2: forced gain ~17 of its hFE >= 250).
+# The resistor for 20 mA at the typical forward voltage on the cells' 5 V: 150 ohm.
+LED_VF = (1.85, 2.5)  # typical, most, at 20 mA
+LED_MA_MAX = 30  # its absolute maximum DC forward current
+LED_VCE_SAT = 0.1
+LED_OHM = 150
+GPIO_MA_MAX = 4  # the RP2040's default drive strength (its datasheet: 4 mA)
+
+
+def led_ma(vsys: float = VSYS_V, vf: float = LED_VF[0], ohm: float = LED_OHM) -> float:
+    """A running-side LED's current (mA) on VSYS at forward voltage vf through ohm."""
+    return (vsys - vf - LED_VCE_SAT) / ohm * 1000
+
+
+LED_MA = round(led_ma())  # ~20 mA
 MOTORS_MA = 5  # the vibration motors' signals, averaged over a game
 # The optional voice (DFPlayer Mini and its SC16IS750): the player idles at 15-24 mA with
 # its card in (its maker's figures), the bridge at under 1 mA; speaking, its amplifier
@@ -46,7 +64,7 @@ MOTORS_MA = 5  # the vibration motors' signals, averaged over a game
 VOICE_IDLE_MA = 25
 VOICE_SPEAKING_MA = 150
 VOICE_SHARE = 0.10
-VOICE_CELLS = 4  # with the voice, a fourth cell in the holder: three would give 9.8 h
+VOICE_CELLS = 4  # with the voice, a fourth cell in the holder: three would give 10.1 h, no margin
 HOURS_NEEDED = 10
 
 
@@ -89,6 +107,9 @@ BOOST_V = (4.80, 5.20)  # the 5 V regulator module: +-4 %
 CELL_RANGE_V = (3.0, 4.2)  # the cells, empty to full
 V3V3 = (3.20, 3.40)  # the Pico's 3.3 V regulator
 IDEAL_DIODE_OHM = 0.079  # LM66100's on-resistance (its datasheet)
+# USB's soft start (an AO3401A, its datasheet page 2): RDS(on) at most 60 mohm at VGS -4.5 V,
+# carrying the charge and VSYS's load on USB
+SOFT_START_OHM = 0.060
 SCHOTTKY_V = (0.25, 0.45)  # a 1N5819 from 10 mA to 0.5 A
 VSYS_MA_MAX = 600  # VSYS at its heaviest: the voice speaking, both motors, the faces full, an LED
 
@@ -98,7 +119,8 @@ def rails(or_drop_v=None) -> dict:
     the diode that ORs each source into VSYS (None: the ideal diodes, at VSYS_MA_MAX)."""
     drop = (0.0, IDEAL_DIODE_OHM * VSYS_MA_MAX / 1000) if or_drop_v is None else (or_drop_v, or_drop_v)
     out = {}
-    for on, source in (("battery", BOOST_V), ("usb", USB_V)):
+    soft = SOFT_START_OHM * (CHARGE_A + VSYS_MA_MAX / 1000)
+    for on, source in (("battery", BOOST_V), ("usb", (USB_V[0] - soft, USB_V[1]))):
         vsys = (source[0] - drop[1], source[1] - drop[0])
         out[("VSYS", on)] = vsys
         out[("AUDIO_V", on)] = (vsys[0] - SCHOTTKY_V[1], vsys[1] - SCHOTTKY_V[0])

@@ -25,7 +25,7 @@ from hardware import power as PW
 
 NGSPICE = "ngspice"
 POWER_NETS = {"VBUS", "VSYS", "BOOST_5V", "BOOST_EN", "BASE_USB", "BAT_OUT", "CELL+", "CELL_FUSED", "CELL-",
-              "AUDIO_V"}
+              "AUDIO_V", "VBUS_SOFT", "SOFT_GATE"}
 
 # Datasheet minimums of what VSYS and AUDIO_V feed (and the maximums), the checks' limits.
 LIMITS = {
@@ -43,6 +43,9 @@ HOST_UF = 120  # a host port's own VBUS capacitance (USB 2.0 7.2.4.1: at least 1
 USB_DEVICE_UF = 10  # USB 2.0 7.2.4.1: at most 10 uF (in parallel with 44 ohm) at plug-in
 CHARGER_IN_UF = 10  # the TP4056 module's own input capacitor (a 10 uF ceramic on the common modules)
 CHARGER_OUT_UF = 10  # and across its battery output
+# The optional square LEDs on VBUS: 64 single WS2812B pieces cut from a strip, each with its
+# own 100 nF (hardware/README.md), 6.4 uF across the chain's supply at plug-in
+LED_CHAIN_UF = 64 * 0.1
 CHARGE_A = PW.CHARGE_A
 CELL_OHM = 0.060  # an 18650's DC resistance, aged and cool (its makers give 30-80 mohm)
 PROTECTION_OHM = 0.060  # the module's two FS8205A MOSFETs in series (2 x 25-30 mohm at 4 V drive)
@@ -54,18 +57,47 @@ FUSES = {"16R110B": (1.10, 2.20, 0.140), "16R135B": (1.35, 2.70, 0.120), "16R160
          # the part the clock had: Bourns MF-R110 (1.1 A hold, 2.2 A trip)
          "MF-R110": (1.10, 2.20, 0.380)}
 INSIDE_C = 50  # the clock's inside, warm room and electronics: the fuse's ambient
-# The hold current's share left at an ambient: radial polyfuses' rerating, about 0.7 % per
-# degree above 20 C (the shape of the makers' rerating charts; the USBR datasheet's own
-# chart was not at hand: check its printed points before trusting the last few per cent).
-RERATE = ((20, 1.00), (30, 0.92), (40, 0.85), (50, 0.78), (60, 0.71), (70, 0.63), (85, 0.52))
+# Each fuse's own rerating, typed from its datasheet's "Temperature Rerating" table, with
+# the document and page: {part number: (((celsius, share of its 20 C hold current), ...),
+# "its citation")}. NOT YET TYPED for the 16R185B: the Littelfuse USBR datasheet (revised
+# 2010-07-12) prints its table on the page after the electrical characteristics, and
+# neither that page nor Littelfuse's series page could be reached from where this was
+# written (only the first page, the table above, could). Until someone types it in from
+# that page, the fuse is rated by GENERIC_RERATE below, labelled as such wherever it is shown.
+FUSE_RERATING = {}
+# GENERIC, not this fuse's: radial polyfuses' usual rerating, about 0.7 % per degree above
+# 20 C (the shape of the makers' charts). Check the USBR datasheet's own points before
+# trusting the last few per cent (1.37 A carried against 1.44 A held at 50 C: 5 % margin).
+GENERIC_RERATE = ((20, 1.00), (30, 0.92), (40, 0.85), (50, 0.78), (60, 0.71), (70, 0.63), (85, 0.52))
+GENERIC_SOURCE = "GENERIC polyfuse curve (the part's own datasheet table not reached: hardware/powersim.py)"
+RERATE = GENERIC_RERATE  # (the name earlier code used)
 
 
-def rerated(hold_a: float, celsius: float = INSIDE_C) -> float:
-    """The current a fuse of hold_a (at 20 C) holds at an ambient of celsius."""
-    for (t0, f0), (t1, f1) in zip(RERATE, RERATE[1:]):
+def rerating(mpn: str = None) -> tuple:
+    """(table, source) of the fuse mpn's hold-current rerating: its datasheet's if typed in
+    FUSE_RERATING, else the generic curve, its source saying so."""
+    return FUSE_RERATING.get(mpn, (GENERIC_RERATE, GENERIC_SOURCE))
+
+
+def rerated(hold_a: float, celsius: float = INSIDE_C, mpn: str = None) -> float:
+    """The current a fuse of hold_a (at 20 C) holds at an ambient of celsius, by the fuse
+    mpn's own rerating table where it is known (rerating())."""
+    table = rerating(mpn)[0]
+    for (t0, f0), (t1, f1) in zip(table, table[1:]):
         if t0 <= celsius <= t1:
             return hold_a * (f0 + (f1 - f0) * (celsius - t0) / (t1 - t0))
     raise ValueError("no rerating for %s C" % celsius)
+# The soft start's P-MOSFET: Alpha & Omega AO3401A (datasheet Rev 3, March 2011, page 2,
+# Electrical Characteristics at 25 C): VGS(th) -0.5 / -0.9 / -1.3 V (min, typ, max) at
+# -250 uA; gFS 17 S at VDS -5 V, ID -4 A; RDS(on) 47 mohm typical at VGS -4.5 V, -3.5 A
+# (60 max) and 60 mohm at -2.5 V; Ciss 645 pF, Crss 55 pF at VDS -15 V; RG 7.8 ohm; its
+# body diode VSD -0.7 V at 1 A. As ngspice's VDMOS: KP from gFS (square law, gm =
+# sqrt(2 KP ID)), RD + RS the rest of RDS(on). The slew is set by the circuit's 10 nF and
+# 1 Mohm, far above the part's own capacitances: the three thresholds all run (PMOS_VTO).
+PMOS_VTO = (-0.5, -0.9, -1.3)
+PMOS_KP = 17.0 ** 2 / (2 * 4.0)
+PMOS_MODEL = (".model ao3401a VDMOS(pchan VTO={vto} KP=%g RD=0.02 RS=0.02 RG=7.8 CGS=590p CGDMAX=300p CGDMIN=55p "
+              "IS=1e-12 N=1.1 RB=0.02 CJO=150p)" % PMOS_KP)
 MOTOR_OHM = 25.0  # a 3 V 10 mm coin motor's coil, stalled at start
 # ... driven at the firmware's duty limit (firmware/hal/motorduty.py: its rated 3 V on the
 # 5 V rail), its PWM smoothed by VSYS's capacitors: as its average load
@@ -114,8 +146,9 @@ class Scenario:
     when it is pulled or plugged (s), when the motors start and the voice speaks (s)."""
 
     def __init__(self, name, cells_v, usb_v=5.0, usb_in=True, switch_at=None, motors_at=None, voice_at=None,
-                 end=0.25, switch_on=True, host_ohm=0.0):
+                 end=0.25, switch_on=True, host_ohm=0.0, replug=None):
         self.name, self.cells_v, self.usb_v, self.usb_in = name, cells_v, usb_v, usb_in
+        self.replug = replug  # (pulled at, plugged again at) s after a plug-in at switch_at
         self.host_ohm = host_ohm  # the port's own source resistance (0: an ideal port)
         self.switch_at, self.motors_at, self.voice_at, self.end, self.switch_on = \
             switch_at, motors_at, voice_at, end, switch_on
@@ -134,13 +167,17 @@ SCENARIOS = [
 ]
 
 
-def netlist(board, sc: Scenario, without=()) -> str:
+def netlist(board, sc: Scenario, without=(), vto=PMOS_VTO[1]) -> str:
     """The SPICE deck of the circuit's power path in scenario sc (without: the keys of parts
-    to leave out, as if never fitted)."""
+    to leave out, as if never fitted, their pins' nets joined where the part passes power:
+    the soft start's MOSFET left out is a wire, as the circuit was without it; vto: the
+    MOSFET's threshold)."""
     b = PW.budget(voice=False)
     lines = ["* the power path, %s (hardware/powersim.py, from hardware/circuit.py)" % sc.name,
+             PMOS_MODEL.format(vto=vto),
              ".model schottky D(IS=3e-6 N=1.05 RS=0.04 CJO=100p)  ; 1N5819 / MBR120: 0.3-0.45 V at 0.1-1 A",
              ".model body D(IS=1e-12 N=1.5 RS=0.1)",
+             ".model bat85 D(IS=5e-9 N=1.0 RS=1 CJO=10p)  ; BAT85: at most 0.24 V at 0.1 mA, 0.32 V at 1 mA",
              ".model ideal D(IS=1e-9 N=0.02 RS=%g)  ; an LM66100 on: 79 mohm, ~10 mV" % PW.IDEAL_DIODE_OHM,
              ".model npn NPN(IS=1e-14 BF=250 VAF=100 RB=60 RC=0.2 CJE=25p CJC=10p)  ; BC337-40: hFE 250-630",
              ".model sw SW(VT=0.5 VH=0.1 RON=0.005 ROFF=1e9)"]
@@ -151,6 +188,9 @@ def netlist(board, sc: Scenario, without=()) -> str:
     else:
         a, z = (1, 0) if sc.usb_in else (0, 1)
         plug = "PWL(0 %d %g %d %g %d)" % (a, t, a, t + 1e-6, z)
+        if sc.replug:
+            out_at, in_at = sc.replug
+            plug = plug[:-1] + " %g 1 %g 0 %g 0 %g 1)" % (out_at, out_at + 1e-6, in_at, in_at + 1e-6)
     if sc.host_ohm:
         lines += ["Vhost hostsrc 0 DC %g" % sc.usb_v, "Rhost hostsrc host %g" % sc.host_ohm]
     else:
@@ -159,9 +199,11 @@ def netlist(board, sc: Scenario, without=()) -> str:
               "Rcable host cable %g" % USB_CABLE_OHM, "Vplug plugctl 0 %s" % plug,
               "Splug cable %s plugctl 0 sw" % node("VBUS")]
     for key, tpl, value, pins, mpn in _parts(board):
-        if key in without:
-            continue
         n = {k: node(v) for k, v in pins.items()}
+        if key in without:
+            if tpl == "Q_PMOS_GSD":
+                lines.append("R%s_wire %s %s 0.001" % (key, n["S"], n["D"]))
+            continue
         if tpl in ("C", "CP"):
             a, c = (n.get("+"), n.get("-")) if tpl == "CP" else (n.get("1"), n.get("2"))
             esr = 0.01 if tpl == "C" else (0.08 if _farads(value) >= 500e-6 else 0.3)  # electrolytics' ESR
@@ -169,6 +211,8 @@ def netlist(board, sc: Scenario, without=()) -> str:
                       "R%s_esr %s %s_c %g" % (key, a, key, esr)]
         elif tpl == "R" and all(v in POWER_NETS | {"GND"} for v in pins.values()):
             lines.append("R%s %s %s %g" % (key, n["1"], n["2"], _ohms(value)))
+        elif tpl == "Q_PMOS_GSD":
+            lines.append("M%s %s %s %s ao3401a" % (key, n["D"], n["G"], n["S"]))
         elif tpl == "Q_NPN_CBE" and pins.get("B") in POWER_NETS:
             lines.append("Q%s %s %s %s npn" % (key, n["C"], n["B"], n["E"]))
         elif tpl == "LM66100":
@@ -200,6 +244,8 @@ def netlist(board, sc: Scenario, without=()) -> str:
                       "R%s_prot %s 0 %g" % (key, bm, PROTECTION_OHM),
                       "B%s_chg %s %s I=%g*min(max((V(%s)-3.9)/0.2,0),1)*min(max((4.2-V(%s))/0.05,0),1)"
                       % (key, vin, bp, CHARGE_A, vin, bp)]
+        elif tpl == "Conn_01x03" and key == "square_leds":
+            lines.append("C%s %s 0 %guF" % (key, n["1"], LED_CHAIN_UF))
         elif tpl == "Polyfuse":
             lines += ["R%s %s %s_m %g" % (key, n["1"], key, FUSES[mpn][2]), "Vfuse_sense %s_m %s 0" % (key, n["2"])]
         elif key == "battery":
@@ -214,6 +260,8 @@ def netlist(board, sc: Scenario, without=()) -> str:
                       "B%s_load %s 0 I=%g*min(max(V(%s)/1.8,0),1)" % (key, n["VSYS"], PW.PICO_MA / 1000, n["VSYS"])]
         elif tpl == "HT16K33":
             lines.append("B%s %s 0 I=%g*min(max(V(%s)/1,0),1)" % (key, n["VDD"], b.face_ma / 1000, n["VDD"]))
+        elif tpl == "D_Schottky":  # (on the power nets: the soft start's gate clamp)
+            lines.append("D%s %s %s bat85" % (key, n["A"], n["K"]))
         elif tpl == "D_Supply":
             lines.append("D%s %s %s schottky" % (key, n["A"], n["K"]))
         elif tpl == "Motor" and sc.motors_at is not None:
@@ -278,11 +326,23 @@ def vbus_farads(board, clock_on: bool = True) -> float:
     module's own input, and, when the clock is off (its regulator off, VSYS empty), what
     the USB ideal diode and the Pico's Schottky open onto: VSYS's and, past its diode,
     the voice's. USB 2.0 7.2.4.1 allows 10 uF (USB_DEVICE_UF)."""
-    reach = {"VBUS"} if clock_on else {"VBUS", "VSYS", "AUDIO_V"}
-    total = CHARGER_IN_UF * 1e-6
-    for key, tpl, value, pins, mpn in _parts(board):
-        if tpl in ("C", "CP") and (pins.get("+") or pins.get("1")) in reach:
+    parts = _parts(board)
+    reach = {"VBUS"}
+    if not clock_on:  # what the plug reaches through the diodes into an empty VSYS (a soft start's
+        # MOSFET is not crossed: it opens slowly, after the plug-in)
+        for key, tpl, value, pins, mpn in parts:
+            if (tpl == "LM66100" and pins.get("VIN") in reach) or \
+                    (tpl == "Raspberry_Pi_Pico" and pins.get("VBUS") in reach):
+                reach |= {"VSYS", "AUDIO_V"}
+    total = 0.0
+    for key, tpl, value, pins, mpn in parts:
+        if tpl in ("C", "CP") and (pins.get("+") or pins.get("1")) in reach and \
+                (pins.get("-") or pins.get("2")) == "GND":
             total += _farads(value)
+        if tpl == "Charger_Module" and pins.get("IN+") in reach:
+            total += CHARGER_IN_UF * 1e-6
+        if tpl == "Conn_01x03" and key == "square_leds" and pins.get("1") in reach:
+            total += LED_CHAIN_UF * 1e-6
     return total
 
 
@@ -292,7 +352,7 @@ def vbus_farads(board, clock_on: bool = True) -> float:
 # voltage must not dip further than that load makes it dip. The port here: its 120 uF
 # (HOST_UF) behind HOST_OHM, a port's power switch and its fuse.
 HOST_OHM = 0.2
-INRUSH_AT, INRUSH_END = 0.005, 0.02
+INRUSH_AT, INRUSH_END = 0.005, 0.25  # (the soft start's gate turns it on over ~0.1 s)
 REFERENCE_OHM = 44.0
 
 
@@ -320,33 +380,50 @@ def reference_dip(usb_v: float = 5.0) -> float:
     return usb_v - min(r[1] for r in rows if r[0] >= INRUSH_AT)
 
 
-def inrush(board=None, clock_on: bool = False, cells_v: float = None) -> tuple[float, float]:
+def inrush(board=None, clock_on: bool = False, cells_v: float = None, without=(), vto=PMOS_VTO[1]
+           ) -> tuple[float, float]:
     """The port's dip (V) when the clock is plugged in, and the reference load's: USB allows
     the first no larger than the second. With the clock off, VSYS is empty and its
-    capacitors charge from the plug through the USB ideal diode and the Pico's Schottky."""
+    capacitors charge from the plug through the soft start, the USB ideal diode and the
+    Pico's Schottky (without and vto: as simulate's)."""
     if board is None:
         from hardware.circuit import Board
 
         board = Board()
     sc = Scenario("USB plugged, the clock %s" % ("on" if clock_on else "off"), cells_v or FULL_V, usb_in=False,
                   switch_at=INRUSH_AT, end=INRUSH_END, switch_on=clock_on, host_ohm=HOST_OHM)
-    run = simulate(sc, board)
+    run = simulate(sc, board, without, vto)
     return sc.usb_v - min(run.after("host", INRUSH_AT)), reference_dip(sc.usb_v)
+
+
+def replug_dip(board=None, gap: float = 0.1, without=(), vto=PMOS_VTO[1]) -> float:
+    """The port's dip (V) when a clock that is off is plugged in, pulled out once VSYS is up
+    (0.4 s) and plugged back gap s later: the soft start must start again as softly."""
+    if board is None:
+        from hardware.circuit import Board
+
+        board = Board()
+    out_at = 0.4
+    sc = Scenario("USB plugged, pulled and plugged again, the clock off", FULL_V, usb_in=False, switch_at=INRUSH_AT,
+                  end=out_at + gap + INRUSH_END, switch_on=False, host_ohm=HOST_OHM, replug=(out_at, out_at + gap))
+    run = simulate(sc, board, without, vto)
+    return sc.usb_v - min(run.after("host", out_at + gap))
 
 
 def ngspice_missing() -> str:
     return "" if shutil.which(NGSPICE) else "ngspice is missing (Debian: apt-get install ngspice)"
 
 
-def simulate(sc: Scenario, board=None, without=()) -> Run:
-    """Run ngspice on the circuit's power path in scenario sc."""
+def simulate(sc: Scenario, board=None, without=(), vto=PMOS_VTO[1]) -> Run:
+    """Run ngspice on the circuit's power path in scenario sc (the soft start's MOSFET at
+    threshold vto)."""
     if board is None:
         from hardware.circuit import Board
 
         board = Board()
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "out.txt"
-        deck = netlist(board, sc, without).replace("{out}", str(out))
+        deck = netlist(board, sc, without, vto).replace("{out}", str(out))
         (Path(d) / "deck.cir").write_text(deck)
         r = subprocess.run([NGSPICE, "-b", str(Path(d) / "deck.cir")], capture_output=True, text=True, timeout=120)
         if not out.exists():
@@ -389,16 +466,28 @@ def main(argv=None) -> int:
         uf = vbus_farads(board, on) * 1e6
         print("USB meets %.1f uF at plug-in with the clock %s (USB 2.0 allows %d uF)" % (uf, "on" if on else "off",
                                                                                        USB_DEVICE_UF))
-        if on and uf > USB_DEVICE_UF + 1e-9:
+        if uf > USB_DEVICE_UF + 1e-9:
             print("  FAULT: more than USB allows")
             status = 1
-        dip, allowed = inrush(board, clock_on=on)
-        print("  the port dips %.2f V at plug-in (USB's reference load, 10 uF || 44 ohm: %.2f V)" % (dip, allowed))
-        if dip > allowed:
-            print("  FAULT (open): more inrush than USB allows: VBUS has no surge limiting (hardware/README.md)")
+        for vto in PMOS_VTO:
+            dip, allowed = inrush(board, clock_on=on, vto=vto)
+            print("  the port dips %.2f V at plug-in, the soft start's threshold %.1f V (USB's reference load, "
+                  "10 uF || 44 ohm: %.2f V)" % (dip, vto, allowed))
+            if dip > allowed:
+                print("  FAULT: more inrush than USB allows")
+                status = 1
+    dip, allowed = inrush(board, clock_on=False, without={"soft_start"})
+    print("without the soft start, the clock off: the port dips %.2f V" % dip)
+    dip = replug_dip(board)
+    print("pulled and plugged back 0.1 s later, the clock off: the port dips %.2f V (without the gate's clamp: "
+          "%.2f V)" % (dip, replug_dip(board, without={"d_soft"})))
+    if dip > allowed:
+        print("  FAULT: more inrush than USB allows")
+        status = 1
     fuse = fuse_of(board)
-    carried, holds = fuse_current(runs), rerated(FUSES[fuse][0])
-    print("the cells' fuse (%s) carries up to %.2f A; it holds %.2f A at %d C" % (fuse, carried, holds, INSIDE_C))
+    carried, holds = fuse_current(runs), rerated(FUSES[fuse][0], mpn=fuse)
+    print("the cells' fuse (%s) carries up to %.2f A; it holds %.2f A at %d C (rerated by: %s)" % (
+        fuse, carried, holds, INSIDE_C, rerating(fuse)[1]))
     if carried > holds:
         print("  FAULT: the fuse trips in use")
         status = 1

@@ -65,6 +65,8 @@ CATALOGUE = {
     "HT16K33-28SOP": ("Holtek", "HT16K33-28SOP", LCSC, "HT16K33-28SOP", 1.50, "scheme"),  # (by part number)
     "PSC08-11SRWA": ("Kingbright", "PSC08-11SRWA", MOUSER, "604-PSC08-11SRWA", 1.80, "scheme"),
     "BSS138": ("onsemi", "BSS138", MOUSER, "512-BSS138", 0.10, "seen"),
+    "AO3401A": ("Alpha & Omega", "AO3401A", LCSC, "C15127", 0.05, "seen"),  # (USB's soft start)
+    "K103K15X7RF5TL2": ("Vishay BCcomponents", "K103K15X7RF5TL2", DIGIKEY, "BC1078CT-ND", 0.30, "seen"),
     "TP4056 + DW01A module": ("generic", "TP4056 + DW01A 1-cell charger module", MARKET,
                               "TP4056 charger module with protection (DW01A, FS8205A)", 0.80, "marketplace"),
     "Pololu S7V8F5": ("Pololu", "S7V8F5 (item 2119)", "Pololu", "2119", 7.50, "seen"),

@@ -78,3 +78,12 @@ def test_a_5_volt_part_on_the_3_volt_rail_is_refused(netlist):
     assert any("face_black" in f and "outside its 4.5-5.5 V" in f for f in found), found
     found = erc.faults(changed(netlist, "led_buffer", VCC="+3V3"))
     assert any("led_buffer" in f for f in found), found
+
+
+def test_a_reversed_or_ungated_soft_start_is_refused(netlist):
+    q = netlist["soft_start"][1]
+    found = erc.faults(changed(netlist, "soft_start", S=q["D"], D=q["S"]))
+    assert any("soft_start" in f and "reversed" in f for f in found), found
+    # its gate's pull-down left out: it never turns on, and USB alone leaves VSYS dead
+    found = erc.faults(without(netlist, "r_soft"))
+    assert any("face_white" in f and "no supply on USB, cells cut off" in f for f in found), found

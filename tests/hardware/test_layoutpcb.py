@@ -67,7 +67,10 @@ def test_every_pad_carries_its_pins_net_as_the_perfboard_has_it(board):
     # The ideal diodes as themselves: SC-70-6 on the top, VIN, GND, CE, N.C., ST, VOUT.
     if board.name == "controller":
         u = next(part for part in board.parts if part.key == "ideal_usb")
-        assert u.fp.endswith("SC-70-6") and [p.net for p in u.pads] == ["VBUS", "GND", "GND", None, None, "VSYS"]
+        assert u.fp.endswith("SC-70-6") and [p.net for p in u.pads] == ["VBUS_SOFT", "GND", "GND", None, None, "VSYS"]
+        # USB's soft start as itself: SOT-23 on the top, gate, source on the socket's VBUS, drain
+        q = next(part for part in board.parts if part.key == "soft_start")
+        assert q.fp.endswith("SOT-23") and [p.net for p in q.pads] == ["SOFT_GATE", "VBUS", "VBUS_SOFT"]
         # USB: the micro-USB socket's five pins, its shell's pads (four surface, two round
         # holes, two slots) all on ground; the clamp's I/O1 (1, 6) on D+, I/O2 (3, 4) on D-.
         j = next(part for part in board.parts if part.key == "usb_socket")
@@ -134,7 +137,7 @@ def test_the_holes_sit_over_the_clocks_standoffs(board):
 def test_the_assembly_files_list_every_surface_mount_part(board):
     bom, cpl = board.assembly_rows()
     smd = sorted(part.ref for part in board.parts if part.pads[0].layers == "F")
-    assert len(smd) == {"controller": 6, "guard": 6, "voice": 1, "buttons": 0}[board.name]
+    assert len(smd) == {"controller": 7, "guard": 6, "voice": 1, "buttons": 0}[board.name]  # (7: the soft start)
     assert sorted(r[0] for r in cpl) == smd and board.hand_parts() == []
     assert sorted(ref for row in bom for ref in row[1].split(",")) == smd  # JLCPCB's: comma-separated
     assert all(r[3] == "Top" for r in cpl) and all(row[3].startswith("C") and row[3][1:].isdigit() for row in bom)

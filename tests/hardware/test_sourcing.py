@@ -46,7 +46,7 @@ def test_every_connector_of_the_netlist_gets_its_housing_and_a_crimp_per_pin(boa
     assert total("SXH-001T-P0.6") == 2 * len(xh2) + 3 * len(xh3)
     assert total("PHR-2") == len(ph2) and total("SPH-002T-P0.5S") == 2 * len(ph2)
     assert total("socket 1x20") == 2 and total("socket DIP-16") == 1 and total("socket 1x8") == 2
-    assert total("adapter SOT-23") == 2 and total("adapter SC-70-6") == 2 and total("adapter SOP-28") == 2
+    assert total("adapter SOT-23") == 3 and total("adapter SC-70-6") == 2 and total("adapter SOP-28") == 2
     # five TVS arrays and the buffer on the cable guard, one on the voice, the USB clamp
     assert total("adapter SOT-23-6") == 8 and total("adapter micro-USB") == 1
     # Each perfboard connector has its header; a lead between two boards a housing at each
