@@ -37,6 +37,7 @@ def _no_log_files():
 _no_log_files()
 
 from firmware.hal import pinmap as P  # noqa: E402
+from hardware import geometry as G  # noqa: E402
 from firmware.hal.face import COLON_HM as FACE_COLON_HM, COLON_MS as FACE_COLON_MS, INDICATORS  # noqa: E402
 
 T = Pin.types
@@ -103,7 +104,7 @@ def _parts():
             "Package_DIP:DIP-16_W7.62mm", "SN74HC138N", "3-to-8 line decoder: drives one rank low"),
         "reed": _template("Reed", "SW", two, "Button_Switch_THT:SW_Reed_CT10-XXXX-G1",
                           "MACD-14 15-20", "reed switch, normally open, close-differential, 14 mm glass, pull-in 15-20 AT "
-                          "(one per square, along its diagonal: hardware/magnets.py)"),
+                          "(three per square in parallel: hardware/magnets.py)"),
         "schottky": _template("D_Schottky", "D", diode,
                               "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                               "Schottky diode, 200 mA, DO-35"),
@@ -319,11 +320,13 @@ class Board:
             cable.append(out)
             for r in range(8):
                 sq = "%s%d" % (FILES[f], r + 1)
-                sw = self._part("reed_" + sq, t["reed"], value="reed NO", role="square " + sq)
                 d = self._part("diode_" + sq, t["schottky"], value="BAT85", role="square " + sq)
                 mid = self._net("SQ_" + sq)
-                sw["1"] += out
-                sw["2"] += mid
+                for i in range(len(G.SQUARE_REEDS)):  # in parallel, one cell (hardware/magnets.py)
+                    sw = self._part(("reed_" if i == 0 else "reed%d_" % (i + 1)) + sq, t["reed"], value="reed NO",
+                                    role="square " + sq)
+                    sw["1"] += out
+                    sw["2"] += mid
                 d["A"] += mid
                 d["K"] += ranks[r]
         self.cable = cable
