@@ -311,6 +311,7 @@ class Board:
             ranks.append(out)
             cable.append(out)
         files = []
+        matrix = []  # (square, file line, the switch's side of its diode)
         for f, pin in enumerate(P.COLUMNS):
             col = gpio("COL_%s" % FILES[f], pin)
             self._part("r_col_%s" % FILES[f], t["r"], value="10k")["1", "2"] += v33, col
@@ -320,13 +321,12 @@ class Board:
             cable.append(out)
             for r in range(8):
                 sq = "%s%d" % (FILES[f], r + 1)
+                sw = self._part("reed_" + sq, t["reed"], value="reed NO", role="square " + sq)
                 d = self._part("diode_" + sq, t["schottky"], value="BAT85", role="square " + sq)
                 mid = self._net("SQ_" + sq)
-                for i in range(len(G.SQUARE_REEDS)):  # in parallel, one cell (hardware/magnets.py)
-                    sw = self._part(("reed_" if i == 0 else "reed%d_" % (i + 1)) + sq, t["reed"], value="reed NO",
-                                    role="square " + sq)
-                    sw["1"] += out
-                    sw["2"] += mid
+                sw["1"] += out
+                sw["2"] += mid
+                matrix.append((sq, out, mid))
                 d["A"] += mid
                 d["K"] += ranks[r]
         self.cable = cable
@@ -606,6 +606,14 @@ class Board:
         # Pins the board leaves free.
         for name in ("3V3_EN", "ADC_VREF"):
             pico[name] += self.circuit.NC
+
+        # Each square's other reed switches, in parallel with its first on the one matrix
+        # cell (hardware/magnets.py); made last, so that every other part keeps its reference.
+        for i in range(1, len(G.SQUARE_REEDS)):
+            for sq, out, mid in matrix:
+                sw = self._part("reed%d_%s" % (i + 1, sq), t["reed"], value="reed NO", role="square " + sq)
+                sw["1"] += out
+                sw["2"] += mid
 
     # ----- checks and outputs
 

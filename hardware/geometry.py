@@ -4,7 +4,7 @@ squares for a standard board (the Laws' guidelines on equipment); 55 mm is the d
 pitch from 48 to 65 mm generates.
 
 The sensor is eight identical strips, one per rank, laid side by side under the playing
-surface (a 464 mm board is too large to order cheaply; a 462 x 54.5 mm strip is not). Under
+surface (a 464 mm board is too large to order cheaply; a 466 x 54.5 mm strip is not). Under
 every square lie three reed switches in parallel (SQUARE_REEDS; one diode for the three, on
 the square's one matrix cell): one along the square's diagonal through its centre, two
 along the rank (tilted 10 degrees) above and below it. A switch closes on the difference of

@@ -1,8 +1,8 @@
 """The sensor strip, generated with KiCad's own Python API (pcbnew, from Debian's `kicad`):
-one rank of the board, eight reed switches and their diodes on the square grid
+one rank of the board, 24 reed switches (three in parallel a square) and eight diodes on the square grid
 (hardware/geometry.py), routed by this generator (a matrix needs no autorouter). Eight
 identical strips, side by side, make the board: a 464 mm square board is too large to
-order cheaply, a 461.5 x 54.5 mm strip is not (one order of ten covers a board and two
+order cheaply, a 465.5 x 54.5 mm strip is not (one order of ten covers a board and two
 spares).
 
 Each strip has two 16-pin headers at its left end, beyond file a: J1 (at its White edge)

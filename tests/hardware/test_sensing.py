@@ -82,3 +82,30 @@ def test_the_reeds_lie_inside_their_square_clear_of_one_another_at_every_pitch()
                     t = max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / G.REED_GLASS[0] ** 2))
                     gap = math.hypot(px - ax - t * (bx - ax), py - ay - t * (by - ay))
                     assert gap > G.REED_GLASS[1] / 2 + G.PAD / 2 + 0.5, (pitch, i, j)
+
+
+def _share(pitch, line, reeds, threshold):
+    """How much of a square (share of the pitch) its cell reads a piece slid along `line`
+    (a function of the distance along the slide), from one square before to one after."""
+    grade, d, t, _ = M.choose(pitch)
+    s = np.linspace(-pitch, pitch, 2001)
+    spots = np.array([line(u) for u in s])
+    got = np.max([M.mmf(spots, d, t, M.GRADES[grade], reed) for reed in reeds], axis=0)
+    return float(np.count_nonzero(got >= threshold) * (s[1] - s[0]) / pitch)
+
+
+@pytest.mark.parametrize("pitch", PITCHES)
+def test_the_self_tests_three_slides_each_find_a_dead_switch(pitch):
+    # firmware/app/sensormap.py: along the files through the centres (the centre switch),
+    # along the ranks with the base against the White edge (White's switch), then the Black
+    # edge (Black's): all three working, the square reads more than WEAK_PERCENT of the way
+    # across at the band's highest pull-in; the one the slide tests dead, less, at its lowest.
+    from firmware.app.sensormap import WEAK_PERCENT
+
+    h = (pitch - G.piece_base(pitch)) / 2
+    reeds = G.square_reeds(pitch)
+    for dead, line in ((0, lambda u: (0.0, u)), (1, lambda u: (u, h)), (2, lambda u: (u, -h))):
+        assert reeds[dead][0][1] * line(0.0)[1] >= 0  # the edge slid along is on the tested switch's side
+        assert _share(pitch, line, reeds, M.PULL_IN[1]) * 100 >= WEAK_PERCENT + 5, (pitch, dead)
+        rest = [r for i, r in enumerate(reeds) if i != dead]
+        assert _share(pitch, line, rest, M.PULL_IN[0]) * 100 <= WEAK_PERCENT - 5, (pitch, dead)

@@ -48,6 +48,7 @@ def test_the_pegged_magnet_closes_its_own_switch_and_spares_the_neighbours():
     assert M.own_least(8, 3, M.GRADES["N42"], depth=T.magnet_depth(True), where=M.spots(0.3))[0] < got["at least"]
 
 
+@pytest.mark.parametrize("name", ["dark-square", "peg-base", "black-marker"])
 def test_every_printed_part_is_a_closed_solid_that_fits_the_bed(name):
     tris = _triangles(T.OUT / (name + ".stl"))
     assert closed(tris), name
