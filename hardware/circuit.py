@@ -1,5 +1,5 @@
-"""The board's circuit in SKiDL: a Raspberry Pi Pico, the 8x8 reed-switch matrix (one
-Schottky diode per switch) scanned through a 74HC138, the clock and menu buttons, two
+"""The board's circuit in SKiDL: a Raspberry Pi Pico, the 8x8 reed-switch matrix (three
+switches in parallel and one Schottky diode per square) scanned through a 74HC138, the clock and menu buttons, two
 HT16K33 7-segment clock faces on I2C, a vibration motor per player and a buzzer behind
 transistors with flyback diodes, the running-side LEDs, the optional WS2812 chain (one LED
 per square) and the battery power path. Every GPIO comes from firmware/hal/pinmap.py, the
