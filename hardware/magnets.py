@@ -233,6 +233,28 @@ def neighbour_most(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=No
     return best, at
 
 
+def crowd(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, reach=1):
+    """The most any of a square's switches gets from the other squares all occupied at once
+    (`reach` squares each way), each piece at its own worst spot (the potentials add, each
+    piece's sign its own): AT. Beyond the requirement, which is piece by piece."""
+    import numpy as np
+
+    depth = G.magnet_to_reed() if depth is None else depth
+    r, psi = psi_table(diameter, thickness, br, depth)
+    where = standing(pitch, step=1.0)
+    worst = 0.0
+    for reed in G.square_reeds(pitch, layout):
+        (ax, ay), (bx, by) = glass_ends(reed)
+        up = down = 0.0
+        for cx, cy in others(pitch, reach):
+            m = where + np.array([cx, cy])
+            v = (np.interp(np.hypot(m[:, 0] - ax, m[:, 1] - ay), r, psi, right=0.0)
+                 - np.interp(np.hypot(m[:, 0] - bx, m[:, 1] - by), r, psi, right=0.0))
+            up, down = up + max(float(v.max()), 0.0), down + min(float(v.min()), 0.0)
+        worst = max(worst, up, -down)
+    return worst
+
+
 def check(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, where=None) -> dict:
     """The two requirements at one pitch: what the cell gets and what it may, and the margin
     (the smaller of own / at least and at most / neighbour; under 1, one fails)."""
@@ -290,6 +312,10 @@ def main():
         print("%5g  %-14s %6.1f  x%.2f            %5.2f  x%.2f     (before: one reed, 12x3 N35: %.1f / %.2f AT, margin x%.2f)"
               % (p, "%dx%d %s" % (d, t, grade), c["own"], c["own"] / lo, c["neighbour"], hi / c["neighbour"],
                  one["own"], one["neighbour"], one["margin"]))
+    print("every other square occupied at once, each piece at its worst spot: at most %s AT on one switch at "
+          "%s mm squares (the lowest pull-in is %g: an empty square is never read)"
+          % (" / ".join("%.1f" % crowd(d, t, GRADES[g], p, reach=2) for p in pitches() for g, d, t, _ in [choose(p)]),
+             " / ".join("%g" % p for p in pitches()), PULL_IN[0]))
     grade, d, t, m = choose()
     print("choice at %g mm squares: %d x %d mm %s disc, magnetised through its thickness (margin x%.2f)"
           % (G.PITCH, d, t, grade, m))

@@ -109,3 +109,14 @@ def test_the_self_tests_three_slides_each_find_a_dead_switch(pitch):
         assert _share(pitch, line, reeds, M.PULL_IN[1]) * 100 >= WEAK_PERCENT + 5, (pitch, dead)
         rest = [r for i, r in enumerate(reeds) if i != dead]
         assert _share(pitch, line, rest, M.PULL_IN[0]) * 100 <= WEAK_PERCENT - 5, (pitch, dead)
+
+
+@pytest.mark.parametrize("pitch", PITCHES)
+def test_a_crowd_round_an_empty_square_does_not_close_its_switches(pitch):
+    # Beyond the piece-by-piece requirement: the 24 squares round an empty one all
+    # occupied, each piece pushed to its own worst spot, give none of its switches the
+    # lowest pull-in of the band (15 AT). (Near the least drop-out, 10.5 AT: in that crowd a
+    # switch of the lowest sensitivity may stay closed after its own piece leaves.)
+    grade, d, t, _ = M.choose(pitch)
+    got = M.crowd(d, t, M.GRADES[grade], pitch, reach=2)
+    assert M.needed()[1] < got < M.PULL_IN[0], (pitch, got)
