@@ -1,5 +1,5 @@
-"""The board's circuit in SKiDL: a Raspberry Pi Pico, the 8x8 reed-switch matrix (one
-Schottky diode per switch) scanned through a 74HC138, the clock and menu buttons, two
+"""The board's circuit in SKiDL: a Raspberry Pi Pico, the 8x8 reed-switch matrix (three
+switches in parallel and one Schottky diode per square) scanned through a 74HC138, the clock and menu buttons, two
 HT16K33 7-segment clock faces on I2C, a vibration motor per player and a buzzer behind
 transistors with flyback diodes, the running-side LEDs, the optional WS2812 chain (one LED
 per square) and the battery power path. Every GPIO comes from firmware/hal/pinmap.py, the
@@ -37,6 +37,7 @@ def _no_log_files():
 _no_log_files()
 
 from firmware.hal import pinmap as P  # noqa: E402
+from hardware import geometry as G  # noqa: E402
 from firmware.hal.face import COLON_HM as FACE_COLON_HM, COLON_MS as FACE_COLON_MS, INDICATORS  # noqa: E402
 
 T = Pin.types
@@ -103,7 +104,7 @@ def _parts():
             "Package_DIP:DIP-16_W7.62mm", "SN74HC138N", "3-to-8 line decoder: drives one rank low"),
         "reed": _template("Reed", "SW", two, "Button_Switch_THT:SW_Reed_CT10-XXXX-G1",
                           "MACD-14 15-20", "reed switch, normally open, close-differential, 14 mm glass, pull-in 15-20 AT "
-                          "(one per square, along its diagonal: hardware/magnets.py)"),
+                          "(three per square in parallel: hardware/magnets.py)"),
         "schottky": _template("D_Schottky", "D", diode,
                               "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                               "Schottky diode, 200 mA, DO-35"),
@@ -314,6 +315,7 @@ class Board:
             ranks.append(out)
             cable.append(out)
         files = []
+        matrix = []  # (square, file line, the switch's side of its diode)
         for f, pin in enumerate(P.COLUMNS):
             col = gpio("COL_%s" % FILES[f], pin)
             self._part("r_col_%s" % FILES[f], t["r"], value="10k")["1", "2"] += v33, col
@@ -328,6 +330,7 @@ class Board:
                 mid = self._net("SQ_" + sq)
                 sw["1"] += out
                 sw["2"] += mid
+                matrix.append((sq, out, mid))
                 d["A"] += mid
                 d["K"] += ranks[r]
         self.cable = cable
@@ -635,6 +638,14 @@ class Board:
         # Pins the board leaves free.
         for name in ("3V3_EN", "ADC_VREF"):
             pico[name] += self.circuit.NC
+
+        # Each square's other reed switches, in parallel with its first on the one matrix
+        # cell (hardware/magnets.py); made last, so that every other part keeps its reference.
+        for i in range(1, len(G.SQUARE_REEDS)):
+            for sq, out, mid in matrix:
+                sw = self._part("reed%d_%s" % (i + 1, sq), t["reed"], value="reed NO", role="square " + sq)
+                sw["1"] += out
+                sw["2"] += mid
 
     # ----- checks and outputs
 

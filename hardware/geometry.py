@@ -4,13 +4,15 @@ squares for a standard board (the Laws' guidelines on equipment); 55 mm is the d
 pitch from 48 to 65 mm generates.
 
 The sensor is eight identical strips, one per rank, laid side by side under the playing
-surface (a 464 mm board is too large to order cheaply; a 462 x 54.5 mm strip is not). Under
-every square lies a reed switch along the square's diagonal (towards file h and White), its
-glass's centre REED_OFFSET from the square's centre and its near end towards the centre: a
-switch closes on the difference of magnetic potential between its ends, which is nil for a
-magnet on the plane that bisects the glass, so that plane must lie beyond where a piece
-stands (hardware/magnets.py); its diode beside its lower lead. A strip's left end, beyond file a, carries its two 16-pin
-headers and the lines between them.
+surface (a 464 mm board is too large to order cheaply; a 466 x 54.5 mm strip is not). Under
+every square lie three reed switches in parallel (SQUARE_REEDS; one diode for the three, on
+the square's one matrix cell): one along the square's diagonal through its centre, two
+along the rank (tilted 10 degrees) above and below it. A switch closes on the difference of
+magnetic potential between its ends, which is nil for a magnet on the plane that bisects
+its glass; wherever a piece's base lies wholly on its square, one of the three is far from
+that plane and near the magnet, and no piece on another square reaches any of them
+(hardware/magnets.py). A strip's left end, beyond file a, carries its two 16-pin headers
+and the lines between them.
 
 Coordinates: on a strip, x right from its left end and y down from its top edge (towards
 Black); on the board, x right from the a-file's edge and y down from the 8th rank's edge
@@ -18,16 +20,24 @@ Black); on the board, x right from the a-file's edge and y down from the 8th ran
 """
 PITCH = 55.0  # a square's side
 PITCH_RANGE = (48.0, 65.0)
-REED_OFFSET = 11.0  # the glass's centre from the square's centre, along REED_AXIS
-REED_AXIS = (0.5 ** 0.5, 0.5 ** 0.5)  # the glass's direction: the diagonal towards file h and White
+# The reed switches under a square, in parallel on its matrix cell: (x, y, angle) of each
+# glass's centre (mm from the square's centre at 55 mm squares, x towards file h, y towards
+# White) and its direction (degrees from the rank towards White). Its file line's pad is the
+# end towards file a, its diode's the end towards file h. At another pitch the centres
+# scale with the room a piece has on its square (reed_layout_scale): hardware/magnets.py.
+SQUARE_REEDS = ((0.0, 0.0, 45.0), (1.0, 9.0, 10.0), (-1.0, -9.0, 10.0))
+PIECE_BASE = 25.0  # the smallest base of the pieces bought (a pawn: 50 % of FIDE's 5 cm; parts.py)
+# Before issue 47: one reed per square, along the diagonal, its centre 11 mm from the
+# square's (a pawn near the line x + y = 15.6 mm gave it nothing): kept for the tests.
+SINGLE_REED = ((11.0 * 0.5 ** 0.5, 11.0 * 0.5 ** 0.5, 45.0),)
 REED_PADS = 20.32  # between the reed switch's pads: 14 mm glass, leads bent 3 mm from it
 REED_GLASS = (14.0, 2.3)  # the glass's length and diameter
 DIODE_PADS = 7.62  # a DO-35 diode lying flat
-DIODE_GAP = 4.0  # from the reed's lower pad to the diode's anode
-FILE_TRACK = 6.0  # the file line runs this far left of the reed
+DIODE_GAP = 3.5  # from the lowest reed pad to the diode's anode
+FILE_TRACK = 6.0  # the file line comes down through a via this far left of the square's centre
 RANK_BELOW = 4.0  # the rank line runs this far below the diode
 TRACK = 0.5  # track width
-LEVEL_STEP = 1.2  # between neighbouring parallel lines
+LEVEL_STEP = 1.0  # between neighbouring parallel lines (0.5 mm apart: the top switch pads clear them at 48 mm)
 VIA = (0.8, 0.4)  # a via's diameter and drill
 HEADER_PITCH = 2.54
 HEADER_PINS = 16
@@ -57,6 +67,9 @@ def strip_left(pitch=PITCH):
     """How far a strip reaches beyond file a: its headers' 16 pins, then room before file
     a's line (half a millimetre steps)."""
     need = header_x(HEADER_PINS - 1) + PAD / 2 + 1.6 - (pitch / 2 - FILE_TRACK)
+    # and file a's leftmost switch pad clear of the last header line (its track, 0.3 mm)
+    left = -min(x for pads in reed_pads(0.0, 0.0, pitch) for x, _ in pads)
+    need = max(need, header_x(HEADER_PINS - 1) + TRACK / 2 + 0.3 + PAD / 2 - (pitch / 2 - left))
     return max(0.0, -(-need * 2 // 1) / 2)
 
 
@@ -80,17 +93,39 @@ def square_centre(f, r, pitch=PITCH):
     return (f + 0.5) * pitch, (7 - r + 0.5) * pitch
 
 
-def reed_centre(f, r, pitch=PITCH):
-    """Where square (f, r)'s reed glass has its centre, on the board."""
+def piece_base(pitch=PITCH):
+    """The smallest base a piece has (mm): the pieces bought, or half the square if that
+    is less (FIDE: a square twice a pawn's base)."""
+    return min(PIECE_BASE, pitch / 2)
+
+
+def reed_layout_scale(pitch=PITCH):
+    """How far the reeds' centres lie from their square's, against 55 mm squares: as the
+    room a piece's centre has on its square (the square less the smallest base)."""
+    return max(1.0, (pitch - piece_base(pitch)) / (PITCH - piece_base(PITCH)))
+
+
+def square_reeds(pitch=PITCH, layout=None):
+    """[((x, y), (ux, uy))]: each reed glass's centre (mm from its square's centre, y towards
+    White) and its direction, from file a's end to file h's."""
+    import math
+
+    layout = SQUARE_REEDS if layout is None else layout
+    k = reed_layout_scale(pitch) if layout is SQUARE_REEDS else 1.0
+    return [((x * k, y * k), (math.cos(math.radians(a)), math.sin(math.radians(a)))) for x, y, a in layout]
+
+
+def reed_centres(f, r, pitch=PITCH):
+    """Where square (f, r)'s reed glasses have their centres, on the board."""
     x, y = square_centre(f, r, pitch)
-    return x + REED_OFFSET * REED_AXIS[0], y + REED_OFFSET * REED_AXIS[1]
+    return [(x + dx, y + dy) for (dx, dy), _ in square_reeds(pitch)]
 
 
-def reed_pads(cx, cy):
-    """A reed switch's two pads (x, y) for the square centred at (cx, cy) (any frame with
-    y towards White): its file line's pad nearer the centre, then its diode's."""
-    ux, uy = REED_AXIS
-    return [(cx + (REED_OFFSET + s * REED_PADS / 2) * ux, cy + (REED_OFFSET + s * REED_PADS / 2) * uy) for s in (-1, 1)]
+def reed_pads(cx, cy, pitch=PITCH):
+    """Each reed switch's two pads [((x, y) of its file line's pad, (x, y) of its diode's)]
+    for the square centred at (cx, cy) (any frame with y towards White)."""
+    h = REED_PADS / 2
+    return [((cx + x - h * ux, cy + y - h * uy), (cx + x + h * ux, cy + y + h * uy)) for (x, y), (ux, uy) in square_reeds(pitch)]
 
 
 def sensor_extent(pitch=PITCH):
@@ -141,19 +176,17 @@ def board_outer(pitch=PITCH):
 
 # ----- the optional square LEDs (firmware/hal/squareleds.py): a WS2812B strip of 30 LEDs a
 # metre cut at its marks into single-LED pieces, each stuck on the sensor strip under its
-# square across the diagonal, on the far side of the square's centre from its reed (the
-# reed's near pad is 0.84 mm from the centre): clear of the glass, the pads and the holes.
+# square along the rank, below its reeds and diode (towards White): clear of the glass, the
+# pads and the holes.
 LED_PIECE = (33.3, 10.0)  # a piece of a 30/m strip: its length between cut marks, its width
-LED_SHIFT = 6.0  # the piece's centre (its LED) from the square's centre, away from the reed
+LED_CLEAR = 0.6  # between the piece and the nearest pad's copper
 
 
-def led_piece(cx, cy):
+def led_piece(cx, cy, pitch=PITCH):
     """The LED piece's corners under the square centred at (cx, cy) (any frame with y
     towards White), and its LED's centre: ([(x, y)] * 4, (x, y))."""
-    ux, uy = REED_AXIS
-    px, py = -uy, ux  # across the diagonal
-    mx, my = cx - LED_SHIFT * ux, cy - LED_SHIFT * uy
-    half_l, half_w = LED_PIECE[0] / 2, LED_PIECE[1] / 2
-    corners = [(mx + a * half_l * px + b * half_w * ux, my + a * half_l * py + b * half_w * uy)
-               for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    return corners, (mx, my)
+    lowest = max(y for pads in reed_pads(0.0, 0.0, pitch) for _, y in pads)  # the reeds' and the diode's pads
+    top = cy + lowest + PAD / 2 + LED_CLEAR
+    half_l = LED_PIECE[0] / 2
+    corners = [(cx - half_l, top), (cx + half_l, top), (cx + half_l, top + LED_PIECE[1]), (cx - half_l, top + LED_PIECE[1])]
+    return corners, (cx, top + LED_PIECE[1] / 2)

@@ -1,6 +1,6 @@
-"""What closes a reed switch, where the switch lies on its square, and the pieces' magnets.
+"""What closes a reed switch, where the switches lie under a square, and the pieces' magnets.
 
-    python -m hardware.magnets      # the model's figures, the candidates and the choice
+    python -m hardware.magnets      # the model's figures per pitch, the candidates and the choice
 
 A reed switch closes on the magnetomotive force across its contacts. Its two blades are the
 flux's path; what drives flux along them is the difference of the magnetic potential psi
@@ -15,28 +15,32 @@ the magnetic charge +M and -M (M = Br / mu0), and psi is their potential, summed
 face (Gauss-Legendre across the radius, evenly round). On the axis psi has a closed form
 (on_axis_potential), and the field B (by Biot-Savart on the side's surface current, field)
 integrated along the glass gives the same difference of potential: the tests hold all
-three together.
+three together, and the whole against magpylib (tests/hardware/test_magpylib.py). Under a
+flat board psi at a glass's end depends only on how far, across the board, the end lies
+from the magnet's axis: the model tabulates it once per magnet and depth (psi_table).
 
-The null: a disc magnet anywhere on the plane that bisects the glass gives both ends the
-same potential, so however strong it is the switch does not close. A glass under the middle
-of its square - or 5 mm off it, along the file - has that plane through the part of the
-square where pieces stand. Here the glass lies along the square's diagonal, its centre
-REED_OFFSET from the square's centre (hardware/geometry.py), its near end towards the
-centre: the plane is beyond where a piece stands, and the neighbours along the files and
-ranks, which stand nearly equally far from both ends, hardly move it.
+The null: a disc magnet anywhere on the plane that bisects a glass gives both its ends the
+same potential, so however strong it is that switch does not close.
 
-What is required, at every pitch the generator allows (hardware/geometry.py, PITCH_RANGE):
-- a piece anywhere within READ_RADIUS of its square's centre gives its switch at least
-  MARGIN times the highest pull-in of the switches bought;
-- a piece anywhere within READ_RADIUS of any other square's centre gives this switch at most
-  the least drop-out over MARGIN (it can neither close it nor hold it closed).
+What is required, at every pitch the generator allows (hardware/geometry.py, PITCH_RANGE),
+for a piece whose base is the smallest the pieces bought have (geometry.piece_base):
+- a piece whose base lies wholly on its square gives its square's switch at least MARGIN
+  times the highest pull-in of the switches bought;
+- a piece whose base lies wholly on any other square gives each of this square's switches at
+  most the least drop-out over MARGIN (it can neither close one nor hold it closed).
+A piece's centre may then lie anywhere in a square of side pitch - base round its square's
+centre: at 55 mm squares and a 25 mm base, 15 mm off it in both directions, into the corner.
+One reed switch per square cannot do it (SINGLE_REED, the layout before: a pawn whose centre
+lies near the plane that bisects the glass gives it nothing). Three in parallel on the
+square's matrix cell can (geometry.SQUARE_REEDS): one along the diagonal through the centre,
+two along the rank above and below it; wherever the piece stands one of them is near it and
+far from its own null, and each stays far from the other squares.
+
 The switch is Littelfuse's MACD-14 (a 14 mm glass) in its 15-20 AT band: a close-differential
 switch, whose drop-out is at least 70 % of its pull-in (so the least, at 15 AT, is 10.5 AT).
-Its 10-15 AT band would want a magnet that reads a piece 10 mm off centre and spares the
-next square by less than 1 % at 48 mm squares; 15-20 leaves 9 %. The choice is the magnet
-with the widest margin over both requirements at the smallest pitch. The self-test's
-map (`selftest map`, hardware/README.md) measures each square of the built board against
-this model.
+The magnet is chosen for each pitch (choose): the common disc with the widest margin over
+both requirements. The self-test's map (`selftest map`, hardware/README.md) measures each
+square of the built board against this model.
 """
 from __future__ import annotations
 
@@ -48,10 +52,11 @@ MU0 = 4e-7 * math.pi
 SWITCH = "Littelfuse MACD-14 15-20"
 PULL_IN = (15.0, 20.0)  # AT, the band bought
 DROP_OUT_RATIO = 0.70  # a close-differential switch drops out at 70 % of its pull-in or more
-MARGIN = 2.0
-READ_RADIUS = 10.0  # mm: a piece this far off its square's centre is still read
+MARGIN = 1.5  # each way (issue 47): a switch's sensitivity spread, a magnet's, the pieces' felt
+READ_RADIUS = 10.0  # mm: the old requirement's circle (a piece within it was read): the tactile pegs
 GRADES = {"N35": 1.17, "N42": 1.29, "N52": 1.43}  # remanence Br, tesla (typical)
-SIZES = [(6, 2), (6, 3), (8, 2), (8, 3), (10, 2), (10, 3), (10, 4), (12, 3), (12, 4)]  # diameter x thickness, mm
+OLD_MAGNET = ("N35", 12, 3)  # what the single reed's layout bought
+SIZES = [(6, 2), (6, 3), (8, 2), (8, 3), (10, 2), (10, 3), (10, 4), (12, 2), (12, 3), (12, 4)]  # diameter x thickness, mm
 
 
 def needed() -> tuple[float, float]:
@@ -117,36 +122,78 @@ def on_axis(distance, diameter, thickness, br):
     return br / 2 * ((z + L) / math.hypot(z + L, r) - z / math.hypot(z, r))
 
 
-# ----- the switch under its square
+# ----- the switches under a square
 
-def glass_ends(offset=None, axis=None):
-    """The glass's two ends (x, y), mm from its square's centre (x towards file h, y
-    towards White): the glass along `axis`, its centre `offset` from the centre."""
-    offset = G.REED_OFFSET if offset is None else offset
-    ux, uy = G.REED_AXIS if axis is None else axis
+R_TABLE = (0.0, 260.0, 0.05)  # psi_table's radii: from, to, step (mm); beyond: nought
+
+
+def _table(diameter, thickness, br, depth):
+    import numpy as np
+
+    lo, hi, step = R_TABLE
+    r = np.arange(lo, hi + step / 2, step)
+    return r, potential(np.stack([r, 0 * r, -depth + 0 * r], 1), diameter, thickness, br)
+
+
+_TABLES = {}
+
+
+def psi_table(diameter, thickness, br, depth):
+    """(radii, psi): the potential `depth` mm below the magnet's lower face at each radius
+    (mm) from its axis, from potential() (the disc is round: nothing else matters)."""
+    key = (float(diameter), float(thickness), float(br), round(float(depth), 6))
+    if key not in _TABLES:
+        _TABLES[key] = _table(*key)
+    return _TABLES[key]
+
+
+def glass_ends(reed):
+    """A glass's two ends (x, y), mm from its square's centre: `reed` is ((x, y) of its
+    centre, (ux, uy) its direction), as geometry.square_reeds gives it."""
+    (cx, cy), (ux, uy) = reed
     half = G.REED_GLASS[0] / 2
-    return ((offset - half) * ux, (offset - half) * uy), ((offset + half) * ux, (offset + half) * uy)
+    return (cx - half * ux, cy - half * uy), (cx + half * ux, cy + half * uy)
 
 
-def mmf(magnets, diameter, thickness, br, depth=None, offset=None, axis=None):
-    """The ampere-turns across a switch's contacts from a magnet at each of `magnets`
+def mmf(magnets, diameter, thickness, br, reed, depth=None):
+    """The ampere-turns across one switch's contacts from a magnet at each of `magnets`
     [(x, y), ...] (its centre line, mm from the switch's square's centre): |psi(one end) -
     psi(the other)|, the glass's axis `depth` mm below the magnet's lower face."""
     import numpy as np
 
     depth = G.magnet_to_reed() if depth is None else depth
-    (ax, ay), (bx, by) = glass_ends(offset, axis)
+    r, psi = psi_table(diameter, thickness, br, depth)
+    (ax, ay), (bx, by) = glass_ends(reed)
     m = np.asarray(magnets, dtype=float).reshape(-1, 2)
-    pts = np.concatenate([np.stack([ax - m[:, 0], ay - m[:, 1], -depth + 0 * m[:, 0]], 1),
-                          np.stack([bx - m[:, 0], by - m[:, 1], -depth + 0 * m[:, 0]], 1)])
-    psi = potential(pts, diameter, thickness, br)
-    n = len(m)
-    return np.abs(psi[:n] - psi[n:])
+    pa = np.interp(np.hypot(m[:, 0] - ax, m[:, 1] - ay), r, psi, right=0.0)
+    pb = np.interp(np.hypot(m[:, 0] - bx, m[:, 1] - by), r, psi, right=0.0)
+    return np.abs(pa - pb)
+
+
+def cell(magnets, diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None):
+    """What a square's matrix cell gets from a magnet at each of `magnets`: the most any of
+    its switches does (they are in parallel: the cell closes when one does), AT."""
+    import numpy as np
+
+    return np.max([mmf(magnets, diameter, thickness, br, reed, depth) for reed in G.square_reeds(pitch, layout)], axis=0)
+
+
+def standing(pitch=G.PITCH, base=None, step=0.5):
+    """Where a piece's centre may be with its base (`base` mm across, the smallest bought by
+    default) wholly on its square: a grid of the square of side pitch - base round the
+    square's centre, its edges and corners included."""
+    import numpy as np
+
+    base = G.piece_base(pitch) if base is None else base
+    h = (pitch - base) / 2
+    g = np.unique(np.concatenate([np.arange(-h, h, step), [h], -np.arange(0, h, step)]))
+    x, y = np.meshgrid(g, g)
+    return np.stack([x.ravel(), y.ravel()], 1)
 
 
 def spots(radius, step=1.0, round_=48):
-    """Where a piece may stand within `radius` of a square's centre: the centre, rings every
-    `step` mm, the edge itself."""
+    """Where a piece may stand within `radius` of a square's centre (a pegged piece: its
+    hole's clearance): the centre, rings every `step` mm, the edge itself."""
     out = [(0.0, 0.0)]
     for k in range(1, math.ceil(radius / step - 1e-9) + 1):
         r = min(k * step, radius)
@@ -154,9 +201,15 @@ def spots(radius, step=1.0, round_=48):
     return out
 
 
-def own_least(diameter, thickness, br, radius=READ_RADIUS, depth=None, offset=None, axis=None):
-    """The least a switch gets from a piece anywhere within `radius` of its square's centre (AT)."""
-    return float(mmf(spots(radius), diameter, thickness, br, depth, offset, axis).min())
+def own_least(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, where=None):
+    """(the least the cell gets from a piece standing anywhere on its square (AT), that
+    spot (x, y) mm from the square's centre). `where`: the spots (standing() by default)."""
+    import numpy as np
+
+    where = standing(pitch) if where is None else np.asarray(where, dtype=float)
+    got = cell(where, diameter, thickness, br, pitch, depth, layout)
+    k = int(np.argmin(got))
+    return float(got[k]), (float(where[k][0]), float(where[k][1]))
 
 
 def others(pitch=G.PITCH, reach=2):
@@ -166,107 +219,106 @@ def others(pitch=G.PITCH, reach=2):
             if (df, dr) != (0, 0)]
 
 
-def neighbour_most(diameter, thickness, br, pitch=G.PITCH, radius=READ_RADIUS, depth=None, offset=None, axis=None):
-    """(the most a switch gets from a piece anywhere within `radius` of another square's
-    centre, AT; that square as (files, ranks) from the switch's)."""
+def neighbour_most(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, where=None):
+    """(the most any of a square's switches gets from a piece standing anywhere on another
+    square, AT; that square as (files, ranks) from the switch's)."""
     import numpy as np
 
-    near = spots(radius, step=radius / 2 if radius else 1.0, round_=24)
-    best, where = 0.0, (0, 0)
+    where = standing(pitch) if where is None else np.asarray(where, dtype=float)
+    best, at = 0.0, (0, 0)
     for cx, cy in others(pitch):
-        got = float(np.max(mmf([(cx + x, cy + y) for x, y in near], diameter, thickness, br, depth, offset, axis)))
+        got = float(np.max(cell(where + np.array([cx, cy]), diameter, thickness, br, pitch, depth, layout)))
         if got > best:
-            best, where = got, (round(cx / pitch), round(cy / pitch))
-    return best, where
+            best, at = got, (round(cx / pitch), round(cy / pitch))
+    return best, at
 
 
-def check(diameter, thickness, br, pitch=G.PITCH, radius=READ_RADIUS, depth=None, offset=None, axis=None) -> dict:
-    """The two requirements at one pitch: what a switch gets and what it may."""
+def crowd(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, reach=1):
+    """The most any of a square's switches gets from the other squares all occupied at once
+    (`reach` squares each way), each piece at its own worst spot (the potentials add, each
+    piece's sign its own): AT. Beyond the requirement, which is piece by piece."""
+    import numpy as np
+
+    depth = G.magnet_to_reed() if depth is None else depth
+    r, psi = psi_table(diameter, thickness, br, depth)
+    where = standing(pitch, step=1.0)
+    worst = 0.0
+    for reed in G.square_reeds(pitch, layout):
+        (ax, ay), (bx, by) = glass_ends(reed)
+        up = down = 0.0
+        for cx, cy in others(pitch, reach):
+            m = where + np.array([cx, cy])
+            v = (np.interp(np.hypot(m[:, 0] - ax, m[:, 1] - ay), r, psi, right=0.0)
+                 - np.interp(np.hypot(m[:, 0] - bx, m[:, 1] - by), r, psi, right=0.0))
+            up, down = up + max(float(v.max()), 0.0), down + min(float(v.min()), 0.0)
+        worst = max(worst, up, -down)
+    return worst
+
+
+def check(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None, where=None) -> dict:
+    """The two requirements at one pitch: what the cell gets and what it may, and the margin
+    (the smaller of own / at least and at most / neighbour; under 1, one fails)."""
     lo, hi = needed()
-    own = own_least(diameter, thickness, br, radius, depth, offset, axis)
-    most, where = neighbour_most(diameter, thickness, br, pitch, radius, depth, offset, axis)
-    return {"own": own, "at least": lo, "neighbour": most, "from": where, "at most": hi,
-            "ok": own >= lo and most <= hi}
+    own, spot = own_least(diameter, thickness, br, pitch, depth, layout, where)
+    most, square = neighbour_most(diameter, thickness, br, pitch, depth, layout, where)
+    m = min(own / lo, hi / most if most else float("inf"))
+    return {"own": own, "at": spot, "at least": lo, "neighbour": most, "from": square, "at most": hi,
+            "margin": m, "ok": m >= 1.0}
 
 
-def reads(diameter, thickness, br, depth=None, offset=None, axis=None, pitches=None) -> bool:
-    """Whether the magnet meets both requirements at every pitch the generator allows."""
-    lo, hi = needed()
-    if own_least(diameter, thickness, br, READ_RADIUS, depth, offset, axis) < lo:
-        return False
-    return all(neighbour_most(diameter, thickness, br, p, READ_RADIUS, depth, offset, axis)[0] <= hi
-               for p in (pitches or (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1])))
+def margin(diameter, thickness, br, pitch=G.PITCH, depth=None, layout=None) -> float:
+    return check(diameter, thickness, br, pitch, depth, layout)["margin"]
 
 
-def tolerance(diameter, thickness, br, pitch=G.PITCH, depth=None, offset=None, axis=None, step=0.25):
-    """How far from its square's centre (mm) a piece may stand and be read, with the other
-    squares' pieces as far off theirs and unread: None if not even centred."""
-    lo, hi = needed()
-
-    def good(r):
-        return (own_least(diameter, thickness, br, r, depth, offset, axis) >= lo
-                and neighbour_most(diameter, thickness, br, pitch, r, depth, offset, axis)[0] <= hi)
-    if not good(0.0):
-        return None
-    a, b = 0.0, pitch / 2
-    while b - a > step:
-        mid = (a + b) / 2
-        a, b = (mid, b) if good(mid) else (a, mid)
-    return a
-
-
-def margin(diameter, thickness, br, depth=None, offset=None, axis=None) -> float:
-    """How far the magnet meets both requirements at the smallest pitch (where the other
-    squares are nearest): the smaller of own / needed and allowed / neighbour; under 1, it
-    fails one."""
-    lo, hi = needed()
-    own = own_least(diameter, thickness, br, READ_RADIUS, depth, offset, axis)
-    most = neighbour_most(diameter, thickness, br, G.PITCH_RANGE[0], READ_RADIUS, depth, offset, axis)[0]
-    return min(own / lo, hi / most) if most else own / lo
-
-
-def candidates(depth=None):
+def candidates(pitch=G.PITCH, depth=None, layout=None):
     """[(grade, diameter, thickness, margin)] for every size and grade, smallest magnets first."""
-    return [(grade, d, t, margin(d, t, GRADES[grade], depth))
+    return [(grade, d, t, margin(d, t, GRADES[grade], pitch, depth, layout))
             for d, t in sorted(SIZES, key=lambda s: (s[0] * s[0] * s[1], s[0])) for grade in ("N35", "N42", "N52")]
 
 
-def choose(depth=None):
-    """The magnet with the widest margin over both requirements (the smaller of two equals),
-    checked at every pitch: (grade, diameter, thickness, how far off centre a piece is read
-    at 55 mm squares)."""
+def choose(pitch=G.PITCH, depth=None, layout=None):
+    """The magnet with the widest margin over both requirements at this pitch (the smaller
+    of two equals): (grade, diameter, thickness, margin)."""
     best = None
-    for grade, d, t, m in candidates(depth):
+    for grade, d, t, m in candidates(pitch, depth, layout):
         if m >= 1.0 and (best is None or m > best[3] + 1e-9):
             best = (grade, d, t, m)
-    if best is None or not reads(best[1], best[2], GRADES[best[0]], depth):
-        raise ValueError("no common disc magnet reads a piece %.0f mm off its square's centre through %.2f mm "
+    if best is None:
+        raise ValueError("no common disc magnet reads a piece anywhere on its %g mm square through %.2f mm "
                          "and spares the other squares' switches"
-                         % (READ_RADIUS, G.magnet_to_reed() if depth is None else depth))
-    grade, d, t, _ = best
-    return grade, d, t, tolerance(d, t, GRADES[grade], depth=depth)
+                         % (pitch, G.magnet_to_reed() if depth is None else depth))
+    return best
+
+
+def pitches():
+    """The pitches the tests and the table check: both ends of the range, the usual, and between."""
+    lo, hi = G.PITCH_RANGE
+    return sorted({lo, 50.0, G.PITCH, 60.0, hi})
 
 
 def main():
     lo, hi = needed()
-    print("switch: %s, pull-in %g-%g AT, drop-out at least %d %% of it; the glass along the square's diagonal, "
-          "its centre %.1f mm from the square's centre" % (SWITCH, PULL_IN[0], PULL_IN[1], DROP_OUT_RATIO * 100,
-                                                           G.REED_OFFSET))
+    print("switch: %s, pull-in %g-%g AT, drop-out at least %d %% of it; %d switches in parallel per square "
+          "(geometry.SQUARE_REEDS)" % (SWITCH, PULL_IN[0], PULL_IN[1], DROP_OUT_RATIO * 100, len(G.SQUARE_REEDS)))
     print("magnet to the glass's axis: %.2f mm (felt %.1f, playing surface %.1f, air and the glass)"
           % (G.magnet_to_reed(), G.FELT, G.TOP_PLATE))
-    print("needed: at least %.1f AT from a piece within %.0f mm of its square's centre, at most %.1f AT from a "
-          "piece on any other square" % (lo, READ_RADIUS, hi))
-    print("%-5s %-6s %8s  %s" % ("grade", "size", "own (AT)", "another square's, at 48 / 55 / 65 mm (AT)"))
-    for d, t in sorted(SIZES, key=lambda s: (s[0] * s[0] * s[1], s[0])):
-        for grade in ("N35", "N42", "N52"):
-            br = GRADES[grade]
-            own = own_least(d, t, br)
-            near = [neighbour_most(d, t, br, p)[0] for p in (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1])]
-            print("%-5s %-6s %8.1f  %5.2f / %5.2f / %5.2f" % (grade, "%dx%d" % (d, t), own, *near))
-    grade, d, t, tol = choose()
-    print("choice: %d x %d mm %s disc, magnetised through its thickness: a piece is read within %.1f mm of its "
-          "square's centre at 55 mm squares (%.0f mm at every pitch), and read on no other square"
-          % (d, t, grade, tol, READ_RADIUS))
+    print("needed: at least %.1f AT from a piece whose base (%g mm, the smallest bought) lies wholly on its square, "
+          "at most %.1f AT from a piece on any other square" % (lo, G.PIECE_BASE, hi))
+    print("%5s  %-14s %-22s %-22s" % ("pitch", "magnet", "own: least (AT), margin", "other: most (AT), margin"))
+    for p in pitches():
+        grade, d, t, _ = choose(p)
+        c = check(d, t, GRADES[grade], p)
+        one = check(*OLD_MAGNET[1:], GRADES[OLD_MAGNET[0]], p, layout=G.SINGLE_REED)
+        print("%5g  %-14s %6.1f  x%.2f            %5.2f  x%.2f     (before: one reed, 12x3 N35: %.1f / %.2f AT, margin x%.2f)"
+              % (p, "%dx%d %s" % (d, t, grade), c["own"], c["own"] / lo, c["neighbour"], hi / c["neighbour"],
+                 one["own"], one["neighbour"], one["margin"]))
+    print("every other square occupied at once, each piece at its worst spot: at most %s AT on one switch at "
+          "%s mm squares (the lowest pull-in is %g: an empty square is never read)"
+          % (" / ".join("%.1f" % crowd(d, t, GRADES[g], p, reach=2) for p in pitches() for g, d, t, _ in [choose(p)]),
+             " / ".join("%g" % p for p in pitches()), PULL_IN[0]))
+    grade, d, t, m = choose()
+    print("choice at %g mm squares: %d x %d mm %s disc, magnetised through its thickness (margin x%.2f)"
+          % (G.PITCH, d, t, grade, m))
 
 
 if __name__ == "__main__":

@@ -131,7 +131,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     for r in range(8):
         for f in range(8):
             bx.add_patch(Rectangle((f + 0.05, r + 0.05), 0.2, 0.2, fc="#9e9e9e", ec="none"))
-    bx.text(3.5, -1.2, "at each crossing: file -> reed switch -> diode (anode) -> diode (cathode, the band) -> rank",
+    bx.text(3.5, -1.2, "at each crossing: file -> 3 reed switches in parallel -> diode (anode) -> diode (cathode, the band) -> rank",
             ha="center", fontsize=8)
     cx = fig.add_axes([0.6, 0.04, 0.36, 0.28])
     cx.set_xlim(0, 10)
@@ -142,7 +142,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     cx.text(1, 4.7, "file e (GP%d, 10k to 3V3)" % P.COLUMNS[4], ha="center", fontsize=8, color="#6a1b9a")
     cx.plot([1, 3], [3, 3], color="black")
     cx.add_patch(Rectangle((3, 2.7), 2, 0.6, fc="#e0f7fa", ec="black"))
-    cx.text(4, 3, "reed switch", ha="center", va="center", fontsize=8)
+    cx.text(4, 3, "3 reed switches\nin parallel", ha="center", va="center", fontsize=7)
     cx.plot([5, 6], [3, 3], color="black")
     cx.add_patch(Rectangle((6, 2.75), 1.2, 0.5, fc="#fff3e0", ec="black"))
     cx.add_patch(Rectangle((7.0, 2.75), 0.2, 0.5, fc="black"))
@@ -150,8 +150,8 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     cx.plot([7.2, 8.5, 8.5], [3, 3, 1], color="black")
     cx.plot([0.5, 9.5], [1, 1], color="#1565c0", lw=3)
     cx.text(9.5, 0.6, "rank 4 (74HC138 Y3)", ha="right", fontsize=8, color="#1565c0")
-    cx.text(5, 4.2, "magnet in the piece's base closes the switch: 6x2 mm N42 disc,\n"
-            "switch 2-4 mm under the square's surface (README: hardware)", ha="center", fontsize=7.5)
+    cx.text(5, 4.2, "the magnet in the piece's base (12x3 mm N42 at 55 mm squares) closes one of them\n"
+            "wherever the piece stands on its square (hardware/README.md: The magnets)", ha="center", fontsize=7.5)
     dx = fig.add_axes([0.02, 0.0, 0.54, 0.21])
     dx.axis("off")
     dx.text(0, 1, "\n".join([

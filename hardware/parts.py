@@ -61,7 +61,7 @@ def mechanical_rows(magnet=None) -> list[dict]:
     from hardware import enclosure as E
     from hardware import magnets, sourcing
 
-    grade, d, t, tol = magnet or magnets.choose()
+    grade, d, t, margin = magnet or magnets.choose()
     board = E.BoardEnclosure()
     length, width = G.strip_size()
     side = board.side
@@ -80,18 +80,18 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (1, "header 1x16 right-angle", "pin header, 1 row, 16 pins, 2.54 mm, right-angle, fitted from underneath "
          "in the first strip's J1", "the board's cable"),
         (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
-         "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read within %.0f mm of its "
-         "square's centre" % (d, t, grade, tol), "the pieces"),
-        (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base at most "
-         "%.0f mm (FIDE's standards: a square twice a pawn's base), felted; a %.1f x %.1f mm hole drilled "
-         "in each base for its magnet, the same pole down on every piece" % (G.PITCH / 2, d + 0.2, t + 0.2),
-         "playing"),
+         "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read wherever its base lies "
+         "on its square, no other square's switch moved (x%.2f over both)" % (d, t, grade, margin), "the pieces"),
+        (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base %g-%g mm "
+         "(no piece's smaller: the sensing is sized for %g mm; FIDE's standards: a square twice a pawn's base), "
+         "felted; a %.1f x %.1f mm hole drilled in each base for its magnet, the same pole down on every piece"
+         % (G.PIECE_BASE, G.PITCH / 2, G.PIECE_BASE, d + 0.2, t + 0.2), "playing"),
         (3, "WS2812B strip 30/m", "addressable RGB LED strip, WS2812B, 30 LEDs a metre, 10 mm wide, bare (IP30), "
          "self-adhesive, 5 V: cut at its marks into 64 single-LED pieces (%.1f mm), each stuck on its sensor strip "
-         "across its square's diagonal, its LED %.0f mm from the square's centre away from the reed (geometry.led_piece), "
+         "along the rank below its square's reeds and diode, %.1f mm clear of their pads (geometry.led_piece), "
          "the pieces wired in the firmware's order (a1..h1, h2..a2, ...: firmware/hal/squareleds.py) by three short "
          "wires, the first to the cable guard's J3; seen through an opal acrylic playing surface"
-         % (G.LED_PIECE[0], G.LED_SHIFT), "the square LEDs (optional)"),
+         % (G.LED_PIECE[0], G.LED_CLEAR), "the square LEDs (optional)"),
         (1, "felt", "self-adhesive felt sheet, A4, 1 mm (new bases over the magnets)", "the pieces"),
         (1, "playing surface", "3 mm plywood or acrylic, %.0f x %.0f mm, laser-cut and engraved from "
          "hardware/enclosure/board-top.dxf (or cut by hand and the squares painted); the clock's two %.0f x %.0f mm "

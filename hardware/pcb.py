@@ -1,8 +1,8 @@
 """The sensor strip, generated with KiCad's own Python API (pcbnew, from Debian's `kicad`):
-one rank of the board, eight reed switches and their diodes on the square grid
+one rank of the board, 24 reed switches (three in parallel a square) and eight diodes on the square grid
 (hardware/geometry.py), routed by this generator (a matrix needs no autorouter). Eight
 identical strips, side by side, make the board: a 464 mm square board is too large to
-order cheaply, a 461.5 x 54.5 mm strip is not (one order of ten covers a board and two
+order cheaply, a 465.5 x 54.5 mm strip is not (one order of ten covers a board and two
 spares).
 
 Each strip has two 16-pin headers at its left end, beyond file a: J1 (at its White edge)
@@ -82,51 +82,67 @@ class SensorStrip:
         self._headers()
 
     def _squares(self):
-        """Each square's switch along its diagonal (hardware/geometry.py: the glass's near
-        end towards the square's centre), its file line's pad first; its diode lying flat
-        to the left of the second pad, the cathode (banded) towards file a; the rank line
-        below the diodes on the bottom copper."""
+        """Each square's three reed switches in parallel (hardware/geometry.py,
+        SQUARE_REEDS), their file line's pads joined on the top copper towards file a, their
+        diode's pads towards file h; the diode lying flat to the right of the lowest
+        switch's pad, the cathode (banded) towards file h; the rank line below the diodes on
+        the bottom copper."""
         p = self.pitch
         y_rank = self.rank_y()
         for f in range(8):
             cx, cy = G.strip_square_centre(f, p)
-            (ax_, ay_), (bx_, by_) = G.reed_pads(cx, cy)
-            anode = bx_ - G.DIODE_GAP
-            cathode = anode - G.DIODE_PADS
+            pads = G.reed_pads(cx, cy, p)
             col, mid = "COL_" + FILES[f], "SQ_" + FILES[f]
-            self.parts.append(("reed_" + FILES[f], "reed NO", [("1", ax_, ay_, col), ("2", bx_, by_, mid)]))
+            for i, (a, b) in enumerate(pads):
+                ref = ("reed_" if i == 0 else "reed%d_" % (i + 1)) + FILES[f]
+                self.parts.append((ref, "reed NO", [("1", a[0], a[1], col), ("2", b[0], b[1], mid)]))
+                self._outline_reed(cx, cy, f, i)
+            # the file line's pads, from the top one down; the diode's, the same
+            files = sorted((a for a, _ in pads), key=lambda q: q[1])
+            diodes = sorted((b for _, b in pads), key=lambda q: q[1])
+            for (x1, y1), (x2, y2) in zip(files, files[1:]):
+                self.tracks.append((x1, y1, x2, y2, "F", col))
+            for (x1, y1), (x2, y2) in zip(diodes, diodes[1:]):
+                self.tracks.append((x1, y1, x2, y2, "F", mid))
+            bx_, by_ = diodes[-1]
+            anode = bx_ + G.DIODE_GAP
+            cathode = anode + G.DIODE_PADS
             self.parts.append(("diode_" + FILES[f], "BAT85", [("A", anode, by_, mid), ("K", cathode, by_, "RANK+0")]))
-            self.tracks.append((bx_, by_, anode, by_, "F", mid))  # switch to diode
-            self.tracks.append((ax_, ay_, cx - G.FILE_TRACK, ay_, "F", col))  # switch to its file line
+            self.tracks.append((bx_, by_, anode, by_, "F", mid))  # switches to diode
             self.tracks.append((cathode, by_, cathode, y_rank, "B", "RANK+0"))  # diode to the rank line
-            self._outline_reed(cx, cy, f)
             self._outline_diode(cathode, anode, by_, f)
         # The rank line, on the bottom, from J1's first pin to the last diode.
-        last = G.reed_pads(*G.strip_square_centre(7, p))[1][0] - G.DIODE_GAP - G.DIODE_PADS
+        last = self.diode_x(7)
         self.tracks.append((G.header_x(0), y_rank, last, y_rank, "B", "RANK+0"))
 
-    def _outline_reed(self, cx, cy, f):
-        """The glass on the silkscreen (its two sides, along the diagonal) and its name."""
-        ux, uy = G.REED_AXIS
+    def diode_x(self, f):
+        """File f's diode's cathode, on the strip."""
+        cx, cy = G.strip_square_centre(f, self.pitch)
+        return max(b for _, b in G.reed_pads(cx, cy, self.pitch))[0] + G.DIODE_GAP + G.DIODE_PADS
+
+    def _outline_reed(self, cx, cy, f, i):
+        """A glass on the silkscreen (its two sides) and its name (the square's file, and
+        the switch's number after the first)."""
+        (x, y), (ux, uy) = G.square_reeds(self.pitch)[i]
         half, r = G.REED_GLASS[0] / 2, G.REED_GLASS[1] / 2 + 0.15
         for side in (-1, 1):
             ox, oy = -uy * r * side, ux * r * side
-            a = G.REED_OFFSET - half
-            b = G.REED_OFFSET + half
-            self.silk.append((cx + a * ux + ox, cy + a * uy + oy, cx + b * ux + ox, cy + b * uy + oy))
-        self.labels.append((cx + G.REED_OFFSET * ux + 2.5, cy + G.REED_OFFSET * uy - 2.5, "S%s" % FILES[f]))
+            self.silk.append((cx + x - half * ux + ox, cy + y - half * uy + oy,
+                              cx + x + half * ux + ox, cy + y + half * uy + oy))
+        name = "S%s" % FILES[f] + ("" if i == 0 else str(i + 1))
+        self.labels.append((cx + x - 2.5 * uy + 1.5 * ux, cy + y + 2.5 * ux + 1.5 * uy, name))
 
     def _outline_diode(self, cathode, anode, y, f):
         """The diode's body between its pads, its band at the cathode's end, and its name."""
-        x0, x1, h = cathode + G.PAD / 2 + 0.4, anode - G.PAD / 2 - 0.4, 1.0
+        x0, x1, h = anode + G.PAD / 2 + 0.4, cathode - G.PAD / 2 - 0.4, 1.0
         self.silk += [(x0, y - h, x1, y - h), (x1, y - h, x1, y + h), (x1, y + h, x0, y + h), (x0, y + h, x0, y - h)]
-        self.silk += [(x0 + 0.5, y - h, x0 + 0.5, y + h), (x0 + 0.8, y - h, x0 + 0.8, y + h)]  # the band: cathode
-        self.labels.append(((x0 + x1) / 2, y + h + 1.4, "D%s" % FILES[f]))
+        self.silk += [(x1 - 0.5, y - h, x1 - 0.5, y + h), (x1 - 0.8, y - h, x1 - 0.8, y + h)]  # the band: cathode
+        self.labels.append(((x0 + x1) / 2, y - h - 1.4, "D%s" % FILES[f]))
 
     def rank_y(self):
         """Where the rank line runs: below the diodes."""
         cx, cy = G.strip_square_centre(0, self.pitch)
-        return G.reed_pads(cx, cy)[1][1] + G.RANK_BELOW
+        return max(b for _, b in G.reed_pads(cx, cy, self.pitch))[1] + G.RANK_BELOW
 
     def file_level(self, f):
         """Where file f's line runs along the strip to the headers' bus: above the switches."""
@@ -151,11 +167,11 @@ class SensorStrip:
             level = self.file_level(f)
             cx, cy = G.strip_square_centre(f, self.pitch)
             fx = cx - G.FILE_TRACK
-            reed_top = G.reed_pads(cx, cy)[0][1]  # the switch's file pad
+            tx, ty = min((a for a, _ in G.reed_pads(cx, cy, self.pitch)), key=lambda q: q[1])  # the top switch's file pad
             self.vias.append((x, level, col))
             self.tracks.append((x, level, fx, level, "B", col))
             self.vias.append((fx, level, col))
-            self.tracks.append((fx, level, fx, reed_top, "F", col))
+            self.tracks.append((fx, level, tx, ty, "F", col))
         # The rank lines: J1 pin k+1 up to J2 pin k, one step left (a 45-degree jog, all
         # in parallel, high on the strip where nothing else runs).
         jog = self.file_level(7) - G.HEADER_PITCH
@@ -169,8 +185,8 @@ class SensorStrip:
         self.tracks.append((G.header_x(0), self.rank_y(), G.header_x(0), y1, "B", "RANK+0"))
         self.texts.append((G.header_x(4), y1 - 3.2, "J1: controller / strip below"))
         self.texts.append((G.header_x(4), y2 + 3.2, "J2: strip above"))
-        cx, cy = G.strip_square_centre(3, self.pitch)
-        self.texts.append((cx + 10, cy - 12, "rank strip (8 identical): rank 1 nearest the clock"))
+        cx, _ = G.strip_square_centre(3, self.pitch)
+        self.texts.append((cx + 10, self.rank_y() + 2.5, "rank strip (8 identical): rank 1 nearest the clock"))
 
     # ----- KiCad
 
@@ -317,9 +333,9 @@ def picture(strip: SensorStrip, path: Path) -> None:
         board.add_patch(plt.Rectangle((ox, oy), length, width, fill=False, color="black", lw=0.8))
         board.text(8 * p + 4, oy + width / 2, str(r + 1), va="center", fontsize=9)
         for f in range(8):
-            x, y = G.reed_centre(f, r, p)
-            hx, hy = G.REED_GLASS[0] / 2 * G.REED_AXIS[0], G.REED_GLASS[0] / 2 * G.REED_AXIS[1]
-            board.plot([x - hx, x + hx], [y - hy, y + hy], color="#444", lw=2)
+            for (x, y), (_, (ux, uy)) in zip(G.reed_centres(f, r, p), G.square_reeds(p)):
+                hx, hy = G.REED_GLASS[0] / 2 * ux, G.REED_GLASS[0] / 2 * uy
+                board.plot([x - hx, x + hx], [y - hy, y + hy], color="#444", lw=1.2)
         x0, x1 = ox + G.header_x(0), ox + G.header_x(15)
         y_j1 = oy + width - G.HEADER_INSET
         board.plot([x0, x1], [y_j1] * 2, color="#b8860b", lw=3)

@@ -140,8 +140,8 @@ CONTROLLER_PLACES = {
 }
 
 def _on_strips(key):
-    """A part of the sensor strips: a square's switch or diode."""
-    return key.startswith(("reed_", "diode_")) and key[-1].isdigit() and key[-2] in "abcdefgh"
+    """A part of the sensor strips: a square's switches (reed_a1, reed2_a1, ...) or diode."""
+    return key.startswith(("reed", "diode_")) and key[-1].isdigit() and key[-2] in "abcdefgh"
 
 
 # The cable guard: every line that leaves the clock for the board passes it (a series

@@ -136,6 +136,8 @@ CATALOGUE = {
                            "WS2812B LED strip 30 LEDs/m IP30 5V 1m", 4.50, "marketplace"),
     "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
                         "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
+    "magnet 12x3 N42": (ANY, "disc 12 x 3 mm, N42, Ni-Cu-Ni, magnetised axially", MARKET,
+                        "neodymium disc magnet 12 x 3 mm N42", 0.25, "marketplace"),
     "chess pieces": (ANY, "Staunton, king 95 mm, felted", MARKET, "Staunton chess pieces, king 95 mm", 25.00,
                      "marketplace"),
     "felt": (ANY, "self-adhesive felt, A4, 1 mm", MARKET, "self-adhesive felt sheet A4", 2.00, "marketplace"),

@@ -17,11 +17,13 @@ What it makes (sizes from hardware/geometry.py, as the ordinary surface):
 - `black-marker.stl`: a dome glued on top of each black piece (16): black by touch.
 
 A piece stands in its hole, so it is at its square's centre (within the peg's clearance),
-and an 8 x 3 mm magnet is enough (an ordinary piece, which may stand 10 mm off, needs the
-12 x 3 mm one): the checks (tests/hardware/test_tactile.py) hold the magnet against the reed
-switches with hardware/magnets.py - read under its own square standing on a dark square
-(the furthest, as far as on the ordinary board), the other squares' switches unread from a
-light square's hole (the nearest, 3 mm closer than on the ordinary board).
+over the middle of the square's centre switch, which it does not move: the two switches
+above and below it read it. It takes the ordinary pieces' 12 x 3 mm magnet (an 8 x 3 mm one,
+as before the three switches, is not enough there): the checks (tests/hardware/test_tactile.py)
+hold the magnet against the reed switches with hardware/magnets.py - read under its own
+square standing on a dark square (the furthest, as far as on the ordinary board), the other
+squares' switches unread from a light square's hole (the nearest, 3 mm closer than on the
+ordinary board).
 """
 from __future__ import annotations
 
@@ -34,9 +36,9 @@ from hardware import magnets as M
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "tactile"
 
-MAGNET = (8.0, 3.0)  # the pegged pieces' magnet: held at the centre, it needs less than a free piece's
-PEG = (10.0, 2.6)  # the peg's diameter and length: in the 3 mm surface with 0.4 mm to spare
-HOLE = 10.6  # the peg's hole: 0.3 mm clearance round it
+MAGNET = (12.0, 3.0)  # the pegged pieces' magnet: the ordinary pieces' (parts.py)
+PEG = (14.0, 2.6)  # the peg's diameter and length: in the 3 mm surface with 0.4 mm to spare
+HOLE = 14.6  # the peg's hole: 0.3 mm clearance round it
 PEG_WALL = 0.6  # under the magnet, at the peg's tip
 TILE = 3.0  # a dark square's height over the surface
 TILE_GAP = 0.5  # a dark square is this much smaller than its square
@@ -53,7 +55,7 @@ def magnet_depth(dark: bool) -> float:
     return surface_to_glass + stands - tip_to_face
 
 
-def check_magnets(grade: str = "N35") -> dict:
+def check_magnets(grade: str = "N42") -> dict:
     """The magnet in its peg against the switches: its own square's field standing on a dark
     square (the furthest) and a neighbour's in a light square's hole (the nearest), each
     with the peg's clearance as the distance off centre; and what they must be."""
@@ -61,16 +63,17 @@ def check_magnets(grade: str = "N35") -> dict:
     d, t = MAGNET
     off = (HOLE - PEG[0]) / 2
     lo, hi = M.needed()
-    return {"own": M.own_least(d, t, br, radius=off, depth=magnet_depth(True)),
-            "neighbour": max(M.neighbour_most(d, t, br, p, radius=off, depth=magnet_depth(False))[0]
+    where = M.spots(off)
+    return {"own": M.own_least(d, t, br, depth=magnet_depth(True), where=where)[0],
+            "neighbour": max(M.neighbour_most(d, t, br, p, depth=magnet_depth(False), where=where)[0]
                              for p in (G.PITCH_RANGE[0], G.PITCH)),
             "at least": lo, "at most": hi}
 
 
 def holes(pitch: float = G.PITCH):
     """Every peg hole's centre (x, y) in the surface's own coordinates, a1's corner at 0:
-    the square's centre, where an ordinary piece stands (its reed's glass begins 4 mm off it,
-    along the diagonal: hardware/magnets.py)."""
+    the square's centre, where an ordinary piece stands (over the middle of the square's
+    centre switch: the two beside it read the piece, hardware/magnets.py)."""
     return [((f + 0.5) * pitch, (r + 0.5) * pitch) for r in range(8) for f in range(8)]
 
 

@@ -170,9 +170,9 @@ def test_selftest_finds_stuck_and_dead_squares_and_buttons():
 
 
 def test_selftest_maps_how_far_across_its_square_each_switch_reads():
-    # A piece slid steadily along rank 4, a square a second: each switch reads it 400 ms of
-    # the second it takes to cross its square (40 %), but d4's only 150 ms (a weak switch,
-    # or a magnet off its place); then along file b, where b4 reads 500 ms.
+    # A piece slid steadily along rank 4, a square a second: each square reads it 850 ms of
+    # the second it takes to cross it (85 %), but d4's only 500 ms (a dead switch of its
+    # three, or a magnet off its place); then along file b, where b4 reads 900 ms.
     dev, hal = _device()
     hal.occ[:] = bytes(8)
     run(dev, hal, 50)
@@ -185,16 +185,16 @@ def test_selftest_maps_how_far_across_its_square_each_switch_reads():
             run(dev, hal, ms)
             hal.occ[sq >> 3] &= ~(1 << (sq & 7)) & 0xFF
             run(dev, hal, (1000 - ms) - (1000 - ms) // 2)
-    slide([24 + f for f in range(8)], [400, 400, 400, 150, 400, 400, 400, 400])
-    slide([8 * r + 1 for r in range(8) if r != 3], [400, 400, 400, 400, 400, 400, 400])
+    slide([24 + f for f in range(8)], [850, 850, 850, 500, 850, 850, 850, 850])
+    slide([8 * r + 1 for r in range(8) if r != 3], [850, 850, 850, 850, 850, 850, 850])
     got = _ask(dev, hal, "selftest map\n")
     assert got[-1] == "ok selftest map" and len(got) == 9
 
     def shares(line):
         return [w.split("=")[1] for w in line.split()[3:]]
     rank4 = [int(v) for v in shares(got[3])]  # (to a scan's tick)
-    assert all(abs(v - want) <= 2 for v, want in zip(rank4, [40, 40, 40, 15, 40, 40, 40, 40])), got[3]
-    assert shares(got[0])[0] == "-" and abs(int(shares(got[0])[1]) - 40) <= 2 and set(shares(got[0])[2:]) == {"-"}
+    assert all(abs(v - want) <= 2 for v, want in zip(rank4, [85, 85, 85, 50, 85, 85, 85, 85])), got[3]
+    assert shares(got[0])[0] == "-" and abs(int(shares(got[0])[1]) - 85) <= 2 and set(shares(got[0])[2:]) == {"-"}
     assert _ask(dev, hal, "selftest report\n")[0].endswith(" measured=15 weak=d4")
 
 

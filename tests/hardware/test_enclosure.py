@@ -144,8 +144,10 @@ def _saved_strip_holes():
         pads = list(fp.Pads())
         if ref.startswith("H"):
             holes.append((mm(pads[0].GetPosition().x), mm(pads[0].GetPosition().y), mm(pads[0].GetDrillSize().x)))
-        if ref.startswith("reed_"):  # the glass's centre, between its pads
-            reeds[ref[5:]] = (sum(mm(p.GetPosition().x) for p in pads) / 2, sum(mm(p.GetPosition().y) for p in pads) / 2)
+        if ref.startswith("reed"):  # the glass's centre, between its pads: {(file, switch): (x, y)}
+            name, f = ref.split("_")
+            reeds[(f, int(name[4:] or 1) - 1)] = (sum(mm(p.GetPosition().x) for p in pads) / 2,
+                                                  sum(mm(p.GetPosition().y) for p in pads) / 2)
     return holes, reeds
 
 
@@ -180,9 +182,9 @@ def test_the_trays_pins_go_through_the_strips_holes():
 
 
 def test_every_reed_switch_lies_under_its_square():
-    """From the KiCad strip and the playing surface's DXF: each reed's glass centred
-    REED_OFFSET from its square's centre along the diagonal towards file h and White, the
-    whole glass inside the square; the magnet as far above it as the layers say."""
+    """From the KiCad strip and the playing surface's DXF: each of a square's three reeds'
+    glass centred where geometry.square_reeds puts it from its square's centre, the whole
+    glass inside the square; the magnet as far above it as the layers say."""
     import ezdxf
 
     board = E.BoardEnclosure()
@@ -195,18 +197,18 @@ def test_every_reed_switch_lies_under_its_square():
     assert grid_x[:1] == [0.0] and grid_x[-1] == 8 * p and grid_y[:1] == [0.0] and grid_y[-1] == 8 * p
     squares_x = [i * p for i in range(9)]
     assert all(x in grid_x for x in squares_x)
-    assert len(reeds) == 8
+    assert len(reeds) == 8 * len(G.SQUARE_REEDS)
     for r in range(8):
         ox, oy = G.strip_origin(r)
-        for name, (rx, ry) in reeds.items():
+        for (name, i), (rx, ry) in reeds.items():
             f = "abcdefgh".index(name)
             x, y = board.to_cad(ox + rx, oy + ry)
             col, row = int(x // p), int(y // p)
             assert (col, row) == (f, r), name + str(r + 1)
             cx, cy = (f + 0.5) * p, (r + 0.5) * p
             # (the drawing's y grows towards Black: White is down)
-            ux, uy = G.REED_AXIS
-            assert abs(x - cx - G.REED_OFFSET * ux) < 1e-3 and abs((cy - y) - G.REED_OFFSET * uy) < 1e-3
+            (dx, dy), (ux, uy) = G.square_reeds()[i]
+            assert abs(x - cx - dx) < 1e-3 and abs((cy - y) - dy) < 1e-3
             h = G.REED_GLASS[0] / 2
             for gx, gy in ((x - h * ux, y + h * uy), (x + h * ux, y - h * uy)):  # the whole glass under its square
                 assert col * p < gx < (col + 1) * p and row * p < gy < (row + 1) * p

@@ -7,6 +7,7 @@ import pytest
 
 from firmware.hal import pinmap
 from hardware import circuit as C
+from hardware import geometry as G
 from hardware import outputs
 
 
@@ -260,6 +261,9 @@ def _matrix(board):
             sw = board.parts["reed_%s%d" % (f, r)]
             d = board.parts["diode_%s%d" % (f, r)]
             ends = {sw["1"].net, sw["2"].net}
+            for k in range(2, len(G.SQUARE_REEDS) + 1):  # the square's other switches: on the same two nets
+                other = board.parts["reed%d_%s%d" % (k, f, r)]
+                assert {other["1"].net, other["2"].net} == ends, (f, r, k)
             col = next(n for n in ends if n in cols)
             mid = next(n for n in ends if n is not col)
             if d["A"].net is mid:
@@ -375,7 +379,8 @@ def test_generated_files_are_up_to_date(board, tmp_path):
     assert (tmp_path / "wiring.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = outputs.bom_rows(board)
     qty = {r["part"]: r["qty"] for r in rows}
-    assert qty["Reed"] == 64 and qty["D_Schottky"] == 65 and qty["Raspberry_Pi_Pico"] == 1  # (+ the soft start's)
+    assert qty["Reed"] == 64 * len(G.SQUARE_REEDS) == 192 and qty["D_Schottky"] == 65  # (+ the soft start's)
+    assert qty["Raspberry_Pi_Pico"] == 1
     assert all(r["mpn"] and r["footprint"] for r in rows)
 
 

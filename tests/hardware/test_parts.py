@@ -36,58 +36,42 @@ def test_what_closes_a_switch_is_the_field_along_its_glass_integrated_end_to_end
     import numpy as np
 
     depth = G.magnet_to_reed()
-    for mx, my in ((0.0, 0.0), (6.0, -3.0), (14.0, 9.0)):
-        (ax, ay), (bx, by) = M.glass_ends()
-        n = 201
-        ts = np.linspace(0.0, 1.0, n)
-        ux, uy = (bx - ax), (by - ay)
-        along = [(M.field((ax + t * ux - mx, ay + t * uy - my, -depth), 12, 3, 1.17)) for t in ts]
-        h = [(b[0] * ux + b[1] * uy) / M.MU0 / 1000 for b in along]  # H along the glass, A/m x mm/1000
-        integral = float(np.trapezoid(h, ts)) if hasattr(np, "trapezoid") else float(np.trapz(h, ts))
-        assert abs(integral) == pytest.approx(M.mmf([(mx, my)], 12, 3, 1.17)[0], rel=0.02, abs=0.05)
+    for reed in G.square_reeds():
+        for mx, my in ((0.0, 0.0), (6.0, -3.0), (14.0, 9.0)):
+            (ax, ay), (bx, by) = M.glass_ends(reed)
+            n = 201
+            ts = np.linspace(0.0, 1.0, n)
+            ux, uy = (bx - ax), (by - ay)
+            along = [(M.field((ax + t * ux - mx, ay + t * uy - my, -depth), 12, 3, 1.17)) for t in ts]
+            h = [(b[0] * ux + b[1] * uy) / M.MU0 / 1000 for b in along]  # H along the glass, A/m x mm/1000
+            integral = float(np.trapezoid(h, ts)) if hasattr(np, "trapezoid") else float(np.trapz(h, ts))
+            assert abs(integral) == pytest.approx(M.mmf([(mx, my)], 12, 3, 1.17, reed)[0], rel=0.02, abs=0.05)
 
 
 def test_a_magnet_on_the_plane_that_bisects_the_glass_gives_the_switch_nothing():
-    # By symmetry both ends have the same potential: the dead band. Under the old layout (the
-    # glass along its file, its centre 5 mm from the square's centre) that plane crossed the
-    # square where pieces stand, and the check says so; under this one it lies beyond.
-    (ax, ay), (bx, by) = M.glass_ends()
-    mid = ((ax + bx) / 2, (ay + by) / 2)
-    across = (-(by - ay), bx - ax)
-    norm = math.hypot(*across)
-    for k in (-8.0, 0.0, 5.0, 20.0):
-        spot = (mid[0] + k * across[0] / norm, mid[1] + k * across[1] / norm)
-        assert M.mmf([spot], 12, 3, 1.17)[0] < 1e-6
-    old = M.check(12, 3, 1.17, offset=5.0, axis=(0.0, 1.0))
-    assert not old["ok"] and old["own"] < 0.01  # a piece 5 mm towards White: not read at all
-    assert math.hypot(*mid) > M.READ_RADIUS  # now beyond where a piece stands
-
-
-def test_the_chosen_magnet_reads_its_square_everywhere_and_no_other_at_every_pitch():
-    grade, d, t, tol = M.choose()
-    br = M.GRADES[grade]
-    lo, hi = M.needed()
-    assert lo == M.MARGIN * M.PULL_IN[1] and hi == M.DROP_OUT_RATIO * M.PULL_IN[0] / M.MARGIN
-    # Over a 0.5 mm grid of where a piece may stand on its square (not the model's own spots)...
-    grid = [(x * 0.5, y * 0.5) for x in range(-20, 21) for y in range(-20, 21)
-            if math.hypot(x * 0.5, y * 0.5) <= M.READ_RADIUS]
-    assert float(M.mmf(grid, d, t, br).min()) >= lo
-    # ...and a 2 mm grid of where a piece may stand on each of the next two squares round,
-    # at the smallest, the usual and the largest pitch: no other square's switch moved.
-    near = [(x * 2.0, y * 2.0) for x in range(-5, 6) for y in range(-5, 6) if math.hypot(x * 2, y * 2) <= 10]
-    for pitch in (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1]):
-        for cx, cy in M.others(pitch):
-            assert float(M.mmf([(cx + x, cy + y) for x, y in near], d, t, br).max()) <= hi, (pitch, cx, cy)
-    assert tol >= M.READ_RADIUS
+    for reed in G.square_reeds():
+        (ax, ay), (bx, by) = M.glass_ends(reed)
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        across = (-(by - ay), bx - ax)
+        norm = math.hypot(*across)
+        for k in (-8.0, 0.0, 5.0, 20.0):
+            spot = (mid[0] + k * across[0] / norm, mid[1] + k * across[1] / norm)
+            assert M.mmf([spot], 12, 3, 1.17, reed)[0] < 1e-6
+    # The first layout (the glass along its file, 5 mm towards White): a piece standing 5 mm
+    # towards White, 15 mm towards file a, was read by nothing.
+    old = M.check(12, 3, 1.17, layout=((0.0, 5.0, 90.0),))
+    assert not old["ok"] and old["own"] < 0.01
 
 
 def test_the_choice_fails_where_it_should():
-    grade, d, t, _ = M.choose()
-    # The magnet one size down does not read a piece 10 mm off; one grade up reaches the next
-    # square at 48 mm squares: the choice is not one of many that would all pass.
-    assert not M.check(10, 3, M.GRADES["N35"], pitch=G.PITCH_RANGE[0])["ok"]
-    assert M.check(d, t, M.GRADES["N52"], pitch=G.PITCH_RANGE[0])["neighbour"] > M.needed()[1]
-    # A thicker playing surface: no magnet does both.
+    grade, d, t, m = M.choose()
+    assert m >= 1.0 and M.check(d, t, M.GRADES[grade])["ok"]
+    # Smaller magnets (10 x 2, 8 x 3 N52) do not read a piece everywhere on its square; a
+    # stronger one (12 x 4 N52) reaches the next square at 48 mm squares: the choice is not
+    # one of many that would all pass.
+    assert not M.check(10, 2, M.GRADES["N52"])["ok"] and not M.check(8, 3, M.GRADES["N52"])["ok"]
+    assert M.check(12, 4, M.GRADES["N52"], pitch=G.PITCH_RANGE[0])["neighbour"] > M.needed()[1]
+    # A playing surface 6 mm thicker: no magnet does both.
     with pytest.raises(ValueError, match="no common disc magnet"):
         M.choose(depth=G.magnet_to_reed() + 6.0)
 

@@ -98,7 +98,7 @@ def test_eight_strips_make_the_circuits_matrix():
     assert len(set(controller.values())) == 16  # no two lines joined
     checked = 0
     for ref, part in circuit.parts.items():
-        if not (ref.startswith(("reed_", "diode_")) and ref[-2:-1] in pcb.FILES and ref[-1:].isdigit()):
+        if not (ref.startswith(("reed", "diode_")) and ref[-2:-1] in pcb.FILES and ref[-1:].isdigit()):
             continue  # the matrix's parts (not the power path's diode)
         rank = int(ref[-1]) - 1
         for pin in part.pins:
@@ -110,7 +110,7 @@ def test_eight_strips_make_the_circuits_matrix():
                 assert net == pcb.board_net(pads[(ref[:-1], pin.name)], rank), (ref, pin.name)
                 assert node not in controller.values()
             checked += 1
-    assert checked == 64 * 4
+    assert checked == 64 * (2 * len(G.SQUARE_REEDS) + 2)  # three switches and a diode per square
     # And KiCad finds every pad of the strip joined to every other of its net by the tracks.
     saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
     saved.BuildConnectivity()
@@ -129,30 +129,33 @@ def test_the_ribbons_shift_matters():
 
 
 def test_the_switches_lie_on_the_square_grid():
-    """Each reed switch, once its strip lies in its place, is where geometry.reed_centre
-    says (the enclosure's pockets read the same function)."""
+    """Each reed switch, once its strip lies in its place, is where geometry.reed_centres
+    says (the enclosure's pockets read the same function): three per square, the first
+    along the diagonal through the centre, in the direction geometry.square_reeds gives."""
     saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
     mm = PCBNEW.ToMM
     seen = 0
     for fp in saved.GetFootprints():
         ref = fp.GetReference()
-        if not ref.startswith("reed_"):
+        if not ref.startswith("reed"):
             continue
-        f = pcb.FILES.index(ref[5:])
+        name, file = ref.split("_")
+        f, i = pcb.FILES.index(file), int(name[4:] or 1) - 1
         (x1, y1), (x2, y2) = sorted((mm(p.GetPosition().x), mm(p.GetPosition().y)) for p in fp.Pads())
         assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(G.REED_PADS, abs=1e-3)
-        # along the square's diagonal (towards file h and White)
-        assert ((x2 - x1) / G.REED_PADS, (y2 - y1) / G.REED_PADS) == pytest.approx(G.REED_AXIS, abs=1e-4)
+        (_, (ux, uy)) = G.square_reeds()[i]
+        assert ((x2 - x1) / G.REED_PADS, (y2 - y1) / G.REED_PADS) == pytest.approx((ux, uy), abs=1e-4)
         for r in range(8):
             ox, oy = G.strip_origin(r)
-            assert (ox + (x1 + x2) / 2, oy + (y1 + y2) / 2) == pytest.approx(G.reed_centre(f, r), abs=1e-3)
+            gx0, gy0 = G.reed_centres(f, r)[i]
+            assert (ox + (x1 + x2) / 2, oy + (y1 + y2) / 2) == pytest.approx((gx0, gy0), abs=1e-3)
             cx, cy = G.square_centre(f, r)  # the whole glass inside its own square
             for end in (-1, 1):
-                gx = G.reed_centre(f, r)[0] + end * G.REED_GLASS[0] / 2 * G.REED_AXIS[0]
-                gy = G.reed_centre(f, r)[1] + end * G.REED_GLASS[0] / 2 * G.REED_AXIS[1]
+                gx, gy = gx0 + end * G.REED_GLASS[0] / 2 * ux, gy0 + end * G.REED_GLASS[0] / 2 * uy
                 assert abs(gx - cx) < G.PITCH / 2 and abs(gy - cy) < G.PITCH / 2
         seen += 1
-    assert seen == 8
+    assert seen == 8 * len(G.SQUARE_REEDS) == 24
+    assert G.square_reeds()[0][0] == (0.0, 0.0)
     outline = saved.GetBoardEdgesBoundingBox()
     length, width = G.strip_size()
     assert abs(mm(outline.GetWidth()) - length - 0.1) < 0.01  # (the outline's own width)
@@ -191,7 +194,7 @@ def test_the_strip_takes_its_parts_and_says_where_each_goes():
         a = next(p for p in pads if p[0] == "A")
         # the band: a short line across the body, nearer the cathode than the anode
         band = [s for s in strip.silk if s[0] == s[2] and min(s[1], s[3]) < k[2] < max(s[1], s[3])
-                and k[1] < s[0] < (k[1] + a[1]) / 2]
+                and min(k[1], a[1]) < s[0] < max(k[1], a[1]) and abs(s[0] - k[1]) < abs(s[0] - a[1])]
         assert band, f
     silk = [d for d in saved.GetDrawings() if d.GetLayer() == PCBNEW.F_SilkS and not hasattr(d, "GetText")]
     assert len(silk) >= 8 * (2 + 6)
@@ -199,11 +202,10 @@ def test_the_strip_takes_its_parts_and_says_where_each_goes():
 
 def _outside(x, y, piece, margin):
     """How far (x, y) is outside the LED piece's rectangle (negative: inside)."""
-    corners, (mx, my) = piece
-    ux, uy = G.REED_AXIS
-    dx, dy = x - mx, y - my
-    a = abs(dx * ux + dy * uy) - G.LED_PIECE[1] / 2
-    b = abs(-dx * uy + dy * ux) - G.LED_PIECE[0] / 2
+    corners, _ = piece
+    x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
+    y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
+    a, b = max(x0 - x, x - x1), max(y0 - y, y - y1)
     return (math.hypot(max(a, 0), max(b, 0)) if a > 0 or b > 0 else max(a, b)) - margin
 
 
@@ -211,27 +213,28 @@ def test_each_square_led_piece_lies_clear_of_the_strips_pads_holes_and_glass():
     # The optional WS2812B pieces (hardware/README.md, step 3) stick on the strip under
     # their squares: on the committed KiCad board (read back by KiCad itself), every pad,
     # hole and via at least 0.5 mm clear of every piece; at every pitch the generator takes,
-    # each piece inside its square and clear of its reed's glass.
+    # each piece inside its square and clear of its reeds' glass.
     saved = PCBNEW.LoadBoard(str(pcb.BOARD_FILE))
     mm = PCBNEW.ToMM
     things = [(mm(p.GetPosition().x), mm(p.GetPosition().y), max(mm(p.GetSize().x), mm(p.GetSize().y)) / 2)
               for fp in saved.GetFootprints() for p in fp.Pads()]
     things += [(mm(t.GetPosition().x), mm(t.GetPosition().y), mm(t.GetWidth()) / 2) for t in saved.GetTracks()
                if t.GetClass() == "PCB_VIA"]
-    assert len(things) > 8 * 4
+    assert len(things) > 8 * 8
     pieces = [G.led_piece(*G.strip_square_centre(f)) for f in range(8)]
     for piece in pieces:
         assert min(_outside(x, y, piece, r) for x, y, r in things) >= 0.5
-    # The old centre (a piece under the square's middle) would sit on the reed's near pad.
-    ux, uy = G.REED_AXIS
+    # A piece centred on its square would lie on the centre switch's glass.
     cx, cy = G.strip_square_centre(0)
-    centred = ([], (cx, cy))
-    assert min(_outside(x, y, centred, r) for x, y, r in things) < 0
+    h = G.LED_PIECE[1] / 2
+    centred = ([(cx - 16, cy - h), (cx + 16, cy + h)], (cx, cy))
+    assert _outside(cx, cy, centred, G.REED_GLASS[1] / 2) < 0
     for pitch in (G.PITCH_RANGE[0], G.PITCH, G.PITCH_RANGE[1]):
         for f in range(8):
             cx, cy = G.square_centre(f, 0, pitch)
-            corners, _ = G.led_piece(cx, cy)
-            assert all(abs(x - cx) < pitch / 2 - 0.5 and abs(y - cy) < pitch / 2 - 0.5 for x, y in corners)
-            gx, gy = G.reed_centre(f, 0, pitch)
-            near = (gx - G.REED_GLASS[0] / 2 * ux, gy - G.REED_GLASS[0] / 2 * uy)  # the glass's near end
-            assert _outside(*near, G.led_piece(cx, cy), G.REED_GLASS[1] / 2) >= 0.5
+            piece = G.led_piece(cx, cy, pitch)
+            assert all(abs(x - cx) < pitch / 2 - 0.5 and abs(y - cy) < pitch / 2 - 0.5 for x, y in piece[0])
+            for (gx, gy), (_, (ux, uy)) in zip(G.reed_centres(f, 0, pitch), G.square_reeds(pitch)):
+                for t in (-1.0, -0.5, 0.0, 0.5, 1.0):  # along the glass
+                    x, y = gx + t * G.REED_GLASS[0] / 2 * ux, gy + t * G.REED_GLASS[0] / 2 * uy
+                    assert _outside(x, y, piece, G.REED_GLASS[1] / 2) >= 0.5

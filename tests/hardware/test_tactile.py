@@ -17,21 +17,21 @@ from hardware import tactile as T  # noqa: E402
 from tests.hardware.test_enclosure import _drawing, _triangles, closed  # noqa: E402
 
 
-def test_every_hole_is_at_its_squares_centre_off_the_null_of_its_reed():
-    # The peg holds the magnet at the square's centre, where an ordinary piece stands: by
-    # the glass's near end, far from the plane that bisects the glass (where a magnet gives
-    # both ends the same potential and the switch nothing).
+def test_every_hole_is_at_its_squares_centre_and_read_there():
+    # The peg holds the magnet at the square's centre, where an ordinary piece stands: on
+    # the plane that bisects the centre switch's glass (which it leaves open), between the
+    # two switches along the rank, which read it.
     board = E.BoardEnclosure()
     assert len(T.holes()) == 64
     d, t = T.MAGNET
-    br = M.GRADES["N35"]
+    br = M.GRADES["N42"]
     for k, (x, y) in enumerate(T.holes()):
         f, r = k % 8, k // 8
         assert (x, y) == pytest.approx(board.to_cad(*G.square_centre(f, r)))  # the square's centre
-        gx, gy = board.to_cad(*G.reed_centre(f, r))
-        assert math.hypot(gx - x, gy - y) == pytest.approx(G.REED_OFFSET)
-    # Not a blind check: a hole over the middle of the glass would read nothing at all.
-    assert M.mmf([(G.REED_OFFSET * G.REED_AXIS[0], G.REED_OFFSET * G.REED_AXIS[1])], d, t, br)[0] < 0.01
+    centre, *beside = G.square_reeds()
+    assert centre[0] == (0.0, 0.0)
+    assert M.mmf([(0.0, 0.0)], d, t, br, centre)[0] < 0.01  # the centre switch: nothing
+    assert max(M.mmf([(0.0, 0.0)], d, t, br, reed)[0] for reed in beside) >= M.needed()[0]
     assert 8 * G.PITCH >= 200  # D.1: at least 20 cm
 
 
@@ -43,9 +43,9 @@ def test_the_pegged_magnet_closes_its_own_switch_and_spares_the_neighbours():
     # ...and in a light square's hole (the nearest, 3 mm closer), no neighbour read.
     assert T.magnet_depth(False) == pytest.approx(G.magnet_to_reed() - T.TILE)
     assert got["neighbour"] <= got["at most"]
-    # Not a blind check: the same magnet 10 mm off the centre, away from its reed, as a free
-    # piece may stand, would not be read on a dark square.
-    assert M.own_least(*T.MAGNET, M.GRADES["N35"], radius=10.0, depth=T.magnet_depth(True)) < got["at least"]
+    # Not a blind check: the 8 x 3 mm magnet the pegs held before the three switches is not
+    # read at the centre on a dark square.
+    assert M.own_least(8, 3, M.GRADES["N42"], depth=T.magnet_depth(True), where=M.spots(0.3))[0] < got["at least"]
 
 
 @pytest.mark.parametrize("name", ["dark-square", "peg-base", "black-marker"])
