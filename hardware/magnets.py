@@ -50,8 +50,16 @@ from hardware import geometry as G
 
 MU0 = 4e-7 * math.pi
 SWITCH = "Littelfuse MACD-14 15-20"
-PULL_IN = (15.0, 20.0)  # AT, the band bought
-DROP_OUT_RATIO = 0.70  # a close-differential switch drops out at 70 % of its pull-in or more
+# The MACD-14's datasheet (Littelfuse, "MACD-14 14mm Close-Differential Reed Switch",
+# revised 02/08/17, page 1, as stored at pdfslide.us and xonelec.com) gives the series'
+# range, 10-30 AT, and calls it close-differential, "low hysteresis between Pull-In and
+# Drop-Out", but its stored pages show no table of the bands' pull-in and drop-out. So the
+# band (15-20 AT) is the order number's, and the drop-out ratio is the trade's meaning of
+# "close differential", a differential of at least 70 % (reed-sensor.com's glossary,
+# "Close Differential"), NOT a figure typed from Littelfuse's table: check the band's
+# least drop-out there before relying on the last 30 % of the crowd margin.
+PULL_IN = (15.0, 20.0)  # AT, the band bought (the order number MACD-14 15-20)
+DROP_OUT_RATIO = 0.70  # "close differential": drop-out at least 70 % of pull-in (unverified for this part)
 MARGIN = 1.5  # each way (issue 47): a switch's sensitivity spread, a magnet's, the pieces' felt
 READ_RADIUS = 10.0  # mm: the old requirement's circle (a piece within it was read): the tactile pegs
 GRADES = {"N35": 1.17, "N42": 1.29, "N52": 1.43}  # remanence Br, tesla (typical)

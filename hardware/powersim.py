@@ -54,8 +54,15 @@ PROTECTION_OHM = 0.060  # the module's two FS8205A MOSFETs in series (2 x 25-30 
 # hour after it has tripped once (the worst it then stays).
 FUSES = {"16R110B": (1.10, 2.20, 0.140), "16R135B": (1.35, 2.70, 0.120), "16R160B": (1.60, 3.20, 0.110),
          "16R185B": (1.85, 3.70, 0.090), "16R250B": (2.50, 5.00, 0.060),
-         # the part the clock had: Bourns MF-R110 (1.1 A hold, 2.2 A trip)
-         "MF-R110": (1.10, 2.20, 0.380)}
+         # Bourns MF-R series (its datasheet, "MF-R Series - PTC Resettable Fuses", page 1,
+         # Electrical Characteristics, at 23 C): hold, trip and R1max. The MF-R110 is the part
+         # the clock had (0.10-0.18 ohm initial, R1max 0.27; the 0.38 once typed here is the
+         # MF-RX110's, a different series). The MF-R185 (30 V, 40 A, 0.040-0.07 ohm initial,
+         # R1max 0.11) is a stocked 1.85 A radial part with the 16R185B's figures, whose own
+         # part number no stored source shows (sourcing.LOOKED_UP): its derating table (the
+         # datasheet's "Thermal Derating Chart", page 2) was not reached either, so it is not
+         # yet the circuit's fuse (see FUSE_RERATING).
+         "MF-R110": (1.10, 2.20, 0.27), "MF-R185": (1.85, 3.70, 0.11)}
 INSIDE_C = 50  # the clock's inside, warm room and electronics: the fuse's ambient
 # Each fuse's own rerating, typed from its datasheet's "Temperature Rerating" table, with
 # the document and page: {part number: (((celsius, share of its 20 C hold current), ...),
@@ -64,6 +71,13 @@ INSIDE_C = 50  # the clock's inside, warm room and electronics: the fuse's ambie
 # neither that page nor Littelfuse's series page could be reached from where this was
 # written (only the first page, the table above, could). Until someone types it in from
 # that page, the fuse is rated by GENERIC_RERATE below, labelled as such wherever it is shown.
+# Searched again (2026-11-28) for the Bourns MF-R datasheet's "Thermal Derating Chart -
+# Ihold (Amps)" (-40 to 85 C, page 2): the stored copies (pdf.product.network, dtsheet.com,
+# datasheet.directory, docplayer) give page 1's Electrical Characteristics only, so no MF-R
+# row is typed either. A published design review quoting that chart (MF-R500 to MF-R800
+# only, not this size: a secondary source, not typed here) gives 0.83 / 0.77 / 0.68 of the
+# 23 C hold at 40 / 50 / 60 C, within 1-3 % of the generic curve below: at 50 C an
+# MF-R185 so derated would hold 1.42 A against the 1.37 A carried (4 % margin, not 5).
 FUSE_RERATING = {}
 # GENERIC, not this fuse's: radial polyfuses' usual rerating, about 0.7 % per degree above
 # 20 C (the shape of the makers' charts). Check the USBR datasheet's own points before

@@ -229,8 +229,12 @@ LOOKED_UP = {
     "PJ-392": (_NONE, ""),
     "16R185B": ("NOT FOUND: Littelfuse's 16R series table lists 16R250G (2.5 A) to 16R1400G, no 1.85 A part, "
                 "and its suffixes are G- (16R1000GF at Farnell); 16R185BU is in no stored source: choose the "
-                "fuse again from the maker's current table before ordering", "manualmachine.com/littelfuse/16r "
-                "(16R Series datasheet, Electrical Characteristics); novapart.co, 16R1000GF"),
+                "fuse again from the maker's current table before ordering. Bourns' MF-R185 has the same "
+                "figures (1.85 A hold, 3.70 A trip at 23 C, 30 V, R1max 0.11 ohm: its datasheet's page 1), but "
+                "its derating table (page 2) was not reached either (hardware/powersim.py, FUSE_RERATING)",
+                "manualmachine.com/littelfuse/16r (16R Series datasheet, Electrical Characteristics); "
+                "novapart.co, 16R1000GF; pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and "
+                "dtsheet.com/doc/1638939 (Bourns MF-R Series datasheet, Electrical Characteristics)"),
     "XHP-3": (_NONE, ""),
     "socket 1x8": ("M20-782 is Harwin's female vertical PC-tail single row, ordered as M20-782 + contacts per "
                    "row + finish (its catalogue's 'how to order'): M20-7820846 is 8 contacts, finish 46; "
