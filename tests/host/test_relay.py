@@ -84,7 +84,10 @@ class FakeBoard:
                         self.send(ev)
                     self.send(f"ok resend 1:{len(self.events)}")
                 elif self.answers:  # an arbiter's command, answered as the firmware does
-                    self.send(f"ok {text.split()[0]}")
+                    self.answer(text)
+
+    def answer(self, text):
+        self.send(f"ok {text.split()[0]}")
 
     def close(self):
         """The cable out: the pty's master end closes (the board's reader thread is woken
