@@ -320,6 +320,7 @@ class Relay:
     async def start(self) -> None:
         self.publisher.loop = asyncio.get_running_loop()
         self.boards.follow_round()  # a round corrected since the last run wins over boards.json
+        self.publisher.rewrite()  # the PGN files again from the journals (never fsynced: relay/store.py)
         self._runners = await start_web(self)
         if self.analysis:
             self.analysis.start()
