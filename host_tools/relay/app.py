@@ -26,6 +26,7 @@ from pathlib import Path
 from host_tools.relay import views
 from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
+from host_tools.relay.heap import Heap
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
 from host_tools.board.lines import Lines
@@ -104,6 +105,7 @@ class Relay:
         self.publisher.evaluation = bool(self.analysis)
         self.boards.restore()
         self._restore_notes()
+        self.heap: Heap | None = None  # (started with the relay)
 
     def log(self, text: str) -> None:
         self._log(text)
@@ -322,6 +324,8 @@ class Relay:
         self.boards.follow_round()  # a round corrected since the last run wins over boards.json
         self.publisher.rewrite()  # the PGN files again from the journals (never fsynced: relay/store.py)
         self._runners = await start_web(self)
+        self.heap = Heap(self.loop)  # (relay/heap.py: the collector kept off what lives long)
+        self.heap.start()
         if self.analysis:
             self.analysis.start()
         self.lines = Lines(self.loop, self.patterns, self.boards.data, self.boards.opened, self.boards.closed,
@@ -329,6 +333,9 @@ class Relay:
 
     async def stop(self) -> None:
         self.lines.stop()
+        if self.heap is not None:
+            self.heap.stop()
+            self.heap = None
         self.publisher.flush()
         self.store.close()
         for push in self.lichess:
