@@ -13,6 +13,7 @@ Relay builds the parts and holds them together; each part has one job:
     twoboards.py two boards, one game (appendix D: a blind player's own board)
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
+    heap.py     Python's cyclic collector kept off what lives long (its pauses)
 Nothing below imports this module: the servers are given the relay and use its public
 methods (round_pgn, pgn, state_json, board_json, set_round, listen, log)."""
 from __future__ import annotations
