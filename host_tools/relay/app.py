@@ -67,6 +67,7 @@ class Relay:
         self._standings_sleeping = False
         self._rounds = None  # the earlier rounds as /api/rounds has them: made once
         self._earlier_tally = None  # their standings' sums (standings.tally): made once
+        self._round_tags: dict = {}  # the round's games' tags as the last standings read them (standings.games_from_round)
         self._standings_body = b""  # the standings as JSON, made with them
         self.store = Store(out)
         self.patterns = list(patterns)
@@ -193,7 +194,7 @@ class Relay:
             def make():
                 if self._earlier_tally is None:  # the earlier rounds, tallied once
                     self._earlier_tally = standings.tally(earlier)
-                games = standings.games_from_pgn(text, "the round", whole=False)
+                games = standings.games_from_round(text, "the round", self._round_tags)
                 made = {"rounds": rounds, "standings": standings.standings(games, feds, self._earlier_tally)}
                 return made, json.dumps(made).encode()  # sent as it is to every request until the next
             self._standings, self._standings_body = await asyncio.to_thread(make)
