@@ -132,6 +132,10 @@ class Relay:
         the arbiter does (at once, with each board's serial, trouble and last command)."""
         return self.publisher.public_state(arbiter)
 
+    def state_text(self, arbiter: bool = False) -> str:
+        """state_json as the feed's message, JSON text ({"type": "state", ...})."""
+        return self.publisher.state_text(arbiter)
+
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         return self.publisher.public_pgn(n, game)
 

@@ -49,6 +49,7 @@ class Publisher:
         self.clock_watchers = []  # f(session): a board's game or clock changed
         self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
         self._made: dict[int, tuple] = {}  # each board's board_json as made at its last change (views.board_made)
+        self._texts: dict[tuple, tuple] = {}  # (board, arbiter) -> (that board_json, its JSON text but the clock)
         self._earlier: dict[tuple[int, int], str] = {}  # (board, game) -> an earlier game's PGN
         self._dirty: set[int] = set()
         self._sent: dict[int, tuple] = {}  # board -> (its record, plies, %clks) as its last message had them
@@ -124,6 +125,34 @@ class Publisher:
             boards.setdefault(n, views.public(views.waiting_json(n, entry)))
         return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s,
                 "evaluation": False}
+
+    def state_text(self, arbiter: bool = False) -> str:
+        """public_state as the feed's JSON message ({"type": "state", ...}): each board's
+        JSON text kept from the last time (views.board_made's board, its clock as now),
+        so that a page joining a hall of 2,000 boards costs the event loop a join, not
+        60 ms of serialising every board again."""
+        if self.delay_s and not arbiter:
+            return json.dumps({"type": "state", **self.public_state()})
+        r = self.round_info()
+        texts = []
+        numbers = sorted({n for n in self.sessions if arbiter or n < PAIRED} | set(r.boards))
+        for n in numbers:
+            s = self.sessions.get(n)
+            if s is None or not (arbiter or n < PAIRED):
+                board = views.waiting_json(n, r.boards[n])
+                texts.append(json.dumps(board if arbiter else views.public(board)))
+                continue
+            base = views.made_board(s, r, self._made)
+            kept = self._texts.get((n, arbiter))
+            if kept is None or kept[0] is not base:
+                shown = {k: v for k, v in base.items() if k != "clock"}
+                kept = self._texts[(n, arbiter)] = (base, json.dumps(shown if arbiter else views.public(shown)))
+            text = kept[1]
+            if "clock" in base:
+                text = text[:-1] + ', "clock": ' + json.dumps(views.clock_json(s)) + "}"
+            texts.append(text)
+        return ('{"type": "state", "round": ' + json.dumps(views.round_json(r)) + ', "boards": [' + ", ".join(texts)
+                + '], "delay_s": ' + json.dumps(self.delay_s) + ', "evaluation": ' + json.dumps(self.evaluation) + "}")
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         """Board n's current game (or its earlier game) as spectators may have it; None if

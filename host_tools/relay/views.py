@@ -84,6 +84,14 @@ def board_made(s: BoardSession, round_info: RoundInfo, made: dict) -> dict:
     return dict(board, clock=clock_json(s)) if "clock" in board else board
 
 
+def made_board(s: BoardSession, round_info: RoundInfo, made: dict) -> dict:
+    """The board as board_made keeps it (its clock as when it was made): not to be changed."""
+    hit = made.get(s.number)
+    if hit is None or hit[0] != _stamp(s, round_info):
+        board_made(s, round_info, made)
+    return made[s.number][1]
+
+
 def clock_json(s: BoardSession) -> dict:
     c = s.clock
     return {"white": c.white_ms, "black": c.black_ms, "running": c.running, "state": c.state,
