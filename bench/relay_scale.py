@@ -20,7 +20,11 @@ makes them, to boards at random) follow the boards beside the page, and the move
 LiveChess feed delay is reported too; with `--standings`, a client polls /api/standings
 ten times a second all along (the costly view a spectator can ask for). The machine's
 load (1-minute load average, and the share of the CPUs busy during the run) is printed
-beside the figures: on a shared machine the figures are only as good as it was quiet.
+beside the figures: on a shared machine the figures are only as good as it was quiet. The
+relay's own work while the boards play is printed too, per second: its CPU seconds (user, system,
+every thread), its read/write system calls and its threads' context switches - measures
+that a busy machine changes little, where it changes the delays much (BENCH_PROFILE=FILE:
+py-spy's collapsed stacks of the relay's threads over the same span).
 `--earlier-games G` gives the relay an earlier round of G games (`--earlier`), so that the
 standings have an event's weight to carry."""
 from __future__ import annotations
@@ -121,6 +125,7 @@ def replayers(n, lines, seconds, result):
             await asyncio.sleep(0.1)
         await asyncio.sleep(1)
         until = time.time() + seconds
+        Path(result + ".playing").write_text("")  # (the bench measures the relay's work from here)
         await asyncio.gather(*(b.play(until) for b in boards))
         await asyncio.sleep(3)  # resends answered, last lines land
         Path(result).write_text(json.dumps({b.serial: b.sent_at for b in boards}))
@@ -149,6 +154,33 @@ def _cpu_mem(pid):
             if line.startswith("VmHWM:"):
                 rss = int(line.split()[1])
     return ticks / os.sysconf("SC_CLK_TCK"), rss
+
+
+def _work(pid) -> dict:
+    """What the relay process has done so far, as measures that do not depend on how busy
+    the machine is: its CPU seconds (user, system; every thread), its system calls that
+    read or write (/proc/<pid>/io) and its threads' context switches (each a thread given
+    up the CPU: a wait for the disk, a lock or the interpreter's GIL)."""
+    tck = os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().split(")")[1].split()
+    out = {"user": int(parts[11]) / tck, "sys": int(parts[12]) / tck, "syscalls": 0, "switches": 0}
+    try:
+        with open(f"/proc/{pid}/io") as f:
+            for line in f:
+                if line.startswith(("syscr:", "syscw:")):
+                    out["syscalls"] += int(line.split()[1])
+    except OSError:
+        pass
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                        out["switches"] += int(line.split()[1])
+        except OSError:
+            continue  # a thread that ended meanwhile
+    return out
 
 
 def p99(v):
@@ -192,15 +224,12 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
                               "--livechess-port", str(port + 1), "--no-engine", *earlier], cwd=ROOT,
                              stdout=log, stderr=subprocess.STDOUT, text=True,
                              env=dict(os.environ, CHESSBOARD_RELAY_TOKEN=TOKEN))
-    profiler = None
-    if os.environ.get("BENCH_PROFILE"):  # py-spy (PyPI) samples the relay: collapsed stacks to this file
-        profiler = subprocess.Popen(["py-spy", "record", "--pid", str(relay.pid), "--format", "raw", "--rate", "200",
-                                     "--nonblocking", "--duration", str(seconds + 15), "--output",
-                                     os.environ["BENCH_PROFILE"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    profiler = []
     ws_seen, pgn_seen, lc_seen = {}, {}, {}
     standings_rtt = []
     asked = {}  # board number -> (command line, sent at): waiting for the page to show the answer
     http_rtt, page_rtt = [], []
+    work = []  # (time, the relay's work so far, the machine's busy ticks) as the boards start and stop playing
 
     async def listen():
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
@@ -287,8 +316,24 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
                     standings_rtt.append((time.time() - t) * 1000)
                     await asyncio.sleep(0.1)
 
+            async def meter():
+                # The relay's work while every board plays (not its start, opening the lines).
+                while not Path(str(result) + ".playing").exists():
+                    await asyncio.sleep(0.05)
+                t = time.time()
+                work.append((t, _work(relay.pid), _busy()))
+                if os.environ.get("BENCH_PROFILE"):
+                    # py-spy (PyPI) samples the relay while the boards play (not its start):
+                    # collapsed stacks of every thread to this file
+                    profiler.append(subprocess.Popen(
+                        ["py-spy", "record", "--pid", str(relay.pid), "--format", "raw", "--rate", "200", "--nonblocking",
+                         "--duration", str(seconds), "--output", os.environ["BENCH_PROFILE"]],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                await asyncio.sleep(seconds)
+                work.append((time.time(), _work(relay.pid), _busy()))
+
             rng = random.Random(9)
-            others = [asyncio.create_task(subscriber(k, [f"bench-{rng.randrange(n)}" for _ in range(min(16, livechess - k))]))
+            others = [asyncio.create_task(meter())] + [asyncio.create_task(subscriber(k, [f"bench-{rng.randrange(n)}" for _ in range(min(16, livechess - k))]))
                       for k in range(0, livechess, 16)]
             if poll_standings:
                 others.append(asyncio.create_task(standings_poller()))
@@ -317,8 +362,8 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
     load = os.getloadavg()[0]
     wall = time.time() - t0
     rep.wait(60)
-    if profiler is not None:
-        profiler.wait(60)
+    for p in profiler:
+        p.wait(60)
     relay.terminate()
     relay.wait(30)
     sent = {serial: {int(k): v for k, v in plies.items()} for serial, plies in json.loads(result.read_text()).items()}
@@ -336,12 +381,21 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
         w = head.split("white=", 1)[1].split()[0] if "white=" in head else ""
         journal["bench-" + w[1:]] = {int(l.split()[2]) for l in lines if " move " in l}
     lost = sum(len(set(plies) - journal.get(s, set())) for s, plies in sent.items())
+    steady = "       relay's work while the boards play: not measured (the run ended early)"
+    if len(work) == 2:
+        (ta, wa, ba), (tb, wb, bb) = work
+        span = tb - ta
+        steady = (f"       relay's work while the boards play ({span:.0f} s, per second): CPU {(wb['user'] - wa['user']) / span:.2f} s user + "
+                  f"{(wb['sys'] - wa['sys']) / span:.2f} s system, {(wb['syscalls'] - wa['syscalls']) / span:.0f} read/write system calls, "
+                  f"{(wb['switches'] - wa['switches']) / span:.0f} context switches  "
+                  f"[machine meanwhile: {100 * (bb[0] - ba[0]) / max(1, bb[1] - ba[1]):.0f}% busy]")
     print(f"N={n:3d}  moves {total:5d}  lost {lost}  "
           f"ws median {statistics.median(ws_delay):.1f} ms p99 {p99(ws_delay):.1f} ms  "
           f"pgn median {statistics.median(pgn_delay) if pgn_delay else float('nan'):.1f} ms p99 {p99(pgn_delay):.1f} ms  "
           f"relay CPU {100 * (cpu1 - cpu0) / wall:.0f}% of a core, peak RSS {rss / 1024:.0f} MB  "
           f"[machine: load {load:.1f} on {os.cpu_count()} CPUs, {100 * (busy1 - busy0) / max(1, all1 - all0):.0f}% busy]",
           flush=True)
+    print(steady, flush=True)
     if lc_delay:
         print(f"       LiveChess {livechess} subscriptions: move line -> feed median {statistics.median(lc_delay):.1f} ms "
               f"p99 {p99(lc_delay):.1f} ms ({len(lc_delay)} moves seen)", flush=True)

@@ -84,6 +84,9 @@ def pgn_string(value: str) -> str:
     return value.translate(_CONTROL).replace("\\", "\\\\").replace('"', '\\"')
 
 
+CLOCK_TAGS = ("WhiteClock", "BlackClock")
+
+
 class PgnExporter(chess.pgn.StringExporter):
     """python-chess's exporter, the movetext on one line, each tag value a PGN string
     (python-chess writes a value as it is)."""
@@ -244,6 +247,16 @@ class GameRecord:
         """The game's PGN tags (python-chess's Headers: the seven-tag roster first). white
         and black, when given, name the players instead of the names the board sent (the
         round's pairing); extra_tags: the players' FIDE IDs, titles, ratings (the round's)."""
+        tags, clocks = self._tags(event, site, date, round_, game_id, white, black, extra_tags)
+        headers = chess.pgn.Headers()
+        for k, v in tags + clocks:
+            headers[k] = v.translate(_CONTROL)  # (no line break: python-chess refuses one in a tag)
+        return headers
+
+    def _tags(self, event: str = "?", site: str = "?", date: str = "????.??.??", round_: str = "?",
+              game_id: str | None = None, white: str | None = None, black: str | None = None,
+              extra_tags: list | tuple = ()) -> tuple[list, list]:
+        """headers' tags in the order given: (all but the clocks', the clocks')."""
         fen, white_first, _ = self._start()
         tags = [("Event", event), ("Site", site), ("Date", date), ("Round", round_),
                 ("White", self.white if white is None else white),
@@ -268,13 +281,8 @@ class GameRecord:
                     last[side] = self.plies[i].clk_ms
                     if last[1 - side] is not None:
                         break
-        for ms, tag in zip(last, ("WhiteClock", "BlackClock")):
-            if ms is not None:
-                tags.append((tag, clock_text(ms)))
-        headers = chess.pgn.Headers()
-        for k, v in tags:
-            headers[k] = v.translate(_CONTROL)  # (no line break: python-chess refuses one in a tag)
-        return headers
+        clocks = [(tag, clock_text(ms)) for ms, tag in zip(last, CLOCK_TAGS) if ms is not None]
+        return tags, clocks
 
     def accept(self, visitor, **tags):
         """The record to a python-chess visitor (chess.pgn.BaseVisitor) in PGN order, as
@@ -326,8 +334,7 @@ class GameRecord:
         exporter = PgnExporter()
         exporter.begin_game()
         exporter.begin_headers()
-        for k, v in self.headers(**tags).items():
-            exporter.visit_header(k, v)
+        self._visit_headers(exporter, tags)
         exporter.end_headers()
         _, white_first, number = self._start()
         n = len(self.plies)
@@ -361,6 +368,32 @@ class GameRecord:
         exporter.visit_result(self.result)
         exporter.end_game()
         return exporter.result() + "\n\n"
+
+    def _visit_headers(self, exporter, tags: dict) -> None:
+        """The tags to the exporter, as visiting headers(**tags) does; the lines of every
+        tag but the clocks' (which change at every move, and come last) kept from the PGN
+        made before while those tags are the same: a hall's PGNs are made at every move."""
+        base, clocks = self._tags(**tags)
+        key = tuple(base)
+        kept = getattr(self, "_head", None)
+        if kept is None or kept[0] != key:
+            if any(k in CLOCK_TAGS for k, _ in base):  # (a clock tag among the others: not kept)
+                for k, v in self.headers(**tags).items():
+                    exporter.visit_header(k, v)
+                return
+            made = PgnExporter()
+            made.begin_headers()
+            headers = chess.pgn.Headers()
+            for k, v in base:
+                headers[k] = v.translate(_CONTROL)
+            for k, v in headers.items():
+                made.visit_header(k, v)
+            kept = self._head = (key, tuple(made.lines))
+        if kept[1]:
+            exporter.lines.extend(kept[1])
+            exporter.found_headers = True
+        for k, v in clocks:
+            exporter.visit_header(k, v.translate(_CONTROL))
 
     def _visit_comment(self, exporter, i: int, n: int, notes: dict) -> None:
         """The comment after ply i (0: before the first move) of n, as _comments makes it."""

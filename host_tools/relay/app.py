@@ -13,6 +13,7 @@ Relay builds the parts and holds them together; each part has one job:
     twoboards.py two boards, one game (appendix D: a blind player's own board)
     guards.py   what every request goes through
     store.py    the files; web.py, livechess.py, lichess.py the servers and the push
+    heap.py     Python's cyclic collector kept off what lives long (its pauses)
 Nothing below imports this module: the servers are given the relay and use its public
 methods (round_pgn, pgn, state_json, board_json, set_round, listen, log)."""
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from host_tools.relay import views
 from host_tools.relay.alerts import Alerts
 from host_tools.relay.analysis import Analysis
+from host_tools.relay.heap import Heap
 from host_tools.relay.boards import Boards
 from host_tools.relay.lichess import lichess_pushes
 from host_tools.board.lines import Lines
@@ -65,6 +67,7 @@ class Relay:
         self._standings_sleeping = False
         self._rounds = None  # the earlier rounds as /api/rounds has them: made once
         self._earlier_tally = None  # their standings' sums (standings.tally): made once
+        self._round_tags: dict = {}  # the round's games' tags as the last standings read them (standings.games_from_round)
         self._standings_body = b""  # the standings as JSON, made with them
         self.store = Store(out)
         self.patterns = list(patterns)
@@ -104,6 +107,7 @@ class Relay:
         self.publisher.evaluation = bool(self.analysis)
         self.boards.restore()
         self._restore_notes()
+        self.heap: Heap | None = None  # (started with the relay)
 
     def log(self, text: str) -> None:
         self._log(text)
@@ -127,6 +131,10 @@ class Relay:
         """The round and its boards as the public sees them (held back by a delay), or as
         the arbiter does (at once, with each board's serial, trouble and last command)."""
         return self.publisher.public_state(arbiter)
+
+    def state_text(self, arbiter: bool = False) -> str:
+        """state_json as the feed's message, JSON text ({"type": "state", ...})."""
+        return self.publisher.state_text(arbiter)
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         return self.publisher.public_pgn(n, game)
@@ -190,7 +198,7 @@ class Relay:
             def make():
                 if self._earlier_tally is None:  # the earlier rounds, tallied once
                     self._earlier_tally = standings.tally(earlier)
-                games = standings.games_from_pgn(text, "the round", whole=False)
+                games = standings.games_from_round(text, "the round", self._round_tags)
                 made = {"rounds": rounds, "standings": standings.standings(games, feds, self._earlier_tally)}
                 return made, json.dumps(made).encode()  # sent as it is to every request until the next
             self._standings, self._standings_body = await asyncio.to_thread(make)
@@ -320,7 +328,10 @@ class Relay:
     async def start(self) -> None:
         self.publisher.loop = asyncio.get_running_loop()
         self.boards.follow_round()  # a round corrected since the last run wins over boards.json
+        self.publisher.rewrite()  # the PGN files again from the journals (never fsynced: relay/store.py)
         self._runners = await start_web(self)
+        self.heap = Heap(self.loop)  # (relay/heap.py: the collector kept off what lives long)
+        self.heap.start()
         if self.analysis:
             self.analysis.start()
         self.lines = Lines(self.loop, self.patterns, self.boards.data, self.boards.opened, self.boards.closed,
@@ -328,6 +339,9 @@ class Relay:
 
     async def stop(self) -> None:
         self.lines.stop()
+        if self.heap is not None:
+            self.heap.stop()
+            self.heap = None
         self.publisher.flush()
         self.store.close()
         for push in self.lichess:

@@ -48,6 +48,8 @@ class Publisher:
         self.board_watchers = []  # f(session): a board's game changed
         self.clock_watchers = []  # f(session): a board's game or clock changed
         self._pgns: dict[int, str] = {}  # each board's current PGN, made once per change
+        self._made: dict[int, tuple] = {}  # each board's board_json as made at its last change (views.board_made)
+        self._texts: dict[tuple, tuple] = {}  # (board, arbiter) -> (that board_json, its JSON text but the clock)
         self._earlier: dict[tuple[int, int], str] = {}  # (board, game) -> an earlier game's PGN
         self._dirty: set[int] = set()
         self._sent: dict[int, tuple] = {}  # board -> (its record, plies, %clks) as its last message had them
@@ -114,7 +116,7 @@ class Publisher:
         """The page's state (and /api/state): the round and its boards as spectators see them
         (held back by the delay, nothing of the arbiter's), or as the arbiter does (live)."""
         if arbiter or not self.delay_s:
-            return dict(views.state_json(self.sessions, self.round_info(), arbiter), delay_s=self.delay_s,
+            return dict(views.state_json(self.sessions, self.round_info(), arbiter, self._made), delay_s=self.delay_s,
                         evaluation=self.evaluation)
         r = self.round_info()
         # (a blind player's paired board is the arbiter's; a waiting pairing's serial too)
@@ -123,6 +125,34 @@ class Publisher:
             boards.setdefault(n, views.public(views.waiting_json(n, entry)))
         return {"round": views.round_json(r), "boards": [boards[n] for n in sorted(boards)], "delay_s": self.delay_s,
                 "evaluation": False}
+
+    def state_text(self, arbiter: bool = False) -> str:
+        """public_state as the feed's JSON message ({"type": "state", ...}): each board's
+        JSON text kept from the last time (views.board_made's board, its clock as now),
+        so that a page joining a hall of 2,000 boards costs the event loop a join, not
+        60 ms of serialising every board again."""
+        if self.delay_s and not arbiter:
+            return json.dumps({"type": "state", **self.public_state()})
+        r = self.round_info()
+        texts = []
+        numbers = sorted({n for n in self.sessions if arbiter or n < PAIRED} | set(r.boards))
+        for n in numbers:
+            s = self.sessions.get(n)
+            if s is None or not (arbiter or n < PAIRED):
+                board = views.waiting_json(n, r.boards[n])
+                texts.append(json.dumps(board if arbiter else views.public(board)))
+                continue
+            base = views.made_board(s, r, self._made)
+            kept = self._texts.get((n, arbiter))
+            if kept is None or kept[0] is not base:
+                shown = {k: v for k, v in base.items() if k != "clock"}
+                kept = self._texts[(n, arbiter)] = (base, json.dumps(shown if arbiter else views.public(shown)))
+            text = kept[1]
+            if "clock" in base:
+                text = text[:-1] + ', "clock": ' + json.dumps(views.clock_json(s)) + "}"
+            texts.append(text)
+        return ('{"type": "state", "round": ' + json.dumps(views.round_json(r)) + ', "boards": [' + ", ".join(texts)
+                + '], "delay_s": ' + json.dumps(self.delay_s) + ', "evaluation": ' + json.dumps(self.evaluation) + "}")
 
     def public_pgn(self, n: int, game: int | None = None) -> str | None:
         """Board n's current game (or its earlier game) as spectators may have it; None if
@@ -172,7 +202,7 @@ class Publisher:
     def _game_file(self, n: int, game: int, text: str) -> None:
         self.results_version += 1  # (an earlier game of the board: in the round PGN as well)
         self._public_games[(n, game)] = text
-        self.store.write(f"board-{n}-game-{game}.pgn", text)
+        self.store.write(f"board-{n}-game-{game}.pgn", text, durable=False)
 
     # ----- changes
 
@@ -192,6 +222,7 @@ class Publisher:
         """Boards a and b changed numbers (or one took the other's free number)."""
         for n in (a, b):
             self._pgns.pop(n, None)
+            self._made.pop(n, None)
             self._sent.pop(n, None)  # (the feeds are told "removed", or get the board whole)
             for key in [k for k in self._earlier if k[0] == n]:
                 del self._earlier[key]
@@ -225,7 +256,7 @@ class Publisher:
         the times, flags and state they had (a board that is there says them anew)."""
         self._clocks_due = False
         self.store.write("clocks.json", json.dumps(
-            {str(n): s.clock_line for n, s in sorted(self.sessions.items()) if s.clock_line}, indent=0))
+            {str(n): s.clock_line for n, s in sorted(self.sessions.items()) if s.clock_line}, indent=0), durable=False)
 
     def analysis_changed(self, s: BoardSession) -> None:
         """The spectators' evaluation of a board: the page's feed only."""
@@ -265,6 +296,32 @@ class Publisher:
                 text = json.dumps(msg)
             q.put_nowait(text)
 
+    def rewrite(self) -> None:
+        """The relay starts: every board's PGN files and the round's made again from the
+        games its journals gave back (relay/store.py: they are written, never fsynced, so
+        a power cut may have left one old); made now, written when the broadcast delay has
+        passed, as every change is."""
+        boards = []
+        for n, s in sorted(self.sessions.items()):
+            current = self.pgn(s, s.record) if s.record is not None else None
+            ended = [(g, self.pgn(s, rec)) for g, rec in sorted(s.records.items())
+                     if g != s.current and (rec.plies or rec.result != "*")]
+            parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
+            boards.append((n, current, ended, parts))
+
+        def write():
+            for n, current, ended, parts in boards:
+                for g, text in ended:
+                    self._game_file(n, g, text)
+                if parts is not None:
+                    self._public_parts.setdefault(n, parts)  # (unless a change was shown since)
+                if current is not None and n not in self._public_pgns:
+                    self._public_pgns[n] = current
+                    self.store.write(f"board-{n}.pgn", current, durable=False)
+            self._write_round()
+        if boards:
+            self._later(write)
+
     def flush(self) -> None:
         """Everything due now (the relay stops)."""
         self._flush()
@@ -295,14 +352,18 @@ class Publisher:
             # a finished game: its own file now, not at the next game
             self._later(self._game_file, n, s.record.game, text)
         since = self._unchanged(n, s)
-        # (with a delay the public's state is kept whole, and the message cut from it)
-        board = views.board_json(s, self.round_info(), 0 if self.delay_s else since)
+        # The board made whole once (kept for the whole state: views.board_made), the
+        # message cut from it.
+        round_info = self.round_info()
+        board = views.board_json(s, round_info)
         if self.verdicts and s.record is not None and (s.serial, s.record.game) in self.verdicts \
                 and s.record.result == "*":
             board["result"] = self.verdicts[(s.serial, s.record.game)]
+        else:  # (a verdict's board is made again for a state: it shows the board's own result there, as before)
+            self._made[n] = (views._stamp(s, round_info), board)
         parts = (self._board_part(n, s, True), self._board_part(n, s, False)) if self.delay_s else None
         self._later(self._show, s, n, text, board, parts)
-        if since and self.delay_s:
+        if since:
             board = dict(board, uci=board["uci"][since:], san=board["san"][since:], clk=board["clk"][since:],
                          **{"from": since})
         self.send_public({"type": "board", "board": board})
@@ -341,7 +402,7 @@ class Publisher:
             self._public_parts[n] = parts
         if text is not None:
             self._public_pgns[n] = text
-            self.store.write(f"board-{n}.pgn", text)
+            self.store.write(f"board-{n}.pgn", text, durable=False)
             if not self._round_due:
                 # The round PGN (every board) at most twice a second, and less often in a
                 # large hall (a second a thousand boards: at 2,000 it is 3 MB): lichess
@@ -353,4 +414,4 @@ class Publisher:
 
     def _write_round(self) -> None:
         self._round_due = False
-        self.store.write("round.pgn", self.round_pgn())
+        self.store.write("round.pgn", self.round_pgn(), durable=False)

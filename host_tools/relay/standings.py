@@ -66,14 +66,53 @@ def games_from_pgn(text: str, what: str, whole: bool = True) -> list[Game]:
         if game is None:
             return games
         h = game.headers if whole else game
-        who = f"game {len(games) + 1} ({h.get('White', '?')} - {h.get('Black', '?')})"
         if whole and game.errors:
-            raise RoundError(f"{what}: {who}: {game.errors[0]}")
-        rnd, board = round_of(h.get("Round", "?"))
-        if rnd in ("", "?", "-"):
-            raise RoundError(f"{what}: {who} names no round (its Round tag is {h.get('Round', 'missing')!r})")
-        games.append(Game(rnd, board, _player(h, "White"), _player(h, "Black"), h.get("Result", "*"),
-                          str(game) + "\n\n" if whole else ""))
+            raise RoundError(f"{what}: {_who(h, len(games))}: {game.errors[0]}")
+        games.append(_game(h, what, len(games), str(game) + "\n\n" if whole else ""))
+
+
+def _who(h, i: int) -> str:
+    return f"game {i + 1} ({h.get('White', '?')} - {h.get('Black', '?')})"
+
+
+def _game(h, what: str, i: int, pgn: str) -> Game:
+    """The i-th game of what, from its tags h."""
+    rnd, board = round_of(h.get("Round", "?"))
+    if rnd in ("", "?", "-"):
+        raise RoundError(f"{what}: {_who(h, i)} names no round (its Round tag is {h.get('Round', 'missing')!r})")
+    return Game(rnd, board, _player(h, "White"), _player(h, "Black"), h.get("Result", "*"), pgn)
+
+
+_CLOCK_TAGS = ("[WhiteClock ", "[BlackClock ")
+
+
+def games_from_round(text: str, what: str, known: dict) -> list[Game]:
+    """The games of the round being played (the relay's round PGN, as games_from_pgn(...,
+    whole=False) reads it): each game's tags read once - known keeps them by its tag block
+    but the clocks (which change at every move) - so that a making of the standings reads
+    only the games whose result or players changed, not a hall's whole round (0.1-0.2 s at
+    2,000 boards, in a thread that holds the interpreter the event loop needs). A text
+    that is not one tag block and one movetext a game is read whole, as before."""
+    blocks = text.split("\n\n")
+    if blocks and not blocks[-1].strip():
+        blocks.pop()
+    if len(blocks) % 2 or any(not b.startswith("[") or not b.endswith("]") for b in blocks[0::2]) \
+            or any(b.startswith("[") for b in blocks[1::2]):
+        return games_from_pgn(text, what, whole=False)
+    games, seen = [], {}
+    for i, block in enumerate(blocks[0::2]):
+        key = "\n".join(line for line in block.split("\n") if not line.startswith(_CLOCK_TAGS))
+        game = known.get(key)
+        if game is None:
+            h = chess.pgn.read_headers(io.StringIO(block + "\n\n*\n"))
+            if h is None:
+                return games_from_pgn(text, what, whole=False)
+            game = _game(h, what, i, "")
+        seen[key] = game
+        games.append(game)
+    known.clear()
+    known.update(seen)  # (the games of this making only: a replaced game's tags go)
+    return games
 
 
 def load_earlier(paths) -> list[Game]:

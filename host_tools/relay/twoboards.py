@@ -26,7 +26,11 @@ piece and puts it back on his board (D.2.10: what an assistant would tell him).
 The blind player keeps his half of his clock from round to round (`blind_seat`, the left
 unless told; docs/access.md): his board is told where White sits this round (`access
 white=left|right`, from his seat and his colour), so that his motor, ask key, voice and
-lever stay his whatever colour he has."""
+lever stay his whatever colour he has. His own signals' seat is his board's setting (`access
+blind=`, kept on its flash, set by him or by `play pair`); the relay asks his board for it
+(`access`) when it comes and when the round changes, and alerts the arbiter (and logs it)
+when it is not the round's `blind_seat` - his motor, ask key and voice would be on his
+opponent's half - and again, not urgent, once it is."""
 from __future__ import annotations
 
 import chess
@@ -63,6 +67,7 @@ class TwoBoards:
         self._first: dict[int, str] = {}  # pairing -> how they first parted (for the PGN's comment)
         self._known: dict[int, str] = {}  # board -> the pair line it has (its hello's, or the last sent)
         self._seated: dict[int, str] = {}  # board -> the seats' line last sent to it
+        self._blind_said: dict[int, str | None] = {}  # blind player's board -> the mismatch last alerted (None: it matched)
 
     # ----- which board is whose
 
@@ -99,6 +104,7 @@ class TwoBoards:
         self._known[s.number] = "pair " + said.replace(",", " ") if said else "pair -"
         self._seated.pop(s.number, None)  # told again: its seats may have been set since
         self._tell(s)
+        self._ask_blind_seat(s)
         self._asked.pop(s.number, None)  # a board that restarted has forgotten what it was asked
         self.changed(s)
 
@@ -107,6 +113,7 @@ class TwoBoards:
         for s in list(self.sessions.values()):
             if s.send is not None:
                 self._tell(s)
+                self._ask_blind_seat(s)
 
     def _tell(self, s) -> None:
         line = self.pair_line(s.number)
@@ -128,6 +135,39 @@ class TwoBoards:
         self.send(s, line)
         self._seated[s.number] = line
 
+    def _ask_blind_seat(self, s) -> None:
+        """The blind player's board asked for its access settings (`access`: its answer
+        says `blind=`, checked in heard)."""
+        if s.number > PAIRED and self.entry(s.number) is not None:
+            self.send(s, "access")
+
+    def _blind_seat(self, s, said: str | None) -> None:
+        """The blind player's board said its blind signals' seat (`access blind=`): the
+        arbiter alerted when the round file's blind_seat is not among it, and told once it
+        is again."""
+        e = self.entry(s.number)
+        if e is None or s.number <= PAIRED or said is None:
+            return
+        main, entry = e
+        seat = entry.get("blind_seat", "left")
+        last = self._blind_said.get(s.number)
+        if said in (seat, "both"):
+            self._blind_said[s.number] = None
+            if last:
+                self.alert(s, "blind-seat", f"the blind player's board (board {s.number}) now gives his signals "
+                                            f"at the {seat}, his seat in the round file", False)
+            return
+        where = {"left": "at the left", "right": "at the right", "-": "to nobody"}.get(said, repr(said))
+        mismatch = f"{said}/{seat}"
+        if last == mismatch:
+            return  # (told already: the same answer again)
+        self._blind_said[s.number] = mismatch
+        self.alert(s, "blind-seat",
+                   f"the blind player's board (board {s.number}, pairing {main}) gives his signals {where} "
+                   f"(its setting blind={said}), but the round file seats him at the {seat} (blind_seat): his motor, "
+                   f"ask key and voice are not at his seat - set `access blind={seat}` on his board, or correct "
+                   f"blind_seat", True)
+
     # ----- what the boards did
 
     def heard(self, s, m) -> None:
@@ -135,6 +175,9 @@ class TwoBoards:
         is a missing repetition (D.2.9); a touch on the sighted player's board is felt by
         the blind player if he wants it (D.2.10)."""
         kind = getattr(m, "kind", None)
+        if kind == "access":  # (the answer to `access`, asked or the relay's `access white=`)
+            self._blind_seat(s, getattr(m, "kwargs", {}).get("blind"))
+            return
         e = self.entry(s.number)
         if e is None or kind not in ("attempt", "touched", "illegal-press") or not getattr(m, "args", None):
             return

@@ -141,7 +141,7 @@ def make_app(relay) -> web.Application:
         missed = relay.publisher.missed
 
         def state_text() -> str:
-            return json.dumps({"type": "state", **relay.state_json(arbiter=q in relay.publisher.arbiter_listeners)})
+            return relay.state_text(arbiter=q in relay.publisher.arbiter_listeners)
 
         asked_at = [-STATE_EVERY_S, None]  # the last state asked for; one waiting
 
@@ -168,7 +168,7 @@ def make_app(relay) -> web.Application:
 
         task = None
         try:
-            await sock.send_json({"type": "state", **relay.state_json()})
+            await sock.send_str(relay.state_text())
             task = asyncio.create_task(pump())
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:

@@ -345,3 +345,92 @@ def test_a_round_changed_during_a_game_leaves_its_seats_until_it_is_over(tmp_pat
 
     got = run(body())
     assert got == {"during": False, "after": True, "sighted": []}
+
+
+class _SeatedBoard(FakeBoard):
+    """The blind player's board with its own access settings: `access` answered as the
+    firmware does (`access blind=... white=...`, then `ok access`), what it sets kept."""
+
+    def __init__(self, link, serial, blind):
+        self.blind, self.white = blind, "left"
+        super().__init__(link, serial=serial, events=[GAME, "@1:2 start"])
+
+    def answer(self, text):
+        words = text.split()
+        if words[0] == "access":
+            for w in words[1:]:
+                k, _, v = w.partition("=")
+                if k in ("blind", "white"):
+                    setattr(self, k, v)
+            self.send(f"access blind={self.blind} visual=- buzzer=on code=tactileclock intensity=80,100 "
+                      f"thresholds=600,300,60,10 speech=off volume=20 ears=- white={self.white}")
+        super().answer(text)
+
+
+def test_a_blind_players_board_whose_signals_are_not_at_his_seat_is_told_to_the_arbiter(tmp_path):
+    # The mistaken party: the blind player's own board, its signals set for the right half
+    # (`access blind=right`, kept on its flash from another event), while the round file
+    # seats him at the left. The relay asks his board, alerts the arbiter at once (his
+    # motor, ask key and voice would be on his opponent's half) and logs it; the arbiter
+    # corrects the round's blind_seat and is told that board and round agree. The sighted
+    # player's board is never asked.
+    from host_tools.relay.round import RoundInfo
+
+    (tmp_path / "boards").mkdir()
+    pairing = {"event": "Open", "round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black", "blind_seat": "left"}}}
+    (tmp_path / "round.json").write_text(json.dumps(pairing))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME, "@1:2 start"])
+    blind = _SeatedBoard(str(tmp_path / "boards" / "b"), "tactile1", "right")
+    logged = []
+
+    def seat_alerts(relay):
+        return [a for a in relay.alerts.json() if a["kind"] == "blind-seat"]
+
+    async def body():
+        got = {}
+        relay = _relay(tmp_path, round_file=tmp_path / "round.json", log=logged.append)
+        await relay.start()
+        try:
+            assert await _until(lambda: seat_alerts(relay), 10)
+            await asyncio.sleep(0.3)
+            got["first"] = seat_alerts(relay)
+            r = relay.round.to_json()
+            r["boards"]["1"]["blind_seat"] = "right"  # the arbiter: he sits at the right after all
+            relay.set_round(RoundInfo.from_json(r))
+            assert await _until(lambda: len(seat_alerts(relay)) == 2, 10)
+            got["then"] = seat_alerts(relay)[-1]
+        finally:
+            await relay.stop()
+        return got
+
+    try:
+        got = run(body())
+    finally:
+        blind.close()
+        sighted.close()
+    [first] = got["first"]  # once, however often the board says it
+    assert first["urgent"] and first["board"] == 1001  # his board's group on the desk
+    assert "blind=right" in first["text"] and "seats him at the left" in first["text"]
+    assert [line for line in logged if "ALERT" in line and "blind=right" in line]
+    assert not got["then"]["urgent"] and "at the right" in got["then"]["text"]
+    assert "access" in blind.received
+    assert not [line for line in sighted.received if line.startswith("access")]
+
+
+def test_a_blind_players_board_at_his_seat_raises_nothing(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "round.json").write_text(json.dumps({"event": "Open", "round": "1", "boards": {"1": {
+        "white": "Sighted, Sam", "black": "Blind, Bea", "serial": "sighted1", "blind_serial": "tactile1",
+        "blind": "black", "blind_seat": "right"}}}))
+    sighted = FakeBoard(str(tmp_path / "boards" / "a"), serial="sighted1", events=[GAME, "@1:2 start"])
+    blind = _SeatedBoard(str(tmp_path / "boards" / "b"), "tactile1", "both")
+
+    async def body():
+        async with _paired(tmp_path, sighted, blind) as (relay, s):
+            assert await _until(lambda: "access" in blind.received, 5)
+            await asyncio.sleep(0.5)
+            return [a for a in relay.alerts.json() if a["kind"] == "blind-seat"]
+
+    assert run(body()) == []

@@ -84,7 +84,10 @@ class FakeBoard:
                         self.send(ev)
                     self.send(f"ok resend 1:{len(self.events)}")
                 elif self.answers:  # an arbiter's command, answered as the firmware does
-                    self.send(f"ok {text.split()[0]}")
+                    self.answer(text)
+
+    def answer(self, text):
+        self.send(f"ok {text.split()[0]}")
 
     def close(self):
         """The cable out: the pty's master end closes (the board's reader thread is woken
@@ -950,3 +953,42 @@ def test_a_draw_offer_from_the_clock_is_noted_for_the_arbiter_and_he_can_send_a_
     texts, answer, received = run(body())
     assert texts == ["Black offered a draw (from the clock)", "Black's draw offer lapsed: the opponent moved on"]
     assert answer == (200, "ok message") and "message TIME%20UP" in received
+
+
+def test_a_restart_makes_the_pgn_files_again_from_the_journal(tmp_path):
+    # The PGN files are never fsynced (relay/store.py): after a power cut one may be old,
+    # or gone. The relay that starts again on the folder - its board not plugged in (the
+    # game is over, the boards are packed) - writes every board's PGN, each earlier game's
+    # and the round's again from its journal.
+    events = [f"@1:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@1:2 start",
+              "@1:3 move 1 e2e4 e4", "@1:4 move 2 e7e5 e5", "@1:5 result 1-0 resignation",
+              f"@2:1 game tc=300+2 fen={START} chess960=- white=A black=B", "@2:2 start", "@2:3 move 1 d2d4 d4"]
+
+    async def first():
+        (tmp_path / "boards").mkdir()
+        fake = FakeBoard(str(tmp_path / "boards" / "f1"), events=events)
+        relay = _relay(tmp_path)
+        await relay.start()
+        try:
+            s = relay.sessions
+            assert await _until(lambda: 1 in s and s[1].current == 2 and s[1].record and s[1].record.plies, 10)
+        finally:
+            await relay.stop()
+            fake.close()
+
+    run(first())
+    out = tmp_path / "out"
+    want = {name: (out / name).read_text() for name in ("board-1.pgn", "board-1-game-1.pgn")}
+    assert "1. d4" in want["board-1.pgn"] and "1. e4 e5" in want["board-1-game-1.pgn"]
+    (out / "board-1.pgn").write_text('[Event "?"]\n\n*\n')  # left old by the power cut
+    (out / "board-1-game-1.pgn").unlink()
+    (out / "round.pgn").unlink()
+
+    async def again():
+        relay = _relay(tmp_path)  # no board on its lines
+        await relay.start()
+        await relay.stop()
+
+    run(again())
+    assert {name: (out / name).read_text() for name in want} == want
+    assert "1. e4 e5" in (out / "round.pgn").read_text() and "1. d4" in (out / "round.pgn").read_text()

@@ -124,3 +124,47 @@ def test_a_feed_that_missed_messages_gets_the_whole_state_and_one_may_ask_for_it
     got, asked = run(body())
     assert [m["type"] for m in got] == ["round", "state"] and got[1]["boards"][0]["san"] == ["e4"]
     assert asked == ["state", "state"]
+
+
+def test_the_whole_state_as_text_is_the_state_with_each_boards_text_kept():
+    # A page joining a hall gets the whole state: each board's JSON text is kept from the
+    # last time (Publisher.state_text), its clock as now. Held to the state as a dict
+    # (Publisher.public_state, serialised whole), for the arbiter and for spectators, a
+    # blind player's paired board, a pairing still waiting, and after a board moved.
+    import json as json_
+
+    from host_tools.board.session import BoardSession
+    from host_tools.protocol import parse_line
+    from host_tools.relay.publish import Publisher
+    from host_tools.relay.round import RoundInfo
+
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201"
+    sessions = {}
+    for n, moves in ((1, ["e2e4 e4", "e7e5 e5"]), (2, ["d2d4 d4"]), (1002, ["d2d4 d4"])):
+        s = sessions[n] = BoardSession(n)
+        s.serial = f"s{n}"
+        s.replay([f"@1:1 game tc=300+2 fen={start} chess960=- white=A black=B", "@1:2 start"]
+                 + [f"@1:{i + 3} move {i + 1} {m}" for i, m in enumerate(moves)])
+        s.restore_clock("clock 290000 295000 w running moves=1,1 period=0,0 flags=0,0")
+    rnd = RoundInfo.from_json({"round": "1", "boards": {"1": {"white": "Ann", "black": "Bo"},
+                                                         "3": {"white": "Cy", "black": "Di", "serial": "x"}}})
+
+    class Store:
+        def write(self, *a, **k):
+            pass
+
+    pub = Publisher(Store(), sessions, lambda: rnd)
+
+    def same(arbiter):
+        got, want = json_.loads(pub.state_text(arbiter)), json_.loads(json_.dumps({"type": "state", **pub.public_state(arbiter)}))
+        for state in (got, want):
+            for b in state["boards"]:
+                if b.get("clock"):
+                    b["clock"]["age_ms"] = None  # (made a moment apart)
+        return got == want, [b["number"] for b in got["boards"]]
+
+    assert same(True) == (True, [1, 2, 3, 1002])
+    assert same(False) == (True, [1, 2, 3])
+    sessions[2].handle(parse_line("@1:4 move 2 d7d5 d5"))
+    assert same(True)[0] and same(False)[0]
+    assert json_.loads(pub.state_text())["boards"][1]["san"] == ["d4", "d5"]

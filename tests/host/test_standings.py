@@ -103,3 +103,44 @@ def test_the_relay_serves_the_standings_and_the_earlier_rounds(tmp_path):
     # Round 3's win counts at once, under the round file's name, with its federation.
     assert (anna(got["after"])["points"], anna(got["after"])["games"], anna(got["after"])["fed"]) == (3.0, 3, "ITA")
     assert got["after"]["standings"][0]["name"] == "Anna R."
+
+
+def test_the_rounds_games_read_once_give_what_a_whole_reading_gives():
+    # The standings under a hall: each game's tags are read once (standings.games_from_round,
+    # kept by their tags but the clocks), not the whole round's PGN at every result. Held
+    # against python-chess reading the whole text, game by game, as the relay writes it
+    # (clocks, comments, a note, a finished game's termination) and as another program may.
+    import chess
+
+    from host_tools.board.session import BoardSession
+    from host_tools.relay.standings import games_from_round
+
+    def game(n, sans, result=None, note=None):
+        b, ev = chess.Board(), [f"@1:1 game tc=600+5 fen={START} chess960=- white=W{n} black=B{n}", "@1:2 start"]
+        for ply, san in enumerate(sans, 1):
+            m = b.parse_san(san)
+            b.push(m)
+            ev += [f"@1:{len(ev) + 1} move {ply} {m.uci()} {san}", f"@1:{len(ev) + 2} clk {ply} {600000 - ply * 1000}"]
+        if result:
+            ev.append(f"@1:{len(ev) + 1} result {result}")
+        s = BoardSession(n)
+        s.replay(ev)
+        if note:
+            s.record.notes.append((1, note))
+        return s.record.pgn(event="Open", site="Hall", date="2026.11.28", round_=f"3.{n}", game_id=f"b{n}-g1",
+                            white=f"P{n}", black=f"Q{n}")
+
+    played = [game(1, ["e4", "e5"], "1-0 resignation"), game(2, ["d4"]), game(3, ["c4", "c5"], note="note a word"),
+              game(4, [], "1/2-1/2 agreement")]
+    known = {}
+    text = "".join(played)
+    assert games_from_round(text, "r", known) == games_from_pgn(text, "r", whole=False)
+    assert len(known) == 4
+    # Board 2 moves on (its clocks change), board 3's game ends: read again, one game only new.
+    played[1], played[2] = game(2, ["d4", "d5", "c4"]), game(3, ["c4", "c5"], "0-1 resignation", note="note a word")
+    text = "".join(played)
+    before = dict(known)
+    assert games_from_round(text, "r", known) == games_from_pgn(text, "r", whole=False)
+    assert [k for k in known if k not in before] and sum(k not in before for k in known) == 1
+    # Another program's PGN (no blank line between tags and moves): read whole, the same.
+    assert games_from_round(ROUND_1 + ROUND_2, "r", {}) == games_from_pgn(ROUND_1 + ROUND_2, "r", whole=False)

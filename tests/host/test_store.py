@@ -86,3 +86,35 @@ def test_a_sync_makes_the_relays_own_files_durable_and_no_other(tmp_path, monkey
         assert set(synced) == {(out / "board-2.events").stat().st_ino} | extra
     finally:
         store.close()
+
+
+def test_the_files_made_from_the_journals_are_written_never_synced(tmp_path, monkeypatch):
+    # A board's PGN changes at every move: a thousand boards' PGNs were a thousand fsyncs a
+    # second. The relay makes them again from its journals when it starts, so they are
+    # written (durable=False) and never synced; the journals and boards.json still are.
+    import os
+
+    from host_tools.relay import store as store_module
+
+    synced = []
+    monkeypatch.setattr(store_module, "_datasync", lambda fd: synced.append(os.fstat(fd).st_ino))
+    store = Store(tmp_path / "out")
+    try:
+        store.write("board-1.pgn", "1. e4 *", durable=False)
+        store.write("round.pgn", "1. e4 *", durable=False)
+        store.append_event(1, "@1:2 move 1 e2e4 e4")
+        store.write("boards.json", "{}")
+        store.flush()
+        store.sync()
+        store.flush()
+        out = tmp_path / "out"
+        assert (out / "board-1.pgn").read_text() == "1. e4 *"
+        for text in ("1. e4 e5 *", "1. e4 e5 2. Nf3 *"):  # (on Linux the new file's name exchanged with the old's)
+            store.write("board-1.pgn", text, durable=False)
+            store.flush()
+            assert (out / "board-1.pgn").read_text() == text
+        assert sorted(p.name for p in out.iterdir()) == ["board-1.events", "board-1.pgn", "boards.json", "round.pgn"]
+        assert {(out / "board-1.pgn").stat().st_ino, (out / "round.pgn").stat().st_ino}.isdisjoint(synced)
+        assert {(out / "board-1.events").stat().st_ino, (out / "boards.json").stat().st_ino} <= set(synced)
+    finally:
+        store.close()
