@@ -105,6 +105,10 @@ def test_the_arbiters_page(tmp_path):
                 # The desk live (#51): the board's moves numbered, the state word true after each action.
                 await page.wait_for_function("document.querySelector('#board-1 [data-part=state]').textContent === 'running'")
                 got["scoresheet"] = await page.inner_text("#board-1 [data-part=scoresheet]")
+                # Board 2 has neither a move nor a running clock: not started, its control's
+                # time (never 0.0 twice: two fallen flags at a glance).
+                got["idle"] = (await page.inner_text("#board-2 [data-part=state]"),
+                               await page.inner_text("#board-2 [data-part=clock]"))
                 got["squares"] = await page.eval_on_selector_all("#board-1 [data-part=diagram] td", "l => l.length")
                 got["link"] = await page.eval_on_selector_all("#board-1 h2 a", "l => l.length")
                 await page.click("#board-1 [data-cmd=pause]")
@@ -172,6 +176,7 @@ def test_the_arbiters_page(tmp_path):
     run(body())
     assert got["refused_alerts"] == 0
     assert got["scoresheet"] == "1. e4" and got["squares"] == 64 and got["link"] == 0
+    assert got["idle"][0] == "not started" and "0.0" not in got["idle"][1] and got["idle"][1].startswith("White "), got["idle"]
     assert got["players"].startswith("Anna – Bo · sim-a")
     assert got["start"] == "start → ok start"
     assert got["start_again"].startswith("start → refused: ") and "%20" not in got["start_again"]

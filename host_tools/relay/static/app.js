@@ -425,12 +425,6 @@ function clockShown(b) {
   return Object.assign({}, b.clock, over ? { running: null, state: "stopped" } : {});
 }
 
-// A control's starting time in ms (its first period: "40/5400+30:1800+30" -> 5400 s).
-function startMs(tc) {
-  const m = /^(?:\d+\/)?\*?(\d+)/.exec(tc || "");
-  return m ? +m[1] * 1000 : 0;
-}
-
 // A clock line: only the clocks and the badges change.
 function renderClock(b) {
   const card = document.getElementById("board-" + b.number);

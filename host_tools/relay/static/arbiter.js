@@ -271,8 +271,14 @@ function stateWord(b) {
 
 function renderClock(b) {
   part(b.number, "state").textContent = stateWord(b);
-  const c = b.clock;
+  let c = b.clock;
   if (!c) return;
+  if (stateWord(b) === "not started") {
+    // No move and no running clock: the control's time if known, never 0.0 - which reads
+    // as two fallen flags (as the spectators' page shows an idle board).
+    const ms = startMs(b.tc) || null;
+    c = { white: ms, black: ms, state: "stopped" };
+  }
   const run = c.state === "running" ? c.running : null;
   part(b.number, "clock").textContent = `White ${fmt(c.white)}${run === "w" ? " ◀" : ""} · Black ${fmt(c.black)}${run === "b" ? " ◀" : ""}`;
 }

@@ -11,6 +11,12 @@ function fmt(ms) {
   return h ? `${h}:${pad(m)}:${pad(ss)}` : `${m}:${pad(ss)}`;
 }
 
+// A control's starting time in ms (its first period: "40/5400+30:1800+30" -> 5400 s).
+function startMs(tc) {
+  const m = /^(?:\d+\/)?\*?(\d+)/.exec(tc || "");
+  return m ? +m[1] * 1000 : 0;
+}
+
 // Text for HTML: a name or an alert can never become markup.
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
