@@ -15,7 +15,6 @@ from firmware.app import protocol as P
 from firmware.app.faces import NO_DRAW, SIGN_TOUCHED
 from firmware.app.signals import letter
 from firmware.clock.clock import ClockError
-from firmware.clock.menu import ClockMenu
 from firmware.match import MatchError
 from firmware.rules.squares import WHITE, BLACK, parse_square, square_name
 
@@ -158,8 +157,7 @@ class Controls:
             return
         menu = self.menu
         if menu is None:
-            menu = ClockMenu(self.presets, self.access_menu)
-            menu.battery = self.battery
+            menu = self._new_menu()
         try:
             todo = menu.button(name, self.match.clock, t)
         except ClockError as e:
@@ -177,6 +175,15 @@ class Controls:
             self.new_game(self.presets.get(todo[1]), t)
         self.faces.dirty = True
 
+    def _new_menu(self):
+        # Imported when a player first opens it, for memory: until then its code takes no
+        # heap (docs/firmware.md, "Memory"; the voice and the access menu load so too).
+        from firmware.clock.menu import ClockMenu
+
+        menu = ClockMenu(self.presets, self.access_menu)
+        menu.battery = self.battery
+        return menu
+
     def _practice(self, name, t):
         """name (an ask or a draw key) touched with its partner on the same half a moment
         before, no clock running (before the start, after a game's end; never in a game,
@@ -188,8 +195,7 @@ class Controls:
         if at is None or self.signals.hal.diff(t, at) > CHORD_MS or (clock.started and not clock.stopped):
             return False
         keys.clear()
-        menu = ClockMenu(self.presets, self.access_menu)
-        menu.battery = self.battery
+        menu = self._new_menu()
         if not menu.practice(clock, ASK_KEYS.get(name) or DRAW_KEYS[name], t):
             return False
         self.menu = menu

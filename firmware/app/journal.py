@@ -40,7 +40,6 @@
 # damaged generation stays on flash until its sectors come round again).
 import os
 import struct
-from array import array
 
 from firmware.const import const
 
@@ -61,27 +60,19 @@ SECTOR_MAGIC = b"CBJ2"
 AHEAD = 24  # sectors kept erased ahead: ~480 plies, a long game (a ply costs ~200 bytes)
 LOW = 2  # fewer than this left while a clock runs: one more is erased after a press
 
-_TABLE = None
-
-
-def _table():
-    global _TABLE
-    if _TABLE is None:
-        t = array("H", bytes(512))
-        for i in range(256):
-            c = i << 8
-            for _ in range(8):
-                c = ((c << 1) ^ 0x1021) if c & 0x8000 else c << 1
-            t[i] = c & 0xFFFF
-        _TABLE = t
-    return _TABLE
+# CRC-16/CCITT a nibble at a time: a table of 16 constants, which the UF2 keeps in its
+# flash (a 256-entry table would be 528 bytes of heap for the board's whole life).
+_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
+           0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
 
 
 def crc16(data, crc=0xFFFF, start=0, end=None):
     """CRC-16/CCITT-FALSE of data[start:end] (binascii.crc_hqx(data, 0xFFFF) in CPython)."""
-    t = _table()
+    t = _NIBBLE
     for i in range(start, len(data) if end is None else end):
-        crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ data[i]) & 0xFF]
+        b = data[i]
+        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
+        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
     return crc
 
 

@@ -5,7 +5,6 @@
 # switch reads (firmware/app/sensormap.py: `selftest map`, and the weak ones in the
 # report). While it runs, the board's scans and buttons come here instead of the game.
 from firmware.app.protocol import NotNow
-from firmware.app.sensormap import SensorMap
 from firmware.ticks import ticks_add
 from firmware.rules.squares import WHITE, BLACK, square_name
 
@@ -51,6 +50,9 @@ class SelfTest:
         self._seen = bytearray(8)
         self._always = bytearray(b"\xff" * 8)
         self._buttons = []
+        # Imported when a self-test starts, for memory: a maker's tool, no heap in a game.
+        from firmware.app.sensormap import SensorMap
+
         self.map = SensorMap()
         self.running = True
         self.hal.motor(WHITE, 100)

@@ -11,7 +11,7 @@
 # not while the move is played: on the board that is in the path of a press's answer.
 from firmware.rules import fen as _fen
 from firmware.rules.errors import IllegalMoveError
-from firmware.rules.position import START_FEN, Position, new_move_buffer
+from firmware.rules.position import START_FEN, Position, SHARED_MOVES
 from firmware.rules.squares import SQ120, WHITE, BLACK
 from firmware.rules import material
 from firmware.rules import outcome as _o
@@ -22,7 +22,7 @@ from firmware.rules.uci import uci as _uci, parse_uci as _parse_uci
 class Game:
     def __init__(self, fen=None, chess960=False, position=None):
         self.position = position if position is not None else Position(fen, chess960)
-        self._buf = new_move_buffer()
+        self._buf = SHARED_MOVES  # filled and read within one call (position.py)
         self._kbuf = bytearray(34)
         self._started()
 

@@ -45,7 +45,6 @@ _BISHOP_DIRS = (-11, -9, 9, 11)
 _KING_DIRS = (-11, -10, -9, -1, 1, 9, 10, 11)
 # Ray directions by piece type (bishop, rook, queen: the king's eight directions).
 _DIRS = (None, None, None, _BISHOP_DIRS, _ROOK_DIRS, _KING_DIRS)
-_CELLS = tuple(SQ120)
 _PROMOS = (_QUEEN, _ROOK, _BISHOP, _KNIGHT)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -55,6 +54,13 @@ MAX_MOVES = const(218)  # the most legal moves any chess position has
 def new_move_buffer(plies=1):
     """A buffer for gen_legal: room for `plies` plies of moves, 4 bytes a move."""
     return array("I", bytes(4 * (MAX_MOVES + 2) * plies))
+
+
+# One ply of legal moves shared by the callers that fill it and read it within one call,
+# never while another of them is under way: Game's legality and claim checks, parse_uci,
+# SAN's disambiguation (880 bytes of heap, once instead of once each). Position's own
+# look-ahead (has_legal_move, inside those loops) has its buffer, _scratch.
+SHARED_MOVES = new_move_buffer()
 
 
 class Position:
@@ -348,7 +354,7 @@ class Position:
                 promo_hi = 28
                 start_lo = 81
             ep = self.ep
-            for s in _CELLS:
+            for s in SQ120:  # the 64 squares' cells (bytes: no copy of them on the heap)
                 p = b[s]
                 if not p & us:
                     continue

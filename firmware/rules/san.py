@@ -1,5 +1,5 @@
 # Standard algebraic notation out (FIDE appendix C), for the display and announcements.
-from firmware.rules.position import new_move_buffer, CASTLE, EN_PASSANT, move_from, move_to, move_promotion
+from firmware.rules.position import SHARED_MOVES, CASTLE, EN_PASSANT, move_from, move_to, move_promotion
 from firmware.rules.squares import SQ64, PAWN, KING, PIECE_SYMBOLS, FILE_NAMES, RANK_NAMES, square_name
 
 # Letters of the pieces by type, in English (the default) and other FIDE languages.
@@ -8,7 +8,7 @@ LETTERS_EN = (" ", "P", "N", "B", "R", "Q", "K")
 LETTERS_IT = (" ", "P", "C", "A", "T", "D", "R")
 LETTERS_DE = (" ", "B", "S", "L", "T", "D", "K")
 
-_BUF = new_move_buffer()  # legal moves (the position's own scratch is not ours)
+_BUF = SHARED_MOVES  # legal moves, read within one call (the position's own scratch is not ours)
 
 
 def san(pos, m, letters=LETTERS_EN):

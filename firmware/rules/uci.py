@@ -1,10 +1,10 @@
 # UCI move strings in and out: 'e2e4', 'e7e8n'; castling as 'e1g1' in standard chess and
 # as king-takes-rook ('e1h1', 'b1a1') in Chess960, where the king may not move at all.
 from firmware.rules.errors import IllegalMoveError, InvalidMoveError
-from firmware.rules.position import new_move_buffer, CASTLE, move_from, move_to, move_promotion
+from firmware.rules.position import SHARED_MOVES, CASTLE, move_from, move_to, move_promotion
 from firmware.rules.squares import SQ64, PIECE_SYMBOLS, square_name, parse_square
 
-_BUF = new_move_buffer()  # legal moves (the position's own scratch is not ours)
+_BUF = SHARED_MOVES  # legal moves, read within one call (the position's own scratch is not ours)
 
 
 def uci(pos, m):

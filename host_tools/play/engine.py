@@ -95,6 +95,12 @@ class EngineGame:
         self._takeback_at = 0.0
         self._moved_at = 0.0  # when the last move line came
         self._announced_result = None
+        # The player's draw offer made while the engine is to move (thinking, or its move
+        # shown and not yet on the board): answered once the engine's move stands, as an
+        # offer stands until the opponent answers it (9.1.2.3). The board refuses a draw
+        # before each side has moved (5.2.3), and the engine must not be asked to judge a
+        # position while it searches (python-chess would cancel the search).
+        self._draw_offered = False
         self.finished = threading.Event()  # a result reached (for tests and --games)
 
     def _configure(self) -> None:
@@ -179,6 +185,7 @@ class EngineGame:
                 return
             self._collect()
             self._maybe_think()
+            self._maybe_answer_draw()
 
     def _event(self, ev) -> None:
         """A new event of the board's game."""
@@ -189,6 +196,7 @@ class EngineGame:
         elif ev.kind == "game":
             self._expected = None
             self._announced_result = None
+            self._draw_offered = False
         elif ev.kind == "move":
             self._moved_at = time.monotonic()
             self._expected_is_done(ev)
@@ -367,6 +375,12 @@ class EngineGame:
         if board is None or board.is_game_over():  # answered, never silence: the player waits for a word
             self.say("No game is going on to offer a draw in (new starts one).")
             return
+        if board.turn == self._engine_side():
+            if not self._draw_offered:
+                self._draw_offered = True
+                self.say(f"Your draw offer stands: {self.name} answers it once its move is on the board.")
+            return
+        self._draw_offered = False
         info = self._analyse(board, chess.engine.Limit(time=0.5, depth=14))
         score = info["score"].pov(self._engine_side()).score(mate_score=100000)
         if score is not None and score <= DRAW_MARGIN_CP:
@@ -374,6 +388,23 @@ class EngineGame:
             self.say(f"{self.name} accepts the draw.")
         else:
             self.say(f"{self.name} declines the draw.")
+
+    def _maybe_answer_draw(self) -> None:
+        """The draw offer made while the engine was to move, answered once its move is on
+        the board (dropped if the game ended meanwhile)."""
+        if not self._draw_offered:
+            return
+        r = self.record()
+        if r is None or r.result != "*":
+            self._draw_offered = False
+            return
+        board = r.board()
+        if board.turn == self._engine_side() or self._thinking is not None:
+            return
+        try:
+            self._draw_offer(board)
+        except BoardError as e:
+            self.say(f"The board said: {e}")
 
     def close(self) -> None:
         try:

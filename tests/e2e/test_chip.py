@@ -261,6 +261,31 @@ def test_the_board_gives_its_prompt_to_mpremote(pico):
     assert rc == 0 and "2" in out, out
 
 
+def test_an_old_copy_of_the_firmware_on_the_filesystem_never_shadows_the_uf2s(pico):
+    # MicroPython's sys.path puts the filesystem ("") before the frozen modules: a
+    # `firmware` package left there (files put on by hand, an old deploy) would be the one
+    # imported, unless main.py puts the frozen modules first. This one cannot even import.
+    shipped = uf2.record(SHIPPED)["version"]
+    t = pico.now()
+    pico.send("repl")
+    pico.line("not started", after=t)
+    rc, out = _mpremote(pico, "import os\nos.mkdir('firmware')\n"
+                              "f = open('firmware/__init__.py', 'w')\n"
+                              "f.write('raise ImportError(\"the old copy on the filesystem\")\\n')\n"
+                              "f.close()\nprint(os.listdir('firmware'))")
+    assert rc == 0 and "__init__.py" in out, out
+    t = pico.now()
+    pico.reset()
+    assert "fw=%s " % shipped in pico.hello(after=t)["s"]
+    assert not [ln for ln in pico.lines() if ln["t"] >= t and ("old copy" in ln["s"] or "Traceback" in ln["s"])]
+    # The copy is still there (the application ran beside it, not instead of it).
+    t = pico.now()
+    pico.send("repl")
+    pico.line("not started", after=t)
+    rc, out = _mpremote(pico, "import os\nprint(os.listdir('firmware'))")
+    assert rc == 0 and "__init__.py" in out, out
+
+
 def test_speech_on_a_chip_without_the_voice_and_the_menu(pico):
     # The real rp2 port looks for the voice's bridge on I2C (0x4D, absent here): the setting
     # is kept, a warning says so, and the board plays on. The menu opens and closes on its
