@@ -292,20 +292,31 @@ def bench(n, seconds, port, livechess=0, poll_standings=False, earlier_games=0):
                         "feed": "eboardevent", "id": i, "param": {"serialnr": serials[i]}}}))
                 for i in range(len(serials)):
                     await subscribe(i)
-                fed = set()
+                fed, later = set(), set()
+
+                async def again(i):
+                    await asyncio.sleep(1)
+                    await subscribe(i)
+
                 while not result.exists():
                     try:
                         m = await lc.receive_json(timeout=0.5)
                     except (asyncio.TimeoutError, TypeError):
                         continue
                     if m.get("response") == "error" and isinstance(m.get("id"), int):
-                        await asyncio.sleep(1)  # that board has not said hello yet: again
-                        await subscribe(m["id"])
+                        # That board has not said hello yet: again in a second - beside this
+                        # loop, which goes on reading (a pause here held the connection's
+                        # other feeds back and was counted as the relay's delay).
+                        task = asyncio.create_task(again(m["id"]))
+                        later.add(task)
+                        task.add_done_callback(later.discard)
                     elif m.get("response") == "feed":
                         p = m["param"]
                         if m["id"] in fed:  # (a subscription's first feed is where its board stood: not a move's way)
                             lc_seen.setdefault((p["serialnr"], len(p["san"])), time.time())
                         fed.add(m["id"])
+                for task in list(later):
+                    task.cancel()
                 await lc.close()
 
             async def standings_poller():
