@@ -217,8 +217,8 @@ DATASHEETS = {}
 # "Adafruit 0.54 Alphanumeric STEMMA QT.sch": library adafruit_display, symbol
 # SEGMENT_STARBURST_DUAL_COMMONCATHODE, its pins under their segments' labels; the same
 # schematic's nets put pin 12 on ROW0 ... pin 8 on ROW14 in the bit order of Adafruit's
-# library, whose lower diagonals are the firmware's the other way round). It lets the check
-# below be run on a real display's pins.
+# library, whose lower diagonals are the firmware's the other way round; its "v0.1" schematic
+# wires them the same). It lets the check below be run on a real display's pins.
 KWA_541CBB = ({"L": "N", "N": "L"}, 2, {
     "12": "A", "10": "B", "9": "C", "7": "D", "1": "E", "18": "F", "13": "G1", "6": "G2", "17": "H", "15": "J",
     "14": "K", "2": "L", "4": "M", "5": "N", "8": "DP", "16": "COM0", "11": "COM1"})
