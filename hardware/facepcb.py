@@ -38,7 +38,8 @@ class Face(RoutedBoard):
 
     SEED = 19
     POUR = "GND"  # poured over both sides (after routing: its tracks join it anyway)
-    NOTE = (W / 2, H - 3.0, "clock face (White: D3, R1 left off)")
+    # (No datasheet pin table of the characters ordered was reached: the board says so itself.)
+    NOTE = (W / 2, H - 3.0, "clock face (White: D3, R1 left off) - DO NOT ORDER: DS1-DS8 pinout unchecked")
     ASSEMBLY = {
         ("HT16K33", "SOIC-28W"): ("HT16K33-28SOP", ""),  # no stocked number seen: soldered by hand
         ("100n", "C_0805_2012Metric"): ("CL21B104KBCNNNC", "C28233"),

@@ -220,9 +220,21 @@ LOOKED_UP = {
     "HT16K33-28SOP": ("no LCSC C-number for the 28-pin SOP found (published KiCad designs name the part "
                       "HT16K33-28SOP, with no distributor number): search LCSC by that part number; the face "
                       "PCB leaves it to the maker's iron", "hardware/README.md, 'The faces' PCB'"),
-    "PSC08-11SRWA": ("published designs use the PSC08-11 as a 16-segment, 18-pin display; no datasheet pin "
-                     "table reachable: the faces' recommended route is the backpacks", "hardware/README.md, "
-                     "'The faces' PCB'"),
+    "PSC08-11SRWA": ("NOT REACHED (2026-11-28): no datasheet pin table of the PSC08-11, nor of any stocked 14- or "
+                     "16-segment alphanumeric display, in the sources reachable from here: KiCad's own libraries "
+                     "(Debian's kicad-symbols and kicad-footprints; KiCad's GitHub mirrors, last commit 2020-10-02) "
+                     "have no 14- or 16-segment character; the stored pages hold only the openings of third-party "
+                     "rewrites of Lite-On's LTP-3784 and LTP-3862 sheets (their pin sections cut off) and nothing "
+                     "of Kingbright's PSC08-11 or PSA08-11 or Luckylight's KWA-541. Published designs use the "
+                     "PSC08-11 as a 16-segment part (16 segments and a point, one common: 18 pins), not the "
+                     "14-segment character the face's footprint draws: check the sheet before ordering. The one "
+                     "published pinout reached is another part's: Luckylight's KWA-541CBB (0.54-inch, two "
+                     "characters) in Adafruit's open quad alphanumeric backpack (tests/hardware/test_facepcb.py, "
+                     "KWA_541CBB). The faces' recommended route stays the backpacks",
+                     "KiCad/kicad-symbols Display_Character.kicad_sym and KiCad/kicad-footprints Display*.pretty "
+                     "(GitHub mirrors at 4e17d75, 7ebfa6b); smdled.org, LTP-3784JD-01 and LTP-3784KS pages; "
+                     "adafruit/Adafruit-LED-Backpacks at a58b392, 'Adafruit 0.54 Alphanumeric STEMMA QT.sch'; a "
+                     "published HT16K33 design with nine PSC08-11SURKWA (its README: 16-segment, common cathode)"),
     "B3B-XH-A": (_NONE, ""),
     "DFPlayer Mini (DFR0299)": (_NONE, ""),
     "CDS-40-8": (_NONE, ""),

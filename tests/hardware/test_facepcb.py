@@ -187,3 +187,121 @@ def test_the_chip_on_the_back_is_mirrored_and_its_supply_and_bus_pins_carry_thei
     nets = {"VDD": "VSYS", "VSS": "GND", "SDA": "SDA", "SCL": "SCL"}
     for number, pin in HT16K33_POWER_AND_BUS.items():
         assert pads[number].GetNetname() == nets[pin], (number, pin, pads[number].GetNetname())
+
+
+# ----- the characters held to the ordered display's own pin table (issue 47, point 1)
+#
+# The firmware's bits (firmware/hal/face.py): bit i of a character's word lights ROW i of
+# the HT16K33 (its datasheet's 16 x 8 matrix: ROW0-15 drive the anodes, COM0-7 sink the
+# cathodes of a common-cathode display), character i on COM i. Named by where each segment
+# is, the firmware's way: H, J, K the upper diagonal, vertical, diagonal from the left; N, M,
+# L the lower ones from the left.
+from firmware.hal import face as FIRMWARE  # noqa: E402
+
+BIT = {"A": FIRMWARE._A, "B": FIRMWARE._B, "C": FIRMWARE._C, "D": FIRMWARE._D, "E": FIRMWARE._E,
+       "F": FIRMWARE._F, "G1": FIRMWARE._G1, "G2": FIRMWARE._G2, "H": FIRMWARE._H, "J": FIRMWARE._J,
+       "K": FIRMWARE._K, "L": FIRMWARE._L, "M": FIRMWARE._M, "N": FIRMWARE._N, "DP": FIRMWARE.DP}
+
+# Each display maker's pin table, typed from its datasheet's page (never from the generator):
+# part number -> ("document, revision, page", (the maker's letter for each of the firmware's
+# positions where they differ, characters per part, {pin: segment, or "COM<k>" for the
+# common cathode of the part's character k counted from the left})).
+# Kingbright PSC08-11SRWA (the part order.csv buys): its datasheet was not reached from
+# here (hardware/sourcing.py LOOKED_UP says where it was looked for), so nothing is typed
+# and the face PCB stays marked "do not order".
+DATASHEETS = {}
+
+# An independent published pinout, not a maker's datasheet: the Luckylight KWA-541CBB (0.54",
+# two 14-segment characters, common cathode, 18 positions with pin 3 absent) as Adafruit's
+# open 0.54" quad alphanumeric backpack wires it (adafruit/Adafruit-LED-Backpacks at a58b392,
+# "Adafruit 0.54 Alphanumeric STEMMA QT.sch": library adafruit_display, symbol
+# SEGMENT_STARBURST_DUAL_COMMONCATHODE, its pins under their segments' labels; the same
+# schematic's nets put pin 12 on ROW0 ... pin 8 on ROW14 in the bit order of Adafruit's
+# library, whose lower diagonals are the firmware's the other way round; its "v0.1" schematic
+# wires them the same). It lets the check below be run on a real display's pins.
+KWA_541CBB = ({"L": "N", "N": "L"}, 2, {
+    "12": "A", "10": "B", "9": "C", "7": "D", "1": "E", "18": "F", "13": "G1", "6": "G2", "17": "H", "15": "J",
+    "14": "K", "2": "L", "4": "M", "5": "N", "8": "DP", "16": "COM0", "11": "COM1"})
+
+
+def characters(board):
+    """The board's character displays, left to right as the front shows them: [(reference,
+    {pad number: net})]."""
+    parts = [fp for fp in board.GetFootprints() if fp.GetReference().startswith("DS")]
+    parts.sort(key=lambda fp: fp.GetPosition().x)
+    return [(fp.GetReference(), {p.GetNumber(): p.GetNetname() or None for p in fp.Pads()}) for fp in parts]
+
+
+def display_faults(parts, table):
+    """Where the displays' pads are not on the nets the maker's pin table and the firmware's
+    bits give them: [(reference, pin, net on the board, net wanted)]; [] if every pin is."""
+    letters, per_part, pins = table
+    mine = {theirs: ours for ours, theirs in letters.items()}
+    faults = []
+    for i, (ref, pads) in enumerate(parts):
+        for pin in sorted(set(pins) | set(pads), key=lambda n: (len(n), n)):
+            meaning = pins.get(pin)
+            if meaning is None:
+                want = None
+            elif meaning.startswith("COM"):
+                want = "COM%d" % (i * per_part + int(meaning[3:]))
+            else:
+                want = "ROW%d" % (BIT[mine.get(meaning, meaning)].bit_length() - 1)
+            got = pads.get(pin, "(no pad)")
+            if got != want:
+                faults.append((ref, pin, got, want))
+    return faults
+
+
+def test_the_check_of_a_displays_pins_finds_a_pin_on_another_net():
+    # A board wired as the table says passes; two segments swapped, a common moved or a pin
+    # missing is found.
+    letters, per_part, pins = KWA_541CBB
+    good = []
+    for i in range(4):
+        pads = {}
+        for pin, meaning in pins.items():
+            seg = {v: k for k, v in letters.items()}.get(meaning, meaning)
+            pads[pin] = "COM%d" % (2 * i + int(meaning[3:])) if meaning.startswith("COM") else \
+                "ROW%d" % (BIT[seg].bit_length() - 1)
+        good.append(("DS%d" % (i + 1), pads))
+    assert display_faults(good, KWA_541CBB) == []
+    # (the lower diagonals by the maker's letters: its L is the firmware's N, ROW13)
+    assert good[0][1]["2"] == "ROW13" and good[0][1]["5"] == "ROW11"
+    swapped = [(ref, dict(pads)) for ref, pads in good]
+    swapped[1][1]["2"], swapped[1][1]["5"] = swapped[1][1]["5"], swapped[1][1]["2"]
+    assert {f[1] for f in display_faults(swapped, KWA_541CBB)} == {"2", "5"}
+    moved = [(ref, dict(pads)) for ref, pads in good]
+    moved[2][1]["11"] = "COM4"
+    assert display_faults(moved, KWA_541CBB) == [("DS3", "11", "COM4", "COM5")]
+    gone = [(ref, dict(pads)) for ref, pads in good]
+    del gone[3][1]["8"]
+    assert display_faults(gone, KWA_541CBB) == [("DS4", "8", "(no pad)", "ROW14")]
+
+
+def test_the_characters_follow_the_ordered_displays_own_pin_table_or_the_board_says_do_not_order():
+    import re
+
+    from hardware import sourcing
+
+    ordered = next(r for r in csv.DictReader((sourcing.HERE / "order.csv").open()) if r["part"] == "Char_14seg_CC")
+    parts = characters(_board())
+    assert [ref for ref, _ in parts] == ["DS%d" % n for n in range(1, 9)]
+    table = DATASHEETS.get(ordered["mpn"])
+    if table is not None:
+        assert display_faults(parts, table[1]) == [], table[0]
+    else:
+        # No datasheet pin table reached for the display ordered: the board says so where a
+        # maker would order it (the guide and the board's own silkscreen), and the order
+        # line records where the table was looked for.
+        guide = (pcb.HERE / "README.md").read_text()
+        section = guide.split("## The faces' PCB", 1)[1].split("\n## ", 1)[0]
+        assert re.search(r"\*\*Do not order\s+it", section), "the face PCB's section must say: Do not order it"
+        board = _board()
+        silk = [t.GetText() for t in board.GetDrawings()
+                if t.GetClass().endswith("TEXT") and t.GetLayer() in (PCBNEW.F_SilkS, PCBNEW.B_SilkS)]
+        assert any("do not order" in t.lower() for t in silk), silk
+        assert "not reached" in sourcing.LOOKED_UP[ordered["mpn"]][0].lower()
+    # The check is not empty words: the generic footprint (pins in segment order, one
+    # common) is wrong against a real display's published pins.
+    assert len(display_faults(parts, KWA_541CBB)) > 8 * 8
