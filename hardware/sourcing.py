@@ -134,6 +134,8 @@ CATALOGUE = {
     # published bills of materials list it, for a maker who solders his own carriers.
     "WS2812B strip 30/m": (ANY, "WS2812B strip, 30 LEDs/m, 10 mm, IP30, 5 V, 1 m", MARKET,
                            "WS2812B LED strip 30 LEDs/m IP30 5V 1m", 4.50, "marketplace"),
+    "magnet 12x2 N42": (ANY, "disc 12 x 2 mm, N42, Ni-Cu-Ni, magnetised axially", MARKET,
+                        "neodymium disc magnet 12 x 2 mm N42", 0.20, "marketplace"),
     "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
                         "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
     "magnet 12x3 N42": (ANY, "disc 12 x 3 mm, N42, Ni-Cu-Ni, magnetised axially", MARKET,
