@@ -21,7 +21,7 @@ Black); on the board, x right from the a-file's edge and y down from the 8th ran
 (so square a8's top-left corner is (0, 0)).
 """
 PITCH = 55.0  # a square's side
-PITCH_RANGE = (52.0, 62.0)  # the sensing holds here (hardware/magnets.py, crowd); the strips route 48-65
+PITCH_RANGE = (52.0, 62.0)  # where the sensing holds (hardware/magnets.py: a crowd round an empty square)
 # The reed switches under a square, in parallel on its matrix cell: (x, y, angle) of each
 # glass's centre (mm from the square's centre at 55 mm squares, x towards file h, y towards
 # White) and its direction (degrees from the rank towards White). Its file line's pad is the
