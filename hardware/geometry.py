@@ -1,7 +1,9 @@
 """The board's mechanical dimensions, in millimetres: the one source the sensor strips
 (hardware/pcb.py) and the enclosure (hardware/enclosure.py) read. FIDE recommends 5-6 cm
 squares for a standard board (the Laws' guidelines on equipment); 55 mm is the default, any
-pitch from 48 to 65 mm generates.
+pitch from 52 to 62 mm generates (PITCH_RANGE: outside it no common magnet reads a piece in
+its square's corner and keeps a crowd of neighbours under the reeds' drop-out with the
+margin hardware/magnets.py asks; at 50 mm the best does x0.97 of it, at 64 mm x0.97).
 
 The sensor is eight identical strips, one per rank, laid side by side under the playing
 surface (a 464 mm board is too large to order cheaply; a 466 x 54.5 mm strip is not). Under
@@ -19,7 +21,7 @@ Black); on the board, x right from the a-file's edge and y down from the 8th ran
 (so square a8's top-left corner is (0, 0)).
 """
 PITCH = 55.0  # a square's side
-PITCH_RANGE = (48.0, 65.0)
+PITCH_RANGE = (52.0, 62.0)  # where the sensing holds (hardware/magnets.py: a crowd round an empty square)
 # The reed switches under a square, in parallel on its matrix cell: (x, y, angle) of each
 # glass's centre (mm from the square's centre at 55 mm squares, x towards file h, y towards
 # White) and its direction (degrees from the rank towards White). Its file line's pad is the

@@ -81,7 +81,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "in the first strip's J1", "the board's cable"),
         (40, "magnet %dx%d %s" % (d, t, grade), "neodymium disc magnet, %d mm x %d mm, %s, magnetised through its "
          "thickness (32 pieces, 2 spare queens, 6 spare): hardware/magnets.py, a piece read wherever its base lies "
-         "on its square, no other square's switch moved (x%.2f over both)" % (d, t, grade, margin), "the pieces"),
+         "on its square, no other square's switch moved by one piece or by a crowd round it (x%.2f over all three)"
+         % (d, t, grade, margin), "the pieces"),
         (1, "chess pieces", "Staunton pieces, king about 95 mm tall, its base 38-48 mm, a pawn's base %g-%g mm "
          "(no piece's smaller: the sensing is sized for %g mm; FIDE's standards: a square twice a pawn's base), "
          "felted; a %.1f x %.1f mm hole drilled in each base for its magnet, the same pole down on every piece"

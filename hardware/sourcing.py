@@ -134,6 +134,8 @@ CATALOGUE = {
     # published bills of materials list it, for a maker who solders his own carriers.
     "WS2812B strip 30/m": (ANY, "WS2812B strip, 30 LEDs/m, 10 mm, IP30, 5 V, 1 m", MARKET,
                            "WS2812B LED strip 30 LEDs/m IP30 5V 1m", 4.50, "marketplace"),
+    "magnet 12x2 N42": (ANY, "disc 12 x 2 mm, N42, Ni-Cu-Ni, magnetised axially", MARKET,
+                        "neodymium disc magnet 12 x 2 mm N42", 0.20, "marketplace"),
     "magnet 12x3 N35": (ANY, "disc 12 x 3 mm, N35, Ni-Cu-Ni, magnetised axially", MARKET,
                         "neodymium disc magnet 12 x 3 mm N35", 0.22, "marketplace"),
     "magnet 12x3 N42": (ANY, "disc 12 x 3 mm, N42, Ni-Cu-Ni, magnetised axially", MARKET,
@@ -208,15 +210,28 @@ _NONE = "no distributor page for it among the stored pages; its number stays for
 LOOKED_UP = {
     "MACD-14 15-20": ("the series (10-30 AT) in Littelfuse's MACD-14 datasheet (rev. 02/08/17), its 15-20 AT "
                       "part's own number not in the stored excerpts; Mouser's number not seen: order by the "
-                      "distributor's own number, no spaces", "pdfslide.us, 'MACD-14 14mm Close-Differential "
-                      "Reed Switch' (Littelfuse datasheet)"),
+                      "distributor's own number, no spaces. Its DROP-OUT NOT FOUND: page 1 (the only one the "
+                      "stored copies show) calls the series close-differential with no drop-out figure, nor do "
+                      "Littelfuse's MDSR-7 (rev. 10/09/15) and MDSR-10 pages; the sensing takes 70 % of the "
+                      "pull-in and keeps its 1.5 margin over it (hardware/magnets.py): ask Littelfuse for the "
+                      "band's least drop-out", "pdfslide.us and xonelec.com, 'MACD-14 14mm Close-Differential "
+                      "Reed Switch' (Littelfuse datasheet); dtsheet.com/doc/1456696 and "
+                      "pdf.product.network/7f8b1c89/hamlin.com (MDSR-7); reed-sensor.com/glossary/close-differential"),
     "UVR1A102MPD": (_NONE, ""),
     "BC337-40": ("BC33740BU is the maker's number for the BC337-40 in TO-92, bulk (the datasheet's ordering "
                  "table); Mouser's 512- number not seen", "dtsheet.com/doc/1360434 (BC337/BC338 datasheet, "
                  "Ordering Information)"),
     "Seeed 316040001": (_NONE, ""),
     "CEM-1203(42)": (_NONE, ""),
-    "WP813SRD": (_NONE, ""),
+    "WP813SRD": ("NOT FOUND: no stored page or repository holds Kingbright's WP813SRD datasheet (searched by "
+                 "its number, as a 10 mm T-3 1/4 lamp and by its super-bright-red GaAlAs chip; Kingbright's "
+                 "datasheets reached are other lamps: WP7113LSYCK/J3, WP7113SEC/J4-AMT, WP937EGW, KPH-1608), so "
+                 "its forward voltage and intensity stay the SRD family's figures as printed elsewhere, unverified. "
+                 "The 150 ohm does not lean on them: any red LED's 1.6-2.6 V (a generic red lamp's range, "
+                 "GB-413's datasheet; Kingbright's WP937EGW red: 2.0 typ, 2.5 max at 20 mA) gives 11-24 mA "
+                 "over VSYS's 4.5-5.25 V, under the 30 mA maximum (tests/hardware/test_hardware.py); Mouser's "
+                 "number not seen", "pdf.support (Kingbright WP7113 datasheets); arietiform.com mirror of "
+                 "scribd 738161354 (WP937EGW, DSAF1535 V.9A, page 1-2)"),
     "HT16K33-28SOP": ("no LCSC C-number for the 28-pin SOP found (published KiCad designs name the part "
                       "HT16K33-28SOP, with no distributor number): search LCSC by that part number; the face "
                       "PCB leaves it to the maker's iron", "hardware/README.md, 'The faces' PCB'"),

@@ -18,7 +18,7 @@ What it makes (sizes from hardware/geometry.py, as the ordinary surface):
 
 A piece stands in its hole, so it is at its square's centre (within the peg's clearance),
 over the middle of the square's centre switch, which it does not move: the two switches
-above and below it read it. It takes the ordinary pieces' 12 x 3 mm magnet (an 8 x 3 mm one,
+above and below it read it. It takes the ordinary pieces' 12 x 2 mm magnet (an 8 x 3 mm one,
 as before the three switches, is not enough there): the checks (tests/hardware/test_tactile.py)
 hold the magnet against the reed switches with hardware/magnets.py - read under its own
 square standing on a dark square (the furthest, as far as on the ordinary board), the other
@@ -36,7 +36,7 @@ from hardware import magnets as M
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "tactile"
 
-MAGNET = (12.0, 3.0)  # the pegged pieces' magnet: the ordinary pieces' (parts.py)
+MAGNET = (12.0, 2.0)  # the pegged pieces' magnet: the ordinary pieces' (parts.py, magnets.choose)
 PEG = (14.0, 2.6)  # the peg's diameter and length: in the 3 mm surface with 0.4 mm to spare
 HOLE = 14.6  # the peg's hole: 0.3 mm clearance round it
 PEG_WALL = 0.6  # under the magnet, at the peg's tip

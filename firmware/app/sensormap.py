@@ -8,8 +8,8 @@
 # of three slides finds one of them weak, where it alone reads: along the files through the
 # squares' centres (the centre switch), along the ranks with the piece's base against the
 # squares' White edge (the switch on White's side), then their Black edge (Black's). The
-# model reads such a slide at least 78 % of the way across a 48-65 mm square with all three
-# switches working (at the highest pull-in bought), at most 64 % with the one the slide tests
+# model reads such a slide at least 71 % of the way across a 52-62 mm square with all three
+# switches working (at the highest pull-in bought), at most 52 % with the one the slide tests
 # dead (at the lowest): under WEAK_PERCENT the
 # square is weak (a switch, its joint, its magnet or its place is not what the model says).
 from array import array
@@ -19,7 +19,7 @@ from firmware.ticks import ticks_add, ticks_diff
 from firmware.const import const
 
 
-WEAK_PERCENT = const(71)  # between the model's 78 % and 64 %, a slide's unevenness either side
+WEAK_PERCENT = const(61)  # between the model's 71 % and 52 %, a slide's unevenness either side
 _NONE = const(-1)
 
 

@@ -67,8 +67,9 @@ def test_the_choice_fails_where_it_should():
     grade, d, t, m = M.choose()
     assert m >= 1.0 and M.check(d, t, M.GRADES[grade])["ok"]
     # Smaller magnets (10 x 2, 8 x 3 N52) do not read a piece everywhere on its square; a
-    # stronger one (12 x 4 N52) reaches the next square at 48 mm squares: the choice is not
-    # one of many that would all pass.
+    # stronger one (12 x 4 N52) reaches the next square at the smallest pitch allowed (and
+    # its crowd holds a switch closed: test_sensing.py): the choice is not one of many
+    # that would all pass.
     assert not M.check(10, 2, M.GRADES["N52"])["ok"] and not M.check(8, 3, M.GRADES["N52"])["ok"]
     assert M.check(12, 4, M.GRADES["N52"], pitch=G.PITCH_RANGE[0])["neighbour"] > M.needed()[1]
     # A playing surface 6 mm thicker: no magnet does both.
@@ -86,6 +87,8 @@ def test_the_bill_of_materials_and_the_cost_are_up_to_date(tmp_path):
     grade, d, t, _ = M.choose()
     magnet = [r for r in rows if r["part"].startswith("magnet")]
     assert magnet and magnet[0]["part"] == "magnet %dx%d %s" % (d, t, grade)
+    from hardware import tactile
+    assert tactile.MAGNET == (d, t)  # the tactile set's pegs take the same magnets
     for r in rows:
         assert float(r["eur"]) == pytest.approx(int(r["qty"]) * float(r["eur_each"]), abs=0.01)
     # Every part of the circuit's BOM has its price (and then its fittings: test_sourcing.py),

@@ -22,7 +22,7 @@ def _pads(board):
     return {(fp.GetReference(), pad.GetNumber()): pad.GetNetname() for fp in board.GetFootprints() for pad in fp.Pads()}
 
 
-@pytest.mark.parametrize("pitch", [G.PITCH_RANGE[0], 50.0, G.PITCH, 60.0, G.PITCH_RANGE[1]])
+@pytest.mark.parametrize("pitch", [G.PITCH_RANGE[0], G.PITCH, 58.0, 60.0, G.PITCH_RANGE[1]])
 def test_the_design_rules_check_is_clean(tmp_path, pitch):
     violations, unconnected = pcb.write_all(pitch, tmp_path)
     assert (violations, unconnected) == (0, 0), (tmp_path / pcb.DRC_FILE.name).read_text()[:2000]
