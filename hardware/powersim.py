@@ -60,13 +60,15 @@ FUSES = {
     # voice on empty cells, 50 mV from the faces' minimum (see the MF-R185's 0.11 below).
     "16R110B": (1.10, 2.20, 0.140), "16R135B": (1.35, 2.70, 0.120), "16R160B": (1.60, 3.20, 0.110),
     "16R185B": (1.85, 3.70, 0.090), "16R250B": (2.50, 5.00, 0.060),
-    # Bourns MF-R series (its datasheet, "MF-R Series - PTC Resettable Fuses", page 1,
-    # Electrical Characteristics, at 23 C: pdf.product.network/d36d6b36/bourns.com/
-    # MF-R025-0.html, dtsheet.com/doc/1638939): hold, trip and R1max. The MF-R110 is the part
-    # the clock had first (0.10-0.18 ohm initial, R1max 0.27). The MF-R185 (30 V, 40 A,
-    # 0.040-0.07 ohm initial, R1max 0.11) holds enough but its R1max lets the regulator's
-    # input sag until VSYS falls to 4.34 V with the motors and the voice on empty cells.
-    # The MF-R250 (30 V, 40 A, 0.025-0.048 ohm initial, R1max 0.07) is the circuit's fuse.
+    # Bourns MF-R series (its datasheet, "MF-R Series - PTC Resettable Fuses", REV. AL, 05/21,
+    # page 1, Electrical Characteristics, at 23 C; the same table in the older copies at
+    # pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and dtsheet.com/doc/1638939):
+    # hold, trip and R1max. The MF-R110 is the part the clock had first (0.10-0.18 ohm
+    # initial, R1max 0.27). The MF-R185 (30 V, 40 A, 0.040-0.07 ohm initial, R1max 0.11)
+    # holds about what the clock draws, but its R1max lets the regulator's input sag until
+    # VSYS falls to 4.34 V with the motors and the voice on empty cells. The MF-R250 (30 V,
+    # 40 A, 0.025-0.048 ohm initial, R1max 0.07; 12.0 x 18.3 mm, leads 0.81 mm on 5.1 mm,
+    # page 3) is the circuit's fuse.
     "MF-R110": (1.10, 2.20, 0.27), "MF-R135": (1.35, 2.70, 0.17), "MF-R160": (1.60, 3.20, 0.15),
     "MF-R185": (1.85, 3.70, 0.11), "MF-R250": (2.50, 5.00, 0.07),
     # Littelfuse (ex TE) PolySwitch RUEF series (its datasheet, "Revised: 10/22/18", page 1,
@@ -78,24 +80,32 @@ FUSES = {
 INSIDE_C = 50  # the clock's inside, warm room and electronics: the fuse's ambient
 # Each fuse's own rerating, typed from its datasheet's rerating table, with the document
 # and page: {part number: (((celsius, share of its reference hold current), ...), "its
-# citation")}. NOT TYPED for any fuse here: every maker prints that table on a page after
-# the electrical characteristics, and the stored copies the search tools reach (searched
-# 2026-11-28: the pages and docs corpora for the Bourns MF-R "Thermal Derating Chart -
-# Ihold (Amps)", Littelfuse's RUEF / USBR "Temperature Rerating" and TE's "Thermal
-# Derating for Radial-leaded Devices"; GitHub text for the same rows) give the first page
-# only, or the rows only as other projects quote them (secondary: Bourns MF-R500-800 at
-# 0.83 / 0.77 / 0.68 of the 23 C hold at 40 / 50 / 60 C; Littelfuse 2920L185 0.75 at
-# 50 C), not typed here. Until someone types the MF-R250's own row from its datasheet's
-# page 2, the fuse is rated by GENERIC_RERATE below, labelled as such wherever it is shown;
-# the fuse is chosen so that it does not hang on the last per cent of that curve:
-# RERATE_MARGIN.
-FUSE_RERATING = {}
+# citation")}. Bourns' MF-R datasheet, REV. AL, 05/21, page 4, "Thermal Derating Table -
+# Ihold / Itrip (Amps)", the hold currents at -40 / -20 / 0 / 23 / 40 / 50 / 60 / 70 /
+# 85 C (read from the copy in github.com/nic/nic-av-switch, datasheets/mfr.pdf, commit
+# de9477b; the stored web copies give its first page only).
+MF_R_SOURCE = "Bourns MF-R Series datasheet, REV. AL 05/21, page 4, Thermal Derating Table - Ihold"
+MF_R_CELSIUS = (-40, -20, 0, 23, 40, 50, 60, 70, 85)
+MF_R_HOLD_A = {
+    "MF-R110": (1.60, 1.43, 1.27, 1.10, 0.91, 0.85, 0.75, 0.67, 0.57),
+    "MF-R135": (1.96, 1.76, 1.55, 1.35, 1.12, 1.04, 0.92, 0.82, 0.70),
+    "MF-R160": (2.32, 2.08, 1.84, 1.60, 1.33, 1.23, 1.09, 0.98, 0.83),
+    "MF-R185": (2.68, 2.41, 2.13, 1.85, 1.54, 1.42, 1.26, 1.13, 0.96),
+    "MF-R250": (3.63, 3.25, 2.88, 2.50, 2.08, 1.93, 1.70, 1.53, 1.30),
+}
+FUSE_RERATING = {mpn: (tuple((c, a / FUSES[mpn][0]) for c, a in zip(MF_R_CELSIUS, amps)), MF_R_SOURCE)
+                 for mpn, amps in MF_R_HOLD_A.items()}
+# Not typed for the Littelfuse USBR (16R...) and RUEF parts: their "Temperature Rerating"
+# tables print on a later page than the ones the stored copies reach; they are rated by
+# GENERIC_RERATE below, labelled as such wherever it is shown, and must hold what they
+# carry with it RERATE_MARGIN lower still (holds_a).
 # GENERIC, not this fuse's: radial polyfuses' usual rerating, about 0.7 % per degree above
 # 20 C (the shape of the makers' charts).
 GENERIC_RERATE = ((20, 1.00), (30, 0.92), (40, 0.85), (50, 0.78), (60, 0.71), (70, 0.63), (85, 0.52))
 GENERIC_SOURCE = "GENERIC polyfuse curve (the part's own datasheet table not reached: hardware/powersim.py)"
 # While a fuse is rated by the generic curve, it must hold what it carries with the curve
-# 20 % lower still at INSIDE_C (the steepest of the quoted makers' rows is within 4 % of it).
+# 20 % lower still at INSIDE_C (the MF-R rows above lie within 1 % of the generic curve at
+# 50 C: 0.77-0.78 of their 23 C hold).
 RERATE_MARGIN = 0.80
 RERATE = GENERIC_RERATE  # (the name earlier code used)
 

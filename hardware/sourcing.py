@@ -229,18 +229,18 @@ LOOKED_UP = {
     "DFPlayer Mini (DFR0299)": (_NONE, ""),
     "CDS-40-8": (_NONE, ""),
     "PJ-392": (_NONE, ""),
-    "MF-R250": ("Bourns' MF-R table lists the MF-R250 (2.50 A hold, 5.00 A trip at 23 C, 30 V, 40 A, 0.025-0.048 "
-                "ohm initial, R1max 0.07 ohm: its datasheet's page 1, Electrical Characteristics) and the "
-                "MF-R250-0-10 with the same figures; Mouser's 652- number not seen; its Thermal Derating Chart "
-                "(page 2) not reached, so the fuse is rated by a generic curve with a 20 % margin "
-                "(hardware/powersim.py, FUSE_RERATING). Littelfuse's RUEF250 has the same figures (its RUEF "
-                "datasheet, revised 10/22/18, page 1). The fuse before, Littelfuse 16R185BU, is the USBR "
-                "datasheet's 16R185B (revised July 12, 2010: 1.85 A, R1max 0.09 ohm), 50 mV from the faces' "
-                "minimum on empty cells (hardware/powersim.py)",
-                "pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and dtsheet.com/doc/1638939 (Bourns MF-R "
-                "Series datasheet, Electrical Characteristics); novapart.co/products/MF-R250-0-10; "
-                "pdf.datasheet.live/dc2034c4/littelfuse.com/RUEF300-AP.html (Littelfuse RUEF Series); "
-                "cdn.shopify.com/s/files/1/0174/1800/files/Littelfuse_PTC_USBR-40993.pdf (Littelfuse USBR Series)"),
+    "MF-R250": ("Bourns' MF-R datasheet (REV. AL, 05/21) lists the MF-R250: 2.50 A hold, 5.00 A trip at 23 C, "
+                "30 V, 40 A, 0.025-0.048 ohm initial, R1max 0.07 ohm (page 1); 12.0 x 18.3 mm, leads 0.81 mm on "
+                "5.1 mm (page 3); 1.93 A hold at 50 C (page 4, Thermal Derating Table); and the MF-R250-0-10 "
+                "with the same figures. Mouser's 652- number not seen. Littelfuse's RUEF250 has the same "
+                "figures (its RUEF datasheet, revised 10/22/18, page 1). The fuse before, Littelfuse 16R185BU, "
+                "is the USBR datasheet's 16R185B (revised July 12, 2010: 1.85 A, R1max 0.09 ohm), 50 mV from "
+                "the faces' minimum on empty cells (hardware/powersim.py)",
+                "github.com/nic/nic-av-switch, datasheets/mfr.pdf at de9477b (Bourns MF-R Series, REV. AL); "
+                "pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and dtsheet.com/doc/1638939 (its first "
+                "page, older revisions); pdf.datasheet.live/dc2034c4/littelfuse.com/RUEF300-AP.html (Littelfuse "
+                "RUEF Series); cdn.shopify.com/s/files/1/0174/1800/files/Littelfuse_PTC_USBR-40993.pdf "
+                "(Littelfuse USBR Series)"),
     "R_PROG 2.7k": ("RC0603FR-072K7L is Yageo's RC series number for 2.7 kohm (RC0603, F: 1 %, R: reel, 07: "
                     "7 inch, 2K7, L), as Yageo forms it; Mouser's 603- prefix is Yageo's, as on the CFR-25 lines "
                     "seen: this number formed, not seen", ""),
