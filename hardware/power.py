@@ -179,15 +179,19 @@ def supply_faults(or_drop_v=None) -> list[str]:
     return out
 
 
-# The charge current, set by the TP4056's R_PROG (NanJing Top Power's TP4056 datasheet,
-# page 1: "the charge current can be programmed externally with a single resistor"; its
-# PROG pin servos to 1 V and I_BAT = 1200 V / R_PROG, R_PROG = 1200 / I_BAT within +-10 %).
-# The common modules come with 1.2 kohm, 1 A: the TP4056 has no input-voltage regulation,
-# so 1 A from a port behind a USB cable pulls VBUS, and with it VSYS, under the faces'
-# 4.5 V while the clock is off and runs from USB (hardware/powersim.py, "charging from USB
-# ..."). USB 2.0 gives a port 500 mA (its 7.2.1): R_PROG 2.7 kohm (E24) charges at 0.44 A,
-# at most 0.49 A at the formula's +10 %, within it. The maker changes the module's own
-# R_PROG (an 0603 marked "122") for the 2.7 kohm the order lists.
+# The charge current, set by the TP4056's R_PROG. NanJing Top Power's TP4056 datasheet (the
+# Chinese edition, its PDF dated 2017-08-16; read from the copy in github.com/xingrz/
+# KeychronK3Pro-REBUILD, datasheets/TP4056.pdf at 7bc11a9): page 4, Electrical
+# Characteristics, I_BAT 450 / 500 / 550 mA (min / typ / max) at R_PROG 2.4 kohm and 950 /
+# 1000 / 1050 mA at 1.2 kohm; page 6, the PROG pin: I_BAT = V_PROG / R_PROG x 1200; page 8,
+# R_PROG = 1200 / I_BAT "(error +-10 %)", its table 3 kohm 400 mA, 2 kohm 580 mA. The common
+# modules come with 1.2 kohm, 1 A: the TP4056 has no input-voltage regulation, so 1 A from a
+# port behind a USB cable pulls VBUS, and with it VSYS, under the faces' 4.5 V while the
+# clock is off and runs from USB (hardware/powersim.py, "charging from USB ..."). USB 2.0
+# gives a port 500 mA (7.2.1: five unit loads): 2.4 kohm would charge at up to 550 mA (page
+# 4); 2.7 kohm (E24) charges at 0.44 A, at most 0.49 A at the formula's +10 %, within it.
+# The maker changes the module's own R_PROG (an 0603 marked "122") for the 2.7 kohm the
+# order lists.
 R_PROG_OHM = 2700
 R_PROG_STOCK_OHM = 1200  # what the modules come with (1 A)
 PROG_TOLERANCE = 0.10
