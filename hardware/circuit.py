@@ -38,6 +38,7 @@ _no_log_files()
 
 from firmware.hal import pinmap as P  # noqa: E402
 from hardware import geometry as G  # noqa: E402
+from hardware import power as PW  # noqa: E402
 from firmware.hal.face import COLON_HM as FACE_COLON_HM, COLON_MS as FACE_COLON_MS, INDICATORS  # noqa: E402
 
 T = Pin.types
@@ -159,8 +160,8 @@ def _parts():
                                                      (6, "OUT-", T.PASSIVE)],
                              "Connector_PinHeader_2.54mm:PinHeader_1x06_P2.54mm_Vertical", "TP4056 + DW01A module",
                              "1-cell Li-ion charger module with protection (TP4056 + DW01A + FS8205A); "
-                             "its R_PROG changed to 1.2 kohm for 1 A (a night's charge of the three cells: "
-                             "hardware/power.py), from a USB charger of at least 1.5 A"),
+                             "its R_PROG (1.2 kohm, 1 A, as sold) changed for 2.7 kohm: 0.44 A, within a USB "
+                             "2.0 port's 500 mA (hardware/power.py, hardware/powersim.py)"),
         "boost": _template("Boost_5V", "U", [(1, "EN", T.INPUT), (2, "VIN", T.PWRIN), (3, "GND", T.PWRIN),
                                              (4, "VOUT", T.PWROUT)],
                            "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical", "Pololu S7V8F5",
@@ -195,10 +196,11 @@ def _parts():
                           "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
-        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "16R185B",
-                         "resettable fuse (PTC), 1.85 A hold, 3.7 A trip at 20 C, 16 V, radial, 5.1 mm leads "
-                         "(Littelfuse USBR series): the cells' short-circuit guard, sized for the 1 A charge "
-                         "and the heaviest load on empty cells warm inside the clock (hardware/powersim.py)"),
+        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R250",
+                         "resettable fuse (PTC), 2.5 A hold, 5.0 A trip at 23 C, 30 V, at most 0.07 ohm after "
+                         "a trip, radial, 5.1 mm leads (Bourns MF-R series): the cells' short-circuit guard, "
+                         "sized for the heaviest load on empty cells warm inside the clock, and low enough "
+                         "in resistance to keep the regulator's input up (hardware/powersim.py)"),
         "ideal_diode": _template("LM66100", "U", [(1, "VIN", T.PWRIN), (2, "GND", T.PWRIN), (3, "CE", T.INPUT),
                                                   (4, "N.C.", T.NOCONNECT), (5, "ST", T.OPENCOLL),
                                                   (6, "VOUT", T.PASSIVE)],  # (its datasheet's pin 4 N.C., 5 ST)
@@ -557,11 +559,15 @@ class Board:
         # reaches GP28 (ADC2) halved.
         bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
         chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
+        # Its charge current, by R_PROG (hardware/power.py): the TP4056 has no input-voltage
+        # regulation, and the 1 A the modules come set for pulls a USB port's VBUS, and VSYS
+        # with it, under the faces' 4.5 V while the clock runs from USB (hardware/powersim.py).
+        chg.fields["R_PROG"] = "%gk" % (PW.R_PROG_OHM / 1000)
         bplus = self._net("CELL+")
         fused = self._net("CELL_FUSED")
         bminus = self._net("CELL-")
         bat["1", "2"] += bplus, bminus
-        self._part("fuse_battery", t["ptc"], value="1.85 A", role="the cells' fuse")["1", "2"] += bplus, fused
+        self._part("fuse_battery", t["ptc"], value="2.5 A", role="the cells' fuse")["1", "2"] += bplus, fused
         chg["B+"] += fused
         chg["B-"] += bminus
         chg["IN+"] += self.nets["VBUS_SOFT"]  # (behind the soft start: its module's 10 uF too)

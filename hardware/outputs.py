@@ -163,7 +163,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         "      cathode; ROW0-13 -> segments A..N of all eight characters, ROW14 -> their points, ROW15 -> the",
         "      indicators' anodes (colons: two LEDs). Black's: COM0 -> 1N4148 -> 39k -> ROW2 (A0: address 0x71).",
         "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
-        "  Power: 3 x 18650 in parallel -> 1.85 A polyfuse -> charger B+/B- (IN+ from VBUS); OUT+ -> 5 V regulator",
+        "  Power: 3 x 18650 in parallel -> 2.5 A polyfuse -> charger B+/B- (IN+ from VBUS); OUT+ -> 5 V regulator",
         "      VIN, its EN to GND by the switch (off); VOUT -> LM66100 -> VSYS (100u) <- LM66100 <- VBUS.",
         "  USB: the clock's micro-USB socket, D+ D- VBUS clamped by a USBLC6-2SC6, D+ -> the Pico's TP3, D- -> TP2,",
         "      GND -> TP1 (wires to its test points under it), VBUS -> pin 40.",

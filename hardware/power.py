@@ -179,13 +179,44 @@ def supply_faults(or_drop_v=None) -> list[str]:
     return out
 
 
-CHARGE_A = 1.0  # the TP4056 with R_PROG 1.2 kohm
+# The charge current, set by the TP4056's R_PROG. NanJing Top Power's TP4056 datasheet (the
+# Chinese edition, its PDF dated 2017-08-16; read from the copy in github.com/xingrz/
+# KeychronK3Pro-REBUILD, datasheets/TP4056.pdf at 7bc11a9): page 4, Electrical
+# Characteristics, I_BAT 450 / 500 / 550 mA (min / typ / max) at R_PROG 2.4 kohm and 950 /
+# 1000 / 1050 mA at 1.2 kohm; page 6, the PROG pin: I_BAT = V_PROG / R_PROG x 1200; page 8,
+# R_PROG = 1200 / I_BAT "(error +-10 %)", its table 3 kohm 400 mA, 2 kohm 580 mA. The common
+# modules come with 1.2 kohm, 1 A: the TP4056 has no input-voltage regulation, so 1 A from a
+# port behind a USB cable pulls VBUS, and with it VSYS, under the faces' 4.5 V while the
+# clock is off and runs from USB (hardware/powersim.py, "charging from USB ..."). USB 2.0
+# gives a port 500 mA (7.2.1: five unit loads): 2.4 kohm would charge at up to 550 mA (page
+# 4); 2.7 kohm (E24) charges at 0.44 A, at most 0.49 A at the formula's +10 %, within it.
+# The maker changes the module's own R_PROG (an 0603 marked "122") for the 2.7 kohm the
+# order lists.
+R_PROG_OHM = 2700
+R_PROG_STOCK_OHM = 1200  # what the modules come with (1 A)
+PROG_TOLERANCE = 0.10
+
+
+def charge_a(r_prog_ohm: float = R_PROG_OHM, worst: bool = False) -> float:
+    """The TP4056's charge current (A) with R_PROG r_prog_ohm: typical, or at most (+10 %)."""
+    return 1200.0 / r_prog_ohm * (1 + PROG_TOLERANCE if worst else 1)
+
+
+CHARGE_A = charge_a()  # 0.44 A
+CHARGE_A_MAX = charge_a(worst=True)  # 0.49 A
+USB2_PORT_A = 0.5  # USB 2.0, 7.2.1: a high-power port's 500 mA
 CV_TAIL = 1.15  # the constant-voltage end of a Li-ion charge adds about this much
 
 
 def charge_hours(cells: int = CELLS) -> float:
     """From empty to full at CHARGE_A (the board off; on, it draws its own from USB)."""
     return cells * CELL_MAH / 1000 / CHARGE_A * CV_TAIL
+
+
+def recharge_hours(hours_used: float = HOURS_NEEDED) -> float:
+    """How long CHARGE_A takes to put back what hours_used of play took from the cells
+    (the budget's worst draw, through the boost), in constant current."""
+    return budget().battery_w * hours_used / CELL_V / CHARGE_A
 
 
 def report(b: Budget | None = None) -> str:
@@ -205,8 +236,10 @@ def report(b: Budget | None = None) -> str:
         "%.1f h after the sign (3 cells: %.1f h), %.1f h from full |" % (
             voice_ma(), VOICE_IDLE_MA, VOICE_SPEAKING_MA, VOICE_SHARE * 100, VOICE_CELLS, v.hours_after_sign,
             budget(voice=True).hours_after_sign, v.hours_total),
-        "| charging from empty at %.1f A (a USB charger of 1.5 A or more) | %.1f h (with 4 cells %.1f h) |" % (
-            CHARGE_A, charge_hours(), charge_hours(VOICE_CELLS)),
+        "| charging at %.2f A (R_PROG %.1f kohm: within a USB 2.0 port's %d mA) from empty / after a %d-hour day's "
+        "play | %.1f h (with 4 cells %.1f h) / %.1f h |" % (
+            CHARGE_A, R_PROG_OHM / 1000, USB2_PORT_A * 1000, HOURS_NEEDED, charge_hours(), charge_hours(VOICE_CELLS),
+            recharge_hours()),
         "| VSYS on the cells / on a USB port of 4.75-5.25 V (ideal diodes) | %.2f-%.2f V / %.2f-%.2f V: every part "
         "inside its range (%s) |" % (*rails()[("VSYS", "battery")], *rails()[("VSYS", "usb")],
                                      "none outside" if not supply_faults() else "; ".join(supply_faults())),

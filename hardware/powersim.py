@@ -1,8 +1,8 @@
 """The power path simulated with ngspice (Debian's ngspice): a SPICE netlist written from the
 circuit (hardware/circuit.py: every part on the power nets, each by its template, wired as
 the circuit wires it), run through USB unplugged and plugged at full and at empty cells,
-both motors starting and the voice speaking; each part's supply held to its datasheet's
-minimum at every instant.
+both motors starting and the voice speaking, and the clock switched off running from USB
+while the cells charge; each part's supply held to its datasheet's minimum at every instant.
 
     python -m hardware.powersim    # each scenario's lowest and highest rails, the checks
 
@@ -46,44 +46,67 @@ CHARGER_OUT_UF = 10  # and across its battery output
 # The optional square LEDs on VBUS: 64 single WS2812B pieces cut from a strip, each with its
 # own 100 nF (hardware/README.md), 6.4 uF across the chain's supply at plug-in
 LED_CHAIN_UF = 64 * 0.1
-CHARGE_A = PW.CHARGE_A
+CHARGE_A = PW.CHARGE_A_MAX  # the circuit's charge at its R_PROG's most (+10 %): charge_of(board)
 CELL_OHM = 0.060  # an 18650's DC resistance, aged and cool (its makers give 30-80 mohm)
 PROTECTION_OHM = 0.060  # the module's two FS8205A MOSFETs in series (2 x 25-30 mohm at 4 V drive)
-# The cells' fuse: the Littelfuse USBR series (its datasheet, revised 2010-07-12, Electrical
-# Characteristics): hold and trip current at 20 C in still air, and R1max, its resistance an
-# hour after it has tripped once (the worst it then stays).
-FUSES = {"16R110B": (1.10, 2.20, 0.140), "16R135B": (1.35, 2.70, 0.120), "16R160B": (1.60, 3.20, 0.110),
-         "16R185B": (1.85, 3.70, 0.090), "16R250B": (2.50, 5.00, 0.060),
-         # Bourns MF-R series (its datasheet, "MF-R Series - PTC Resettable Fuses", page 1,
-         # Electrical Characteristics, at 23 C): hold, trip and R1max. The MF-R110 is the part
-         # the clock had (0.10-0.18 ohm initial, R1max 0.27; the 0.38 once typed here is the
-         # MF-RX110's, a different series). The MF-R185 (30 V, 40 A, 0.040-0.07 ohm initial,
-         # R1max 0.11) is a stocked 1.85 A radial part with the 16R185B's figures, whose own
-         # part number no stored source shows (sourcing.LOOKED_UP): its derating table (the
-         # datasheet's "Thermal Derating Chart", page 2) was not reached either, so it is not
-         # yet the circuit's fuse (see FUSE_RERATING).
-         "MF-R110": (1.10, 2.20, 0.27), "MF-R185": (1.85, 3.70, 0.11)}
+# The cells' fuse: {part number: (hold and trip current in still air at the datasheet's
+# reference temperature, R1max: its resistance an hour after it has tripped once, the worst
+# it then stays)}, each typed from its maker's Electrical Characteristics:
+FUSES = {
+    # Littelfuse USBR series (its datasheet, "Revised: July 12, 2010", page 63 of the
+    # catalogue, Electrical Characteristics, at 20 C; the search tools' docs corpus,
+    # cdn.shopify.com/.../Littelfuse_PTC_USBR-40993.pdf). The 16R185B was the circuit's
+    # fuse before the MF-R250: its R1max 0.09 ohm leaves VSYS 4.55 V with the motors and the
+    # voice on empty cells, 50 mV from the faces' minimum (see the MF-R185's 0.11 below).
+    "16R110B": (1.10, 2.20, 0.140), "16R135B": (1.35, 2.70, 0.120), "16R160B": (1.60, 3.20, 0.110),
+    "16R185B": (1.85, 3.70, 0.090), "16R250B": (2.50, 5.00, 0.060),
+    # Bourns MF-R series (its datasheet, "MF-R Series - PTC Resettable Fuses", REV. AL, 05/21,
+    # page 1, Electrical Characteristics, at 23 C; the same table in the older copies at
+    # pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and dtsheet.com/doc/1638939):
+    # hold, trip and R1max. The MF-R110 is the part the clock had first (0.10-0.18 ohm
+    # initial, R1max 0.27). The MF-R185 (30 V, 40 A, 0.040-0.07 ohm initial, R1max 0.11)
+    # holds about what the clock draws, but its R1max lets the regulator's input sag until
+    # VSYS falls to 4.34 V with the motors and the voice on empty cells. The MF-R250 (30 V,
+    # 40 A, 0.025-0.048 ohm initial, R1max 0.07; 12.0 x 18.3 mm, leads 0.81 mm on 5.1 mm,
+    # page 3) is the circuit's fuse.
+    "MF-R110": (1.10, 2.20, 0.27), "MF-R135": (1.35, 2.70, 0.17), "MF-R160": (1.60, 3.20, 0.15),
+    "MF-R185": (1.85, 3.70, 0.11), "MF-R250": (2.50, 5.00, 0.07),
+    # Littelfuse (ex TE) PolySwitch RUEF series (its datasheet, "Revised: 10/22/18", page 1,
+    # Electrical Characteristics, at 20 C: pdf.datasheet.live/dc2034c4/littelfuse.com/
+    # RUEF300-AP.html): the RUEF250 has the MF-R250's figures (2.50 / 5.00 A, 30 V, R1max
+    # 0.07 ohm), a second source for the same footprint.
+    "RUEF185": (1.85, 3.70, 0.09), "RUEF250": (2.50, 5.00, 0.07),
+}
 INSIDE_C = 50  # the clock's inside, warm room and electronics: the fuse's ambient
-# Each fuse's own rerating, typed from its datasheet's "Temperature Rerating" table, with
-# the document and page: {part number: (((celsius, share of its 20 C hold current), ...),
-# "its citation")}. NOT YET TYPED for the 16R185B: the Littelfuse USBR datasheet (revised
-# 2010-07-12) prints its table on the page after the electrical characteristics, and
-# neither that page nor Littelfuse's series page could be reached from where this was
-# written (only the first page, the table above, could). Until someone types it in from
-# that page, the fuse is rated by GENERIC_RERATE below, labelled as such wherever it is shown.
-# Searched again (2026-11-28) for the Bourns MF-R datasheet's "Thermal Derating Chart -
-# Ihold (Amps)" (-40 to 85 C, page 2): the stored copies (pdf.product.network, dtsheet.com,
-# datasheet.directory, docplayer) give page 1's Electrical Characteristics only, so no MF-R
-# row is typed either. A published design review quoting that chart (MF-R500 to MF-R800
-# only, not this size: a secondary source, not typed here) gives 0.83 / 0.77 / 0.68 of the
-# 23 C hold at 40 / 50 / 60 C, within 1-3 % of the generic curve below: at 50 C an
-# MF-R185 so derated would hold 1.42 A against the 1.37 A carried (4 % margin, not 5).
-FUSE_RERATING = {}
+# Each fuse's own rerating, typed from its datasheet's rerating table, with the document
+# and page: {part number: (((celsius, share of its reference hold current), ...), "its
+# citation")}. Bourns' MF-R datasheet, REV. AL, 05/21, page 4, "Thermal Derating Table -
+# Ihold / Itrip (Amps)", the hold currents at -40 / -20 / 0 / 23 / 40 / 50 / 60 / 70 /
+# 85 C (read from the copy in github.com/nic/nic-av-switch, datasheets/mfr.pdf, commit
+# de9477b; the stored web copies give its first page only).
+MF_R_SOURCE = "Bourns MF-R Series datasheet, REV. AL 05/21, page 4, Thermal Derating Table - Ihold"
+MF_R_CELSIUS = (-40, -20, 0, 23, 40, 50, 60, 70, 85)
+MF_R_HOLD_A = {
+    "MF-R110": (1.60, 1.43, 1.27, 1.10, 0.91, 0.85, 0.75, 0.67, 0.57),
+    "MF-R135": (1.96, 1.76, 1.55, 1.35, 1.12, 1.04, 0.92, 0.82, 0.70),
+    "MF-R160": (2.32, 2.08, 1.84, 1.60, 1.33, 1.23, 1.09, 0.98, 0.83),
+    "MF-R185": (2.68, 2.41, 2.13, 1.85, 1.54, 1.42, 1.26, 1.13, 0.96),
+    "MF-R250": (3.63, 3.25, 2.88, 2.50, 2.08, 1.93, 1.70, 1.53, 1.30),
+}
+FUSE_RERATING = {mpn: (tuple((c, a / FUSES[mpn][0]) for c, a in zip(MF_R_CELSIUS, amps)), MF_R_SOURCE)
+                 for mpn, amps in MF_R_HOLD_A.items()}
+# Not typed for the Littelfuse USBR (16R...) and RUEF parts: their "Temperature Rerating"
+# tables print on a later page than the ones the stored copies reach; they are rated by
+# GENERIC_RERATE below, labelled as such wherever it is shown, and must hold what they
+# carry with it RERATE_MARGIN lower still (holds_a).
 # GENERIC, not this fuse's: radial polyfuses' usual rerating, about 0.7 % per degree above
-# 20 C (the shape of the makers' charts). Check the USBR datasheet's own points before
-# trusting the last few per cent (1.37 A carried against 1.44 A held at 50 C: 5 % margin).
+# 20 C (the shape of the makers' charts).
 GENERIC_RERATE = ((20, 1.00), (30, 0.92), (40, 0.85), (50, 0.78), (60, 0.71), (70, 0.63), (85, 0.52))
 GENERIC_SOURCE = "GENERIC polyfuse curve (the part's own datasheet table not reached: hardware/powersim.py)"
+# While a fuse is rated by the generic curve, it must hold what it carries with the curve
+# 20 % lower still at INSIDE_C (the MF-R rows above lie within 1 % of the generic curve at
+# 50 C: 0.77-0.78 of their 23 C hold).
+RERATE_MARGIN = 0.80
 RERATE = GENERIC_RERATE  # (the name earlier code used)
 
 
@@ -101,6 +124,15 @@ def rerated(hold_a: float, celsius: float = INSIDE_C, mpn: str = None) -> float:
         if t0 <= celsius <= t1:
             return hold_a * (f0 + (f1 - f0) * (celsius - t0) / (t1 - t0))
     raise ValueError("no rerating for %s C" % celsius)
+
+
+def holds_a(mpn: str, celsius: float = INSIDE_C) -> float:
+    """What the fuse mpn may carry at an ambient of celsius: its rerated hold current by its
+    own table; while only the generic curve rates it, RERATE_MARGIN of that."""
+    a = rerated(FUSES[mpn][0], celsius, mpn)
+    return a if mpn in FUSE_RERATING else a * RERATE_MARGIN
+
+
 # The soft start's P-MOSFET: Alpha & Omega AO3401A (datasheet Rev 3, March 2011, page 2,
 # Electrical Characteristics at 25 C): VGS(th) -0.5 / -0.9 / -1.3 V (min, typ, max) at
 # -250 uA; gFS 17 S at VDS -5 V, ID -4 A; RDS(on) 47 mohm typical at VGS -4.5 V, -3.5 A
@@ -133,6 +165,14 @@ def _parts(board):
 def fuse_of(board) -> str:
     """The cells' fuse's part number."""
     return next(mpn for key, tpl, _, _, mpn in _parts(board) if tpl == "Polyfuse")
+
+
+def charge_of(board) -> float:
+    """The most the board's charger charges at (A): by the R_PROG the circuit names, or, on a
+    circuit that names none, the 1.2 kohm the modules come with (hardware/power.py)."""
+    chg = next(p for p in board.parts.values() if p.name == "Charger_Module")
+    r = chg.fields.get("R_PROG")
+    return PW.charge_a(_ohms(r) if r else PW.R_PROG_STOCK_OHM, worst=True)
 
 
 def _farads(value: str) -> float:
@@ -178,15 +218,26 @@ SCENARIOS = [
     Scenario("motors and voice, weak USB port", EMPTY_V, usb_v=PW.USB_V[0], motors_at=0.05, voice_at=0.05),
     Scenario("USB pulled while the motors and voice run, cells empty", EMPTY_V, switch_at=0.1, motors_at=0.05,
              voice_at=0.05),
+    # Switched off, the clock runs from USB alone (VSYS through the USB ideal diode) while the
+    # TP4056 charges empty cells: VBUS carries the charge and VSYS's load through the port's
+    # own resistance (a port of 5 V behind its power switch and fuse, 0.2 ohm: HOST_OHM) and
+    # the cable's 0.25 ohm, or a port at USB's least 4.75 V. The TP4056 has no input-voltage
+    # regulation: 1 A (its R_PROG as sold) pulls VSYS to ~4.4 V, under the HT16K33's 4.5 V.
+    Scenario("charging from USB with the clock off, cells empty", EMPTY_V, usb_v=5.0, host_ohm=0.2, switch_on=False,
+             end=0.1),
+    Scenario("charging from a weak USB port with the clock off, cells empty", EMPTY_V, usb_v=PW.USB_V[0],
+             switch_on=False, end=0.1),
 ]
+CHARGING = [sc for sc in SCENARIOS if sc.name.startswith("charging")]
 
 
-def netlist(board, sc: Scenario, without=(), vto=PMOS_VTO[1]) -> str:
+def netlist(board, sc: Scenario, without=(), vto=PMOS_VTO[1], fuse=None) -> str:
     """The SPICE deck of the circuit's power path in scenario sc (without: the keys of parts
     to leave out, as if never fitted, their pins' nets joined where the part passes power:
     the soft start's MOSFET left out is a wire, as the circuit was without it; vto: the
-    MOSFET's threshold)."""
+    MOSFET's threshold; fuse: another part number in the cells' fuse's place)."""
     b = PW.budget(voice=False)
+    charge = charge_of(board)
     lines = ["* the power path, %s (hardware/powersim.py, from hardware/circuit.py)" % sc.name,
              PMOS_MODEL.format(vto=vto),
              ".model schottky D(IS=3e-6 N=1.05 RS=0.04 CJO=100p)  ; 1N5819 / MBR120: 0.3-0.45 V at 0.1-1 A",
@@ -257,11 +308,12 @@ def netlist(board, sc: Scenario, without=(), vto=PMOS_VTO[1]) -> str:
                       "R%s_bplus %s %s 0.001" % (key, bp, out),
                       "R%s_prot %s 0 %g" % (key, bm, PROTECTION_OHM),
                       "B%s_chg %s %s I=%g*min(max((V(%s)-3.9)/0.2,0),1)*min(max((4.2-V(%s))/0.05,0),1)"
-                      % (key, vin, bp, CHARGE_A, vin, bp)]
+                      % (key, vin, bp, charge, vin, bp)]
         elif tpl == "Conn_01x03" and key == "square_leds":
             lines.append("C%s %s 0 %guF" % (key, n["1"], LED_CHAIN_UF))
         elif tpl == "Polyfuse":
-            lines += ["R%s %s %s_m %g" % (key, n["1"], key, FUSES[mpn][2]), "Vfuse_sense %s_m %s 0" % (key, n["2"])]
+            lines += ["R%s %s %s_m %g" % (key, n["1"], key, FUSES[fuse or mpn][2]),
+                      "Vfuse_sense %s_m %s 0" % (key, n["2"])]
         elif key == "battery":
             lines += ["Vcells %s_emf %s DC %g" % (key, n["2"], sc.cells_v),
                       "Rcells %s_emf %s %g" % (key, n["1"], CELL_OHM / PW.CELLS)]
@@ -428,16 +480,16 @@ def ngspice_missing() -> str:
     return "" if shutil.which(NGSPICE) else "ngspice is missing (Debian: apt-get install ngspice)"
 
 
-def simulate(sc: Scenario, board=None, without=(), vto=PMOS_VTO[1]) -> Run:
+def simulate(sc: Scenario, board=None, without=(), vto=PMOS_VTO[1], fuse=None) -> Run:
     """Run ngspice on the circuit's power path in scenario sc (the soft start's MOSFET at
-    threshold vto)."""
+    threshold vto; fuse: another part number in the cells' fuse's place)."""
     if board is None:
         from hardware.circuit import Board
 
         board = Board()
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "out.txt"
-        deck = netlist(board, sc, without, vto).replace("{out}", str(out))
+        deck = netlist(board, sc, without, vto, fuse).replace("{out}", str(out))
         (Path(d) / "deck.cir").write_text(deck)
         r = subprocess.run([NGSPICE, "-b", str(Path(d) / "deck.cir")], capture_output=True, text=True, timeout=120)
         if not out.exists():
@@ -469,7 +521,7 @@ def main(argv=None) -> int:
     for sc in SCENARIOS:
         run = simulate(sc, board)
         runs.append(run)
-        line = "%-58s VSYS %.2f-%.2f V  VBUS %.2f-%.2f V  cells %.2f V" % (
+        line = "%-62s VSYS %.2f-%.2f V  VBUS %.2f-%.2f V  cells %.2f V" % (
             sc.name, run.lowest("vsys"), run.highest("vsys"), run.lowest("vbus"), run.highest("vbus"),
             run.lowest("cellp"))
         print(line)
@@ -499,11 +551,17 @@ def main(argv=None) -> int:
         print("  FAULT: more inrush than USB allows")
         status = 1
     fuse = fuse_of(board)
-    carried, holds = fuse_current(runs), rerated(FUSES[fuse][0], mpn=fuse)
-    print("the cells' fuse (%s) carries up to %.2f A; it holds %.2f A at %d C (rerated by: %s)" % (
-        fuse, carried, holds, INSIDE_C, rerating(fuse)[1]))
+    carried, holds = fuse_current(runs), holds_a(fuse)
+    print("the cells' fuse (%s) carries up to %.2f A; it holds %.2f A at %d C (rerated by: %s%s)" % (
+        fuse, carried, rerated(FUSES[fuse][0], mpn=fuse), INSIDE_C, rerating(fuse)[1],
+        "" if fuse in FUSE_RERATING else "; %.2f A with the curve %d %% lower" % (holds, 100 - 100 * RERATE_MARGIN)))
     if carried > holds:
         print("  FAULT: the fuse trips in use")
+        status = 1
+    print("the charger charges at up to %.2f A (its R_PROG, +10 %%): USB 2.0 gives a port %d mA" % (
+        charge_of(board), PW.USB2_PORT_A * 1000))
+    if charge_of(board) > PW.USB2_PORT_A + 1e-9:
+        print("  FAULT: more than a USB 2.0 port gives")
         status = 1
     return status
 

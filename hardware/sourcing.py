@@ -77,7 +77,9 @@ CATALOGUE = {
     "DFPlayer Mini (DFR0299)": ("DFRobot", "DFR0299", MOUSER, "426-DFR0299", 5.50, "scheme"),
     "CDS-40-8": ("CUI Devices", "CDS-40-8", MOUSER, "490-CDS-40-8", 2.00, "scheme"),
     "PJ-392": ("CUI Devices", "PJ-392", MOUSER, "490-PJ-392", 0.40, "scheme"),
-    "16R185B": ("Littelfuse", "16R185BU", MOUSER, "576-16R185BU", 0.35, "scheme"),
+    "MF-R250": ("Bourns", "MF-R250", MOUSER, "652-MF-R250", 0.30, "scheme"),
+    # The charger module's R_PROG, changed (hardware/power.py): an 0603, 1 %
+    "R_PROG 2.7k": ("Yageo", "RC0603FR-072K7L", MOUSER, "603-RC0603FR-072K7L", 0.10, "scheme"),
     "LM66100DCKR": ("Texas Instruments", "LM66100DCKR", MOUSER, "595-LM66100DCKR", 0.80, "seen"),
     "OS102011MS2QN1": ("C&K", "OS102011MS2QN1", DIGIKEY, "CKN9565-ND", 0.55, "seen"),
     "SP0504BAHTG": ("Littelfuse", "SP0504BAHTG", LCSC, "C10675", 0.15, "seen"),
@@ -254,14 +256,21 @@ LOOKED_UP = {
     "DFPlayer Mini (DFR0299)": (_NONE, ""),
     "CDS-40-8": (_NONE, ""),
     "PJ-392": (_NONE, ""),
-    "16R185B": ("NOT FOUND: Littelfuse's 16R series table lists 16R250G (2.5 A) to 16R1400G, no 1.85 A part, "
-                "and its suffixes are G- (16R1000GF at Farnell); 16R185BU is in no stored source: choose the "
-                "fuse again from the maker's current table before ordering. Bourns' MF-R185 has the same "
-                "figures (1.85 A hold, 3.70 A trip at 23 C, 30 V, R1max 0.11 ohm: its datasheet's page 1), but "
-                "its derating table (page 2) was not reached either (hardware/powersim.py, FUSE_RERATING)",
-                "manualmachine.com/littelfuse/16r (16R Series datasheet, Electrical Characteristics); "
-                "novapart.co, 16R1000GF; pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and "
-                "dtsheet.com/doc/1638939 (Bourns MF-R Series datasheet, Electrical Characteristics)"),
+    "MF-R250": ("Bourns' MF-R datasheet (REV. AL, 05/21) lists the MF-R250: 2.50 A hold, 5.00 A trip at 23 C, "
+                "30 V, 40 A, 0.025-0.048 ohm initial, R1max 0.07 ohm (page 1); 12.0 x 18.3 mm, leads 0.81 mm on "
+                "5.1 mm (page 3); 1.93 A hold at 50 C (page 4, Thermal Derating Table); and the MF-R250-0-10 "
+                "with the same figures. Mouser's 652- number not seen. Littelfuse's RUEF250 has the same "
+                "figures (its RUEF datasheet, revised 10/22/18, page 1). The fuse before, Littelfuse 16R185BU, "
+                "is the USBR datasheet's 16R185B (revised July 12, 2010: 1.85 A, R1max 0.09 ohm), 50 mV from "
+                "the faces' minimum on empty cells (hardware/powersim.py)",
+                "github.com/nic/nic-av-switch, datasheets/mfr.pdf at de9477b (Bourns MF-R Series, REV. AL); "
+                "pdf.product.network/d36d6b36/bourns.com/MF-R025-0.html and dtsheet.com/doc/1638939 (its first "
+                "page, older revisions); pdf.datasheet.live/dc2034c4/littelfuse.com/RUEF300-AP.html (Littelfuse "
+                "RUEF Series); cdn.shopify.com/s/files/1/0174/1800/files/Littelfuse_PTC_USBR-40993.pdf "
+                "(Littelfuse USBR Series)"),
+    "R_PROG 2.7k": ("RC0603FR-072K7L is Yageo's RC series number for 2.7 kohm (RC0603, F: 1 %, R: reel, 07: "
+                    "7 inch, 2K7, L), as Yageo forms it; Mouser's 603- prefix is Yageo's, as on the CFR-25 lines "
+                    "seen: this number formed, not seen", ""),
     "XHP-3": (_NONE, ""),
     "socket 1x8": ("M20-782 is Harwin's female vertical PC-tail single row, ordered as M20-782 + contacts per "
                    "row + finish (its catalogue's 'how to order'): M20-7820846 is 8 contacts, finish 46; "
@@ -319,6 +328,9 @@ def fittings(board=None, layouts=None) -> list[dict]:
 
     for key, part in sorted(board.parts.items()):
         fp = part.footprint
+        if part.fields.get("R_PROG"):  # (a charger module's programming resistor, changed)
+            add("R_PROG %s" % part.fields["R_PROG"], 1, "%s (%s): its R_PROG, in place of the module's own"
+                % (part.fields.get("Role") or part.name, part.ref), key in VOICE)
         rule = next((r for prefix, r in FITTINGS.items() if fp.startswith(prefix)), None)
         if rule is None:
             if fp.startswith(NOTHING_MORE):

@@ -142,5 +142,6 @@ def test_every_unseen_number_says_what_was_looked_up():
         k for k in sourcing.CATALOGUE if "{n" in sourcing.CATALOGUE[k][1]}
     assert schemed - set(sourcing.LOOKED_UP) == set(), schemed - set(sourcing.LOOKED_UP)
     assert all(found for found, _ in sourcing.LOOKED_UP.values())
-    # The fuse's number is in no published table found: the record says so.
-    assert sourcing.LOOKED_UP["16R185B"][0].startswith("NOT FOUND")
+    # The fuse's record names the datasheet its figures and its derating come from.
+    found, where = sourcing.LOOKED_UP["MF-R250"]
+    assert "R1max 0.07" in found and "page 4" in found and "REV. AL" in where
