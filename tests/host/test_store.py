@@ -1,6 +1,8 @@
 """The relay's files (host_tools/relay/store.py): a file's writes waiting in the queue end
 in its latest text, a large file goes its own way and is there after a flush, and a swap
 of two boards' files takes what waited to be written under each name along with it."""
+import pytest
+
 from host_tools.relay.store import BULK, Store
 
 
@@ -113,8 +115,37 @@ def test_the_files_made_from_the_journals_are_written_never_synced(tmp_path, mon
             store.write("board-1.pgn", text, durable=False)
             store.flush()
             assert (out / "board-1.pgn").read_text() == text
-        assert sorted(p.name for p in out.iterdir()) == ["board-1.events", "board-1.pgn", "boards.json", "round.pgn"]
+        assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+            "board-1.events", "board-1.pgn", "boards.json", "round.pgn"]  # (and, hidden, their spares)
         assert {(out / "board-1.pgn").stat().st_ino, (out / "round.pgn").stat().st_ino}.isdisjoint(synced)
         assert {(out / "board-1.events").stat().st_ino, (out / "boards.json").stat().st_ino} <= set(synced)
+    finally:
+        store.close()
+
+
+def test_a_file_made_from_the_journals_is_rewritten_without_making_or_deleting_a_file(tmp_path):
+    # A new file a write, renamed over the old one, makes the filesystem allocate an inode
+    # and free one at every move: at 2,000 boards ext4 (without a journal) spent a quarter
+    # of the relay's CPU looking past the freed ones. The PGN is written over its spare
+    # and the two exchange names: two files in turn, whatever the length of the text.
+    import sys
+
+    from host_tools.relay import store as store_module
+
+    if store_module._exchange is None:
+        pytest.skip("no renameat2 exchange here (" + sys.platform + "): a new file is renamed each time")
+    store = Store(tmp_path)
+    try:
+        before = None  # (inode, text) of the file before each write
+        for text in ("1. e4 *", "1. e4 e5 2. Nf3 Nc6 *", "1. e4 e5 *", "1-0", "1. d4 d5 2. c4 *"):
+            store.write("board-1.pgn", text, durable=False)
+            store.flush()
+            now = tmp_path / "board-1.pgn"
+            assert now.read_text() == text  # (a shorter text leaves no tail of the longer)
+            if before is not None:  # the file it replaced is kept, as the next write's spare
+                spare = tmp_path / ".board-1.pgn.spare"
+                assert (spare.stat().st_ino, spare.read_text()) == before
+            before = (now.stat().st_ino, text)
+        assert not list(tmp_path.glob("*.tmp"))
     finally:
         store.close()
