@@ -316,7 +316,9 @@ class Store:
         made or deleted a write. A new file a write, renamed over the old one, made ext4
         allocate an inode and free one each time, and its allocator looks past every inode
         freed in the last seconds (`recently_deleted`): at 2,000 boards, a thousand a
-        second, that was a quarter of the relay's CPU and stalls of up to half a second."""
+        second, that was a quarter of the relay's CPU and stalls of up to half a second.
+        The spare is made with the file (when the board connects), not at its first move:
+        a file made within minutes of thousands deleted takes milliseconds there."""
         p = str(self.path(name))
         data = text.encode("utf-8")
         with self._lock:
@@ -329,8 +331,9 @@ class Store:
                 os.ftruncate(fd, len(data))  # (the earlier text was longer)
             finally:
                 os.close(fd)
-            if not _exchange(spare, p):
-                os.replace(spare, p)  # the first time: nothing to exchange with
+            if not _exchange(spare, p):  # the first time: nothing to exchange with
+                os.replace(spare, p)
+                os.close(os.open(spare, os.O_WRONLY | os.O_CREAT, 0o644))  # (made now, not at the next write)
             return
         tmp = p + ".tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)

@@ -142,8 +142,10 @@ def test_a_file_made_from_the_journals_is_rewritten_without_making_or_deleting_a
             store.flush()
             now = tmp_path / "board-1.pgn"
             assert now.read_text() == text  # (a shorter text leaves no tail of the longer)
-            if before is not None:  # the file it replaced is kept, as the next write's spare
-                spare = tmp_path / ".board-1.pgn.spare"
+            spare = tmp_path / ".board-1.pgn.spare"
+            if before is None:  # the spare made with the file, not at the board's first move
+                assert spare.exists()
+            else:  # the file it replaced is kept, as the next write's spare
                 assert (spare.stat().st_ino, spare.read_text()) == before
             before = (now.stat().st_ino, text)
         assert not list(tmp_path.glob("*.tmp"))
