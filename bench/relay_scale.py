@@ -123,6 +123,14 @@ def replayers(n, lines, seconds, result):
         deadline = time.time() + 180
         while not all(b.greeted for b in boards) and time.time() < deadline:
             await asyncio.sleep(0.1)
+        # ... and has made each board's files (its PGN, and the spare it is written over):
+        # a tournament's boards are set up before the round starts. Files made during the
+        # first moves were the first seconds' delays, not the relay's at play: on ext4
+        # without a journal a file made within minutes of thousands deleted (the last
+        # run's folder) takes milliseconds.
+        out = Path(lines).parent / "out"
+        while time.time() < deadline and len(list(out.glob(".board-*.pgn.spare"))) < n:
+            await asyncio.sleep(0.1)
         await asyncio.sleep(1)
         until = time.time() + seconds
         Path(result + ".playing").write_text("")  # (the bench measures the relay's work from here)
