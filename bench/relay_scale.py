@@ -128,8 +128,10 @@ def replayers(n, lines, seconds, result):
         # first moves were the first seconds' delays, not the relay's at play: on ext4
         # without a journal a file made within minutes of thousands deleted (the last
         # run's folder) takes milliseconds.
+        from host_tools.relay.store import _exchange
         out = Path(lines).parent / "out"
-        while time.time() < deadline and len(list(out.glob(".board-*.pgn.spare"))) < n:
+        made = ".board-*.pgn.spare" if _exchange is not None else "board-*.pgn"  # (spares where names are exchanged)
+        while time.time() < deadline and len(list(out.glob(made))) < n:
             await asyncio.sleep(0.1)
         await asyncio.sleep(1)
         until = time.time() + seconds
