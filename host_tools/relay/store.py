@@ -314,8 +314,8 @@ class Store:
         interpreter with the event loop. A file made from the journals is written over its
         spare (`.<name>.spare`, its text before last) and the two exchange names: no file is
         made or deleted a write. A new file a write, renamed over the old one, made ext4
-        allocate an inode and free one each time, and its allocator looks past every inode
-        freed in the last seconds (`recently_deleted`): at 2,000 boards, a thousand a
+        allocate an inode and free one each time, and on ext4 without a journal its allocator
+        looks past every inode freed in the last minute (`recently_deleted`): at 2,000 boards, a thousand a
         second, that was a quarter of the relay's CPU and stalls of up to half a second.
         The spare is made with the file (when the board connects), not at its first move:
         a file made within minutes of thousands deleted takes milliseconds there."""
