@@ -150,7 +150,7 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
     return sourcing.order_rows(bom)
 
 
-ELECTRONICS = "electronics (order.csv, without the voice)"
+ELECTRONICS = "electronics (order.csv, the faces on backpacks, without the voice)"
 THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
 SQUARE_LEDS = "the square LEDs (optional: 64 WS2812B, strip pieces)"
 OPTIONAL = (THE_VOICE, SQUARE_LEDS)
@@ -176,7 +176,7 @@ def _section(part: str) -> str:
 # each source's page before ordering. (EUR, why)
 SHIPPING = {
     "Mouser": (0.00, "free on orders over EUR 50 to the EU; the order is over it"),
-    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or add its three lines to the Mouser basket)"),
+    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or find its few lines at Mouser)"),
     "LCSC": (9.00, "its global direct line, one small parcel"),
     "Pololu": (12.00, "its cheapest international post"),
     "marketplace": (0.00, "most marketplace sellers ship small parts free"),
@@ -194,11 +194,13 @@ PCB_ROUTE = (
     ("assembly: the surface-mount parts and a loading fee per kind and design (7)", 28.00),
     ("the heavier parcel with the strips", 5.00),
 )
-# The faces stay on perfboard on the PCB route until the face PCB's characters follow their
-# display's own pinout (hardware/README.md, "The faces' PCB"): their perfboards and
-# adapters are still bought.
+# The faces stay on perfboard on the PCB route (the backpacks' carriers; the face PCB waits
+# until its characters follow their display's own pinout: hardware/README.md, "The faces'
+# PCB"): their perfboards (and, on face boards, the HT16K33s' adapters) are still bought.
 FACES_ON_PERFBOARD = ("perfboard 180x50", "adapter SOP-28")
 SHIPPED = "shipping (estimates: one parcel per source)"
+FACE_BOARDS = ("the faces on face boards instead of backpacks (order-face-board.csv less the backpacks and "
+               "the 12 kohm; not in the totals)")
 PCB_EXTRA = "the PCB route: five of each PCB but the faces', their surface-mount parts assembled (less the perfboards and adapters)"
 
 
@@ -236,6 +238,10 @@ def cost(mechanical=None) -> dict:
     out["total with the voice"] = round(out["total without the voice"] + out[THE_VOICE], 2)
     pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
     out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
+    from hardware import sourcing
+
+    out[FACE_BOARDS] = round(sum(r["eur"] for r in sourcing.face_board_rows())
+                             - sum(r["eur"] for r in sourcing.backpack_rows()), 2)
     out[SHIPPED] = shipping(mechanical)
     out[PCB_EXTRA] = pcb_route(mechanical)
     out["perfboard route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED], 2)
@@ -272,6 +278,7 @@ def main():
     write_all()
     print(MECHANICAL)
     print(HERE / "order.csv")
+    print(HERE / "order-face-board.csv")
     print(COST)
     print(COST.read_text())
 

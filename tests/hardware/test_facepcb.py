@@ -284,7 +284,7 @@ def test_the_characters_follow_the_ordered_displays_own_pin_table_or_the_board_s
 
     from hardware import sourcing
 
-    ordered = next(r for r in csv.DictReader((sourcing.HERE / "order.csv").open()) if r["part"] == "Char_14seg_CC")
+    ordered = next(r for r in csv.DictReader(sourcing.FACE_ORDER.open()) if r["part"] == "Char_14seg_CC")
     parts = characters(_board())
     assert [ref for ref, _ in parts] == ["DS%d" % n for n in range(1, 9)]
     table = DATASHEETS.get(ordered["mpn"])
