@@ -3,7 +3,8 @@ bom.csv (the sensor strips, the magnets and pieces, the printed parts and their 
 the playing surface, connectors, cables, screws, the cells and their holder), with the
 quantities the other generators decide, and what the whole board costs.
 
-    python -m hardware.parts     # hardware/mechanical.csv, order.csv (sourcing.py) and cost.csv
+    python -m hardware.parts     # hardware/mechanical.csv, order.csv and order-face-board.csv
+                                 # (sourcing.py), and cost.csv
 
 The electronic parts and their fittings are priced and sourced in hardware/sourcing.py
 (order.csv: manufacturer, part number, distributor's order number). The mechanical lines
@@ -120,7 +121,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)"),
         (8, "rubber foot", "self-adhesive bumper, 11.1 mm across, 5.1 mm high", "board (4), clock (4)"),
         (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller"),
-        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces"),
+        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2],
+         "the faces (the backpacks' carriers, or the face boards)"),
         (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons"),
         (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice"),
         (1, "perfboard 98x39", "perfboard, 2.54 mm, cut to 98 x 39 mm", "the cable guard"),
@@ -128,7 +130,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "with short leads" % E.BATTERY_HOLDER,
          "power"),
         (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power"),
-        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, heat-shrink sleeving", "wiring"),
+        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, a little 30 AWG wire-wrap wire (the keys "
+         "to a backpack's HT16K33, step 2C), heat-shrink sleeving", "wiring"),
         (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners"),
         (1, "micro SD card", "any size, FAT32 (python -m host_tools audiocard)", "the voice"),
         (1, "USB cable", "USB A or C to micro-B, data", "power, the laptop"),

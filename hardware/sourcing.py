@@ -4,7 +4,7 @@ name (the mating housings and crimps of each connector, the sockets and adapters
 module and small chip, the leads between the boards), counted from the netlist and the
 perfboard layouts, so that an order cannot miss a housing or a crimp.
 
-    python -m hardware.sourcing      # hardware/order.csv
+    python -m hardware.sourcing      # hardware/order.csv, order-face-board.csv
 
 The rest of the bill of materials (hardware/parts.py, mechanical.csv) takes its sources from
 the same catalogue, by its lines' names.
@@ -165,8 +165,8 @@ CATALOGUE = {
     "perfboard 98x39": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 98 x 39 mm",
                         0.50, "marketplace"),
     "18650 cell": ("Samsung SDI", "INR18650-30Q", MARKET, "Samsung INR18650-30Q, flat top", 4.00, "marketplace"),
-    "wire and sleeving": (ANY, "hook-up wire 0.25 mm2 (24 AWG), heat-shrink 1.6-4.8 mm", MARKET,
-                          "hook-up wire set and heat-shrink assortment", 3.00, "marketplace"),
+    "wire and sleeving": (ANY, "hook-up wire 0.25 mm2 (24 AWG), wire-wrap wire 30 AWG, heat-shrink 1.6-4.8 mm", MARKET,
+                          "hook-up wire set, wire-wrap wire and heat-shrink assortment", 3.50, "marketplace"),
     "glue": (ANY, "cyanoacrylate, or two-part epoxy", MARKET, "cyanoacrylate glue", 3.00, "marketplace"),
     "micro SD card": (ANY, "microSDHC, any size", MARKET, "microSD card", 3.00, "marketplace"),
     "USB cable": (ANY, "USB 2.0 A or C to micro-B, with data lines", MARKET, "USB micro-B data cable", 2.00,
