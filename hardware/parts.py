@@ -3,7 +3,8 @@ bom.csv (the sensor strips, the magnets and pieces, the printed parts and their 
 the playing surface, connectors, cables, screws, the cells and their holder), with the
 quantities the other generators decide, and what the whole board costs.
 
-    python -m hardware.parts     # hardware/mechanical.csv, order.csv (sourcing.py) and cost.csv
+    python -m hardware.parts     # hardware/mechanical.csv, order.csv and order-face-board.csv
+                                 # (sourcing.py), and cost.csv
 
 The electronic parts and their fittings are priced and sourced in hardware/sourcing.py
 (order.csv: manufacturer, part number, distributor's order number). The mechanical lines
@@ -120,7 +121,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (2, "screw M2.5x8 + nut", "machine screw M2.5 x 8 mm with hex nut", "the speaker (voice)"),
         (8, "rubber foot", "self-adhesive bumper, 11.1 mm across, 5.1 mm high", "board (4), clock (4)"),
         (1, "perfboard 90x70", "perfboard, 2.54 mm, 90 x 70 mm: hardware/perfboard.py", "the controller"),
-        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2], "the faces"),
+        (2, "perfboard 180x50", "perfboard, 2.54 mm, cut to %.0f x %.0f mm" % E.FACE_BOARD[:2],
+         "the faces (the backpacks' carriers, or the face boards)"),
         (1, "perfboard 122x20", "perfboard, 2.54 mm, cut to 122 x 20 mm", "the arbiter's buttons"),
         (1, "perfboard 76x40", "perfboard, 2.54 mm, cut to 76 x 40 mm", "the voice"),
         (1, "perfboard 98x39", "perfboard, 2.54 mm, cut to 98 x 39 mm", "the cable guard"),
@@ -128,7 +130,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
          "with short leads" % E.BATTERY_HOLDER,
          "power"),
         (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power"),
-        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, heat-shrink sleeving", "wiring"),
+        (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, a little 30 AWG wire-wrap wire (the keys "
+         "to a backpack's HT16K33, step 2C), heat-shrink sleeving", "wiring"),
         (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners"),
         (1, "micro SD card", "any size, FAT32 (python -m host_tools audiocard)", "the voice"),
         (1, "USB cable", "USB A or C to micro-B, data", "power, the laptop"),
@@ -150,7 +153,7 @@ def electronic_rows(bom: Path = HERE / "bom.csv") -> list[dict]:
     return sourcing.order_rows(bom)
 
 
-ELECTRONICS = "electronics (order.csv, without the voice)"
+ELECTRONICS = "electronics (order.csv, the faces on backpacks, without the voice)"
 THE_VOICE = "the voice (DFPlayer, bridge, speaker, headphone sockets, card, a fourth cell)"
 SQUARE_LEDS = "the square LEDs (optional: 64 WS2812B, strip pieces)"
 OPTIONAL = (THE_VOICE, SQUARE_LEDS)
@@ -176,7 +179,7 @@ def _section(part: str) -> str:
 # each source's page before ordering. (EUR, why)
 SHIPPING = {
     "Mouser": (0.00, "free on orders over EUR 50 to the EU; the order is over it"),
-    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or add its three lines to the Mouser basket)"),
+    "DigiKey": (18.00, "its standard rate to the EU under EUR 50 (or find its few lines at Mouser)"),
     "LCSC": (9.00, "its global direct line, one small parcel"),
     "Pololu": (12.00, "its cheapest international post"),
     "marketplace": (0.00, "most marketplace sellers ship small parts free"),
@@ -194,11 +197,13 @@ PCB_ROUTE = (
     ("assembly: the surface-mount parts and a loading fee per kind and design (7)", 28.00),
     ("the heavier parcel with the strips", 5.00),
 )
-# The faces stay on perfboard on the PCB route until the face PCB's characters follow their
-# display's own pinout (hardware/README.md, "The faces' PCB"): their perfboards and
-# adapters are still bought.
+# The faces stay on perfboard on the PCB route (the backpacks' carriers; the face PCB waits
+# until its characters follow their display's own pinout: hardware/README.md, "The faces'
+# PCB"): their perfboards (and, on face boards, the HT16K33s' adapters) are still bought.
 FACES_ON_PERFBOARD = ("perfboard 180x50", "adapter SOP-28")
 SHIPPED = "shipping (estimates: one parcel per source)"
+FACE_BOARDS = ("the faces on face boards instead of backpacks (order-face-board.csv less the backpacks and "
+               "the 12 kohm; not in the totals)")
 PCB_EXTRA = "the PCB route: five of each PCB but the faces', their surface-mount parts assembled (less the perfboards and adapters)"
 
 
@@ -236,6 +241,10 @@ def cost(mechanical=None) -> dict:
     out["total with the voice"] = round(out["total without the voice"] + out[THE_VOICE], 2)
     pieces = sum(float(r["eur"]) for r in mechanical if r["part"] == "chess pieces")
     out["total without the voice or the pieces"] = round(out["total without the voice"] - pieces, 2)
+    from hardware import sourcing
+
+    out[FACE_BOARDS] = round(sum(r["eur"] for r in sourcing.face_board_rows())
+                             - sum(r["eur"] for r in sourcing.backpack_rows()), 2)
     out[SHIPPED] = shipping(mechanical)
     out[PCB_EXTRA] = pcb_route(mechanical)
     out["perfboard route, shipped, without the voice"] = round(out["total without the voice"] + out[SHIPPED], 2)
@@ -272,6 +281,7 @@ def main():
     write_all()
     print(MECHANICAL)
     print(HERE / "order.csv")
+    print(HERE / "order-face-board.csv")
     print(COST)
     print(COST.read_text())
 

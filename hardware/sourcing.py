@@ -4,7 +4,7 @@ name (the mating housings and crimps of each connector, the sockets and adapters
 module and small chip, the leads between the boards), counted from the netlist and the
 perfboard layouts, so that an order cannot miss a housing or a crimp.
 
-    python -m hardware.sourcing      # hardware/order.csv
+    python -m hardware.sourcing      # hardware/order.csv, order-face-board.csv
 
 The rest of the bill of materials (hardware/parts.py, mechanical.csv) takes its sources from
 the same catalogue, by its lines' names.
@@ -27,6 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ORDER = HERE / "order.csv"
+FACE_ORDER = HERE / "order-face-board.csv"
 PRICED = "2026-11-27"
 
 MOUSER, DIGIKEY, LCSC, MARKET = "Mouser", "DigiKey", "LCSC", "marketplace"
@@ -86,6 +87,10 @@ CATALOGUE = {
     "SN74AHCT1G125DBVR": ("Texas Instruments", "SN74AHCT1G125DBVR", LCSC, "C7484", 0.20, "seen"),
     "USBLC6-2SC6": ("STMicroelectronics", "USBLC6-2SC6", MOUSER, "511-USBLC6-2SC6", 0.40, "seen"),
     "105017-0001": ("Molex", "105017-0001", DIGIKEY, "WM1399CT-ND", 0.90, "seen"),
+    # The faces' recommended route (hardware/README.md, step 2C): Adafruit's quad
+    # alphanumeric backpack, red (its product 1911); Mouser numbers Adafruit's products
+    # 485-<product>.
+    "Adafruit 1911": ("Adafruit", "1911", MOUSER, "485-1911", 9.50, "scheme"),
     # ----- fittings: what the circuit's parts need to be plugged or seated
     "XHP-2": ("JST", "XHP-2", MOUSER, "306-XHP-2", 0.10, "seen"),
     "XHP-3": ("JST", "XHP-3", MOUSER, "306-XHP-3", 0.10, "scheme"),
@@ -160,8 +165,8 @@ CATALOGUE = {
     "perfboard 98x39": (ANY, "perfboard 2.54 mm", MARKET, "perfboard 2.54 mm, at least 98 x 39 mm",
                         0.50, "marketplace"),
     "18650 cell": ("Samsung SDI", "INR18650-30Q", MARKET, "Samsung INR18650-30Q, flat top", 4.00, "marketplace"),
-    "wire and sleeving": (ANY, "hook-up wire 0.25 mm2 (24 AWG), heat-shrink 1.6-4.8 mm", MARKET,
-                          "hook-up wire set and heat-shrink assortment", 3.00, "marketplace"),
+    "wire and sleeving": (ANY, "hook-up wire 0.25 mm2 (24 AWG), wire-wrap wire 30 AWG, heat-shrink 1.6-4.8 mm", MARKET,
+                          "hook-up wire set, wire-wrap wire and heat-shrink assortment", 3.50, "marketplace"),
     "glue": (ANY, "cyanoacrylate, or two-part epoxy", MARKET, "cyanoacrylate glue", 3.00, "marketplace"),
     "micro SD card": (ANY, "microSDHC, any size", MARKET, "microSD card", 3.00, "marketplace"),
     "USB cable": (ANY, "USB 2.0 A or C to micro-B, with data lines", MARKET, "USB micro-B data cable", 2.00,
@@ -253,6 +258,13 @@ LOOKED_UP = {
                      "adafruit/Adafruit-LED-Backpacks at a58b392, 'Adafruit 0.54 Alphanumeric STEMMA QT.sch'; a "
                      "published HT16K33 design with nine PSC08-11SURKWA (its README: 16-segment, common cathode)"),
     "B3B-XH-A": (_NONE, ""),
+    "Adafruit 1911": ("Adafruit's 'Quad Alphanumeric Display - Red 0.54\" Digits w/ I2C Backpack' is its product "
+                      "1911 (1912 the blue), in the guide's Featured Products; Mouser's number is formed as "
+                      "published bills of materials show Mouser's for Adafruit's products (485-3954, 485-4739: "
+                      "485- and the product number), 485-1911 itself not seen; about USD 10 (a published design "
+                      "that uses it)", "learn.adafruit.com/adafruit-led-backpack (Featured Products: "
+                      "www.adafruit.com/product/1911, /1912); mouser.com/ProductDetail/485-3954 and 485-4739 in "
+                      "published READMEs"),
     "DFPlayer Mini (DFR0299)": (_NONE, ""),
     "CDS-40-8": (_NONE, ""),
     "PJ-392": (_NONE, ""),
@@ -319,12 +331,12 @@ def fittings(board=None, layouts=None) -> list[dict]:
 
     board = board or Board()
     layouts = layouts if layouts is not None else perfboard.LAYOUTS
-    count: dict[tuple, int] = {}  # (fitting, what for, the voice's) -> how many
+    count: dict[tuple, int] = {}  # (fitting, what for, the voice's, route) -> how many
     sources = {}  # fitting -> its source
 
-    def add(name, n, why, voice, src=None):
+    def add(name, n, why, voice, src=None, route=""):
         sources[name] = src or source(name)
-        count[(name, why, voice)] = count.get((name, why, voice), 0) + n
+        count[(name, why, voice, route)] = count.get((name, why, voice, route), 0) + n
 
     for key, part in sorted(board.parts.items()):
         fp = part.footprint
@@ -338,7 +350,8 @@ def fittings(board=None, layouts=None) -> list[dict]:
             raise KeyError("%s (%s): no fittings known for its footprint %s" % (key, part.ref, fp))
         role = "%s (%s)" % (part.fields.get("Role") or part.name, part.ref)
         for name, n in rule:
-            add(name, len(part.pins) if n == "pins" else n, role, key in VOICE)
+            add(name, len(part.pins) if n == "pins" else n, role, key in VOICE,
+                route=FACE_BOARD if face_board_only(key) else "")
     # The perfboards' connectors: a KK header on the board; each lead's housing and crimps.
     header_pins = 0
     for layout in layouts:
@@ -366,21 +379,63 @@ def fittings(board=None, layouts=None) -> list[dict]:
     if header_pins:
         add("pin header 1x40", math.ceil(header_pins / 40), "J_BOARD (%d pins, broken off a 40)" % header_pins,
             False)
-    return [{"qty": n, "part": name, "for": why, "voice": voice, **sources[name]}
-            for (name, why, voice), n in sorted(count.items())]
+    return [{"qty": n, "part": name, "for": why, "voice": voice, "route": route, **sources[name]}
+            for (name, why, voice, route), n in sorted(count.items())]
 
 
 FIELDS = ["qty", "part", "value", "manufacturer", "mpn", "distributor", "order_number", "eur_each", "eur", "for",
           "voice", "checked"]
 
+# The faces: the recommended route is the ready-made backpacks (hardware/README.md, step 2C;
+# the face PCB says "do not order" until its characters follow a display's datasheet), so
+# the default order buys them and leaves out what only a face board takes: its HT16K33 and
+# that chip's SOP-28 adapter, the characters, the indicator LEDs, the 100 nF and 100 uF,
+# Black's address diode and 39 kohm, and the controller's two 2.7 kohm faces'-side pull-ups
+# (12 kohm in their place with the backpacks' own 10 kohm, hardware/i2c.py). Those go to
+# order-face-board.csv, which is not in the totals. The carrier perfboard, the J_CLOCK and
+# J_KEYS headers and leads, the keys and their two 1N4148 stay in both.
+FACE_BOARD = "face board"
+FACE_BOARD_ONLY = ("face_white", "face_black", "c_face_", "cp_face_", "char_", "ind_", "d_addr_", "r_addr_", "r_face_")
+BACKPACK = "Adafruit 1911"
 
-def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
-    """The electronic order: the circuit's parts (bom.csv) and their fittings, each with
-    its source, quantity and cost. Dated PRICED."""
+
+def face_board_only(key: str) -> bool:
+    """Whether a circuit part (by its key) is one only the face board takes."""
+    return key.startswith(FACE_BOARD_ONLY)
+
+
+def backpack_rows(board=None) -> list[dict]:
+    """What the backpack route buys besides the parts both routes share: the four backpacks
+    and the 12 kohm fitted in place of the faces'-side 2.7 kohm (README, step 2C)."""
+    from hardware import i2c
+    from hardware.circuit import Board
+
+    board = board or Board()
+    pulls = sorted((p.ref for k, p in board.parts.items() if k.startswith("r_face_")), key=_ref_key)
+    rows = [{"qty": i2c.BACKPACKS, "part": "HT16K33 backpack", "value": "quad 14-segment 0.54in red",
+             **source(BACKPACK), "for": "the faces: two a face (step 2C)", "voice": False},
+            {"qty": len(pulls), "part": "R", "value": i2c.BACKPACK_SIDE_PULLUP,
+             **source("CFR-25", i2c.BACKPACK_SIDE_PULLUP),
+             "for": "%s, in place of the 2k7 (step 2C)" % " ".join(pulls), "voice": False}]
+    for r in rows:
+        r["eur"] = round(r["qty"] * r["eur_each"], 2)
+    return rows
+
+
+def _ref_key(ref: str):
+    head = ref.rstrip("0123456789")
+    return head, int(ref[len(head):] or 0)
+
+
+def circuit_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
+    """Every part of the circuit (bom.csv) and its fittings, each with its source, quantity,
+    cost and route: "" for a part every build takes, FACE_BOARD for one only the face board
+    takes (a bom.csv line with both is split in two). Dated PRICED."""
     from hardware.circuit import VOICE, Board
 
     board = board or Board()
     voice = {p.ref for key, p in board.parts.items() if key in VOICE}  # (a line is the voice's if all its parts are)
+    faces = {p.ref for key, p in board.parts.items() if face_board_only(key)}
     rows = []
     with open(bom, newline="") as f:
         for r in csv.DictReader(f):
@@ -389,8 +444,11 @@ def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
             except KeyError:
                 raise KeyError("no source for %s %s (%s): add it to hardware/sourcing.py"
                                % (r["part"], r["value"], r.get("mpn", ""))) from None
-            rows.append({"qty": int(r["qty"]), "part": r["part"], "value": r["value"], **s,
-                         "for": r["references"], "voice": set(r["references"].split()) <= voice})
+            refs = r["references"].split()
+            for route, mine in (("", [x for x in refs if x not in faces]), (FACE_BOARD, [x for x in refs if x in faces])):
+                if mine:
+                    rows.append({"qty": len(mine), "part": r["part"], "value": r["value"], **s,
+                                 "for": " ".join(mine), "voice": set(mine) <= voice, "route": route})
     for r in fittings(board):
         rows.append({"value": "", **r})
     for r in rows:
@@ -398,20 +456,46 @@ def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
     return rows
 
 
-def write(path: Path = ORDER) -> str:
+def order_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
+    """The electronic order, the faces on backpacks (the recommended route): the circuit's
+    parts and fittings but the face board's, and the backpacks' own lines."""
+    from hardware.circuit import Board
+
+    board = board or Board()
+    return [r for r in circuit_rows(bom, board) if r["route"] != FACE_BOARD] + backpack_rows(board)
+
+
+def face_board_rows(bom: Path = HERE / "bom.csv", board=None) -> list[dict]:
+    """What the faces on face boards (perfboard, step 2 item 7) take instead of the
+    backpacks' lines: order-face-board.csv, not in the totals."""
+    return [r for r in circuit_rows(bom, board) if r["route"] == FACE_BOARD]
+
+
+def _write(rows, path: Path) -> str:
     out = io.StringIO()
-    w = csv.DictWriter(out, FIELDS, lineterminator="\n")
+    w = csv.DictWriter(out, FIELDS, lineterminator="\n", extrasaction="ignore")
     w.writeheader()
-    for r in order_rows():
+    for r in rows:
         w.writerow({**r, "eur_each": "%.3f" % r["eur_each"], "eur": "%.2f" % r["eur"],
                     "voice": "yes" if r["voice"] else ""})
     path.write_text(out.getvalue())
     return out.getvalue()
 
 
+def write(path: Path = ORDER, face_path: Path | None = None) -> str:
+    """order.csv (the default order) and, beside it, order-face-board.csv."""
+    from hardware.circuit import Board
+
+    board = Board()
+    text = _write(order_rows(board=board), path)
+    _write(face_board_rows(board=board), face_path or path.with_name(FACE_ORDER.name))
+    return text
+
+
 def main():
     write()
     print(ORDER)
+    print(FACE_ORDER)
 
 
 if __name__ == "__main__":

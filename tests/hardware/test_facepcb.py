@@ -206,7 +206,7 @@ BIT = {"A": FIRMWARE._A, "B": FIRMWARE._B, "C": FIRMWARE._C, "D": FIRMWARE._D, "
 # part number -> ("document, revision, page", (the maker's letter for each of the firmware's
 # positions where they differ, characters per part, {pin: segment, or "COM<k>" for the
 # common cathode of the part's character k counted from the left})).
-# Kingbright PSC08-11SRWA (the part order.csv buys): its datasheet was not reached from
+# Kingbright PSC08-11SRWA (the part order-face-board.csv buys): its datasheet was not reached from
 # here (hardware/sourcing.py LOOKED_UP says where it was looked for), so nothing is typed
 # and the face PCB stays marked "do not order".
 DATASHEETS = {}
@@ -284,7 +284,7 @@ def test_the_characters_follow_the_ordered_displays_own_pin_table_or_the_board_s
 
     from hardware import sourcing
 
-    ordered = next(r for r in csv.DictReader((sourcing.HERE / "order.csv").open()) if r["part"] == "Char_14seg_CC")
+    ordered = next(r for r in csv.DictReader(sourcing.FACE_ORDER.open()) if r["part"] == "Char_14seg_CC")
     parts = characters(_board())
     assert [ref for ref, _ in parts] == ["DS%d" % n for n in range(1, 9)]
     table = DATASHEETS.get(ordered["mpn"])

@@ -4,6 +4,7 @@ against the board's layers, the committed mechanical.csv and cost.csv what the g
 give, and README's cost figure theirs."""
 import csv
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,9 @@ def test_the_bill_of_materials_and_the_cost_are_up_to_date(tmp_path):
     # Every part of the circuit's BOM has its price (and then its fittings: test_sourcing.py),
     # and a missing one is said.
     bom = list(csv.DictReader((ROOT / "hardware" / "bom.csv").open()))
-    assert [(r["part"], r["value"]) for r in parts.electronic_rows()[:len(bom)]] == [(r["part"], r["value"]) for r in bom]
+    from hardware import sourcing
+    assert ({(r["part"], r["value"]) for r in sourcing.circuit_rows() if r["value"]}
+            == {(r["part"], r["value"]) for r in bom})
     bad = tmp_path / "bom.csv"
     bad.write_text("qty,part,value\n1,Flux_Capacitor,1.21 GW\n")
     with pytest.raises(KeyError, match="Flux_Capacitor"):
@@ -140,3 +143,60 @@ def test_the_order_buys_the_square_leds_and_the_picos_pins():
     pico = [r for r in order if "Raspberry_Pi_Pico" in r["for"]]
     assert {r["part"] for r in pico} >= {"pin header 1x40", "socket 1x20"}
     assert sum(int(r["qty"]) for r in pico if r["part"] == "socket 1x20") == 2
+
+
+def _guide():
+    return (ROOT / "hardware" / "README.md").read_text()
+
+
+def test_the_guides_figures_are_the_files_own():
+    # The largest items the guide names are the four dearest lines of order.csv and
+    # mechanical.csv, in that order, at their prices; the voice's figure is cost.csv's.
+    from hardware import parts
+
+    guide = " ".join(_guide().split())
+    lines = list(csv.DictReader((ROOT / "hardware" / "order.csv").open())) + list(csv.DictReader(parts.MECHANICAL.open()))
+    dearest = sorted(lines, key=lambda r: -float(r["eur"]))[:4]
+    assert [r["part"] for r in dearest] == ["Reed", "sensor strip PCB", "HT16K33 backpack", "filament (g)"]
+    sentence = guide.split("The 192 reed switches", 1)[1].split(").", 2)
+    sentence = ").".join(sentence[:2])
+    assert [float(x) for x in re.findall(r"EUR (\d+\.\d\d)", sentence)] == [float(r["eur"]) for r in dearest]
+    cost = {r["section"]: r["eur"] for r in csv.DictReader(parts.COST.open())}
+    assert "EUR %s more in all (`cost.csv`, \"the voice\")" % cost[parts.THE_VOICE] in guide
+
+
+def test_the_guides_resistor_count_is_bom_csvs():
+    bom = list(csv.DictReader((ROOT / "hardware" / "bom.csv").open()))
+    want = {}
+    for r in bom:
+        if r["part"] == "R":
+            want[r["value"]] = want.get(r["value"], 0) + int(r["qty"])
+    guide = _guide()
+    bullet = guide.split("- **Resistors**", 1)[1].split("\n- ", 1)[0]
+    bullet = re.sub(r"\([^()]*;[^()]*\)", "", " ".join(bullet.split()))  # (not the asides' "12k in their place")
+    got = {}
+    for n, value in re.findall(r"(\d+) x (\w+)", bullet):
+        got[value] = got.get(value, 0) + int(n)
+    assert got == want
+
+
+def test_the_guide_names_every_line_bought_away_from_mouser():
+    # "Ordering" names, by distributor, every line of order.csv, order-face-board.csv and
+    # mechanical.csv that is not Mouser's, by its order number, and no other distributor.
+    from hardware import parts, sourcing
+
+    para = " ".join(_guide().split("Most\nlines are Mouser's", 1)[1].split("\n\n", 1)[0].split())
+    heads = {sourcing.DIGIKEY: "DigiKey's:", sourcing.LCSC: "LCSC's:", "Pololu": "Pololu's own:"}
+    parts_of = {}
+    for name, head in heads.items():
+        assert head in para, head
+        text = para.split(head, 1)[1]
+        parts_of[name] = min([text.split(h, 1)[0] for h in heads.values() if h in text] + [text.split(". ", 1)[0]],
+                             key=len)
+    files = [ROOT / "hardware" / "order.csv", sourcing.FACE_ORDER, parts.MECHANICAL]
+    rows = [r for f in files for r in csv.DictReader(f.open())]
+    assert {r["distributor"] for r in rows} <= set(heads) | {sourcing.MOUSER, sourcing.MARKET, sourcing.BOARD_HOUSE,
+                                                              sourcing.FASTENERS, "a laser-cutting service"}
+    for r in rows:
+        if r["distributor"] in heads:
+            assert r["order_number"].split()[0] in parts_of[r["distributor"]], (r["part"], r["distributor"])

@@ -16,10 +16,10 @@ def board():
 
 
 def test_every_part_of_the_circuit_has_its_source(board):
-    rows = sourcing.order_rows(board=board)
+    rows = sourcing.circuit_rows(board=board)
     bom = list(csv.DictReader((sourcing.HERE / "bom.csv").open()))
-    assert sum(r["qty"] for r in rows[:len(bom)]) == sum(int(r["qty"]) for r in bom)
-    for r in rows:
+    assert sum(r["qty"] for r in rows if r["value"]) == sum(int(r["qty"]) for r in bom)
+    for r in rows + sourcing.backpack_rows(board):
         for field in ("manufacturer", "mpn", "distributor", "order_number"):
             assert r[field], (r["part"], field)
         assert r["checked"] in ("seen", "scheme", "marketplace"), r["part"]
@@ -94,6 +94,7 @@ def test_the_order_is_up_to_date_and_the_cost_counts_it(tmp_path):
 
     made = sourcing.write(tmp_path / "order.csv")
     assert made == sourcing.ORDER.read_text(), "run python -m hardware.parts"
+    assert (tmp_path / sourcing.FACE_ORDER.name).read_text() == sourcing.FACE_ORDER.read_text(), "run python -m hardware.parts"
     rows = list(csv.DictReader(sourcing.ORDER.open()))
     cost = {r["section"]: float(r["eur"]) for r in csv.DictReader(parts.COST.open())}
     voice = sum(float(r["eur"]) for r in rows if r["voice"])
@@ -145,3 +146,61 @@ def test_every_unseen_number_says_what_was_looked_up():
     # The fuse's record names the datasheet its figures and its derating come from.
     found, where = sourcing.LOOKED_UP["MF-R250"]
     assert "R1max 0.07" in found and "page 4" in found and "REV. AL" in where
+
+
+def _nets(part):
+    return {n.name for pin in part.pins for n in pin.nets}
+
+
+def test_the_default_order_buys_the_recommended_faces_and_nothing_only_a_face_board_takes(board):
+    """The face PCB says "do not order" (its characters' pinout unchecked) and the guide
+    recommends the backpacks (step 2C): order.csv then buys none of the parts that only a
+    face board takes - found here from the circuit's nets, not from sourcing's own list -
+    and all that step 2C says to buy; the face boards' parts are in order-face-board.csv,
+    and the two files together hold every part of the circuit."""
+    import re
+
+    from hardware import facepcb, i2c, parts
+
+    guide = (sourcing.HERE / "README.md").read_text()
+    assert "DO NOT ORDER" in facepcb.Face.NOTE[2]
+    assert re.search(r"\*\*Do not order\s+it", guide) and "**The recommended faces\nare the ready-made backpacks**" in guide
+    order = list(csv.DictReader(sourcing.ORDER.open()))
+    faces = list(csv.DictReader(sourcing.FACE_ORDER.open()))
+    # (the 12 kohm line names the places it takes: R33 R34, in place of the 2.7 kohm)
+    ordered = {ref for r in order if r["value"] != "12k" for ref in r["for"].split()}
+    # The face board's own parts: on its HT16K33's commons and rows (but the keys and their
+    # diodes, which the backpacks' carriers take), the HT16K33s, their capacitors on VSYS
+    # beside them, and the faces' side pull-ups (12 kohm in their place with backpacks).
+    only = {p.ref for p in board.parts.values()
+            if any(re.match(r"FACE_[WB]_(COM|ROW|A0)", n) for n in _nets(p)) and "key" not in (p.fields.get("Role") or "")}
+    only |= {p.ref for p in board.parts.values() if p.name == "HT16K33"}
+    only |= {p.ref for k, p in board.parts.items() if k.startswith(("c_face_", "cp_face_"))}
+    only |= {p.ref for p in board.parts.values() if {"FACE_SDA", "FACE_SCL"} & _nets(p) and p.name == "R"}
+    assert len(only) >= 16 + 20 + 2 + 4 + 2 + 2
+    assert ordered & only == set(), "order.csv buys a face board's part"
+    assert {r["mpn"] for r in order} & {"PSC08-11SRWA", "HT16K33-28SOP", "WP710A10ID"} == set()
+    assert not [r for r in order if r["part"] == "adapter SOP-28"]
+    assert only <= {ref for r in faces for ref in r["for"].split()} | {ref for r in faces for ref in re.findall(
+        r"\((\w+)\)", r["for"])}
+    # What step 2C says to buy: four backpacks, two 12 kohm for the faces' side pull-ups,
+    # per face its carrier perfboard, its J_CLOCK and J_KEYS, two 1N4148 and the two keys.
+    step = guide.split("### 2C.", 1)[1].split("\n### ", 1)[0]
+    assert "four of Adafruit's" in step and "two\n  12 kohm" in step.replace("two 12", "two\n  12")
+    backpacks = [r for r in order if r["manufacturer"] == "Adafruit"]
+    assert sum(int(r["qty"]) for r in backpacks) == i2c.BACKPACKS == 4
+    assert [r["mpn"] for r in backpacks] == ["1911"] and backpacks[0]["order_number"] in step
+    pulls = {p.ref for p in board.parts.values() if {"FACE_SDA", "FACE_SCL"} & _nets(p) and p.name == "R"}
+    twelve = [r for r in order if r["part"] == "R" and r["value"] == "12k"]
+    assert sum(int(r["qty"]) for r in twelve) == len(pulls) == 2 and pulls <= set(twelve[0]["for"].replace(",", "").split())
+    keys = {p.ref for k, p in board.parts.items() if k.startswith(("d_ask_", "d_draw_", "ask_", "draw_"))}
+    assert len(keys) == 8 and keys <= ordered
+    assert sum(1 for r in order if r["part"] == "KK header 4" and re.match(r"J_(CLOCK|KEYS) \(face-", r["for"])) == 4
+    carriers = [r for r in parts.mechanical_rows() if r["part"] == "perfboard 180x50"]
+    assert carriers and carriers[0]["qty"] == 2
+    # Nothing of the circuit lost between the two files.
+    bom = list(csv.DictReader((sourcing.HERE / "bom.csv").open()))
+    refs = [ref for r in bom for ref in r["references"].split()]
+    listed = [ref for r in order + faces if r["value"] and r["manufacturer"] != "Adafruit" and r["value"] != "12k"
+              for ref in r["for"].split()]
+    assert sorted(listed) == sorted(refs)
