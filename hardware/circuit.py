@@ -168,8 +168,9 @@ def _parts():
                            "5 V step-up/step-down regulator module, 2.7-11.8 V in, about 1 A, with an "
                            "enable input (low: off)"),
         "conn2": _template("Conn_01x02", "J", two, "Connector_JST:JST_PH_B2B-PH-K_1x02_P2.00mm_Vertical",
-                           "B2B-PH-K-S", "battery connector, JST PH 2-pin, to a holder of three 18650 Li-ion "
-                           "cells in parallel (1S3P, 3000 mAh each: hardware/power.py)"),
+                           "B2B-PH-K-S", "battery connector, JST PH 2-pin, to a holder of %d 18650 Li-ion cells in "
+                           "parallel (1S%dP, %d mAh each; %d without the voice: hardware/power.py)"
+                           % (PW.VOICE_CELLS, PW.VOICE_CELLS, PW.CELL_MAH, PW.CELLS)),
         "conn3": _template("Conn_01x03", "J", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE), (3, "3", T.PASSIVE)],
                            "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical", "B3B-XH-A",
                            "square LED chain connector: 5 V, data, GND"),
@@ -557,7 +558,7 @@ class Board:
         # switch (an NPN that held the regulator off until VBUS fell under 0.7 V let VSYS
         # follow VBUS down and reset the clock: hardware/powersim.py). The cells' voltage
         # reaches GP28 (ADC2) halved.
-        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
+        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: %d x 18650 in parallel" % PW.VOICE_CELLS)
         chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
         # Its charge current, by R_PROG (hardware/power.py): the TP4056 has no input-voltage
         # regulation, and the 1 A the modules come set for pulls a USB port's VBUS, and VSYS
