@@ -197,7 +197,11 @@ def _parts():
                           "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
-        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R250",
+        # (KiCad's Bourns footprints are the MF-RG's and MF-RHT's, their second pad 1.2 mm off
+        # the line; the MF-R250's leads stand in one line 5.1 mm apart, its datasheet's page 3:
+        # KiCad's in-line 5.08 mm radial fuse, 1.0 mm holes for its 0.81 mm leads; its courtyard,
+        # 9 mm long, is shorter than the MF-R250's 12 mm body: keep 1.5 mm clear at each end)
+        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Littelfuse_395Series", "MF-R250",
                          "resettable fuse (PTC), 2.5 A hold, 5.0 A trip at 23 C, 30 V, at most 0.07 ohm after "
                          "a trip, radial, 5.1 mm leads (Bourns MF-R series): the cells' short-circuit guard, "
                          "sized for the heaviest load on empty cells warm inside the clock, and low enough "

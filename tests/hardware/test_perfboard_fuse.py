@@ -52,3 +52,31 @@ def test_the_fuses_body_is_its_datasheets_and_nothing_overlaps_it(board):
             assert not (x0 <= hx <= x1 and y0 <= hy <= y1), "%s pin %s is under the fuse" % (other, pin)
     assert 0 <= x0 + 0.5 and x1 - 0.5 <= board.layout.cols - 1 and 0 <= y0 + 0.5 and y1 - 0.5 <= board.layout.rows - 1
     assert board.problems() == []
+
+
+def test_the_netlists_footprint_for_the_fuse_fits_its_leads():
+    """The footprint a maker's own Pcbnew layout takes from board.net, read from KiCad's own
+    library: its two holes on one line 5.1 mm apart (page 3's C; KiCad's MF-RG1100 footprint,
+    the fuse's before the review, has its second pad 1.2 mm off that line), each wide enough for
+    the 0.81 mm lead."""
+    import re
+
+    from hardware import circuit as C
+    from hardware import kicadlib
+
+    try:
+        lib = kicadlib.library_dir()
+    except ImportError as e:
+        pytest.skip(str(e))
+    board = C.Board()
+    (part,) = [p for p in board.circuit.parts if p.fields.get("MPN") == "MF-R250"]
+    name, fp = part.footprint.split(":")
+    text = (lib / (name + ".pretty") / (fp + ".kicad_mod")).read_text()
+    pads = [(float(x), float(y), float(d)) for x, y, d in re.findall(
+        r'\(pad "\w+" thru_hole \w+ \(at ([-\d.]+) ([-\d.]+)[^)]*\).*?\(drill ([\d.]+)\)', text)]
+    assert len(pads) == 2, pads
+    (x1, y1, d1), (x2, y2, d2) = pads
+    along, across = (abs(x2 - x1), abs(y2 - y1)) if abs(x2 - x1) >= abs(y2 - y1) else (abs(y2 - y1), abs(x2 - x1))
+    assert abs(along - LEAD_SPACING) <= 0.1, "pads %.2f mm apart, the MF-R250's leads %.1f" % (along, LEAD_SPACING)
+    assert across <= 0.1, "the second pad %.2f mm off the leads' line" % across
+    assert min(d1, d2) >= LEAD_DIA + 0.1
