@@ -168,8 +168,9 @@ def _parts():
                            "5 V step-up/step-down regulator module, 2.7-11.8 V in, about 1 A, with an "
                            "enable input (low: off)"),
         "conn2": _template("Conn_01x02", "J", two, "Connector_JST:JST_PH_B2B-PH-K_1x02_P2.00mm_Vertical",
-                           "B2B-PH-K-S", "battery connector, JST PH 2-pin, to a holder of three 18650 Li-ion "
-                           "cells in parallel (1S3P, 3000 mAh each: hardware/power.py)"),
+                           "B2B-PH-K-S", "battery connector, JST PH 2-pin, to a holder of %d 18650 Li-ion cells in "
+                           "parallel (1S%dP, %d mAh each; %d without the voice: hardware/power.py)"
+                           % (PW.VOICE_CELLS, PW.VOICE_CELLS, PW.CELL_MAH, PW.CELLS)),
         "conn3": _template("Conn_01x03", "J", [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE), (3, "3", T.PASSIVE)],
                            "Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical", "B3B-XH-A",
                            "square LED chain connector: 5 V, data, GND"),
@@ -196,7 +197,11 @@ def _parts():
                           "Connector_Audio:Jack_3.5mm_CUI_SJ1-3523N_Horizontal", "PJ-392",
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
-        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Bourns_MF-RG1100", "MF-R250",
+        # (KiCad's Bourns footprints are the MF-RG's and MF-RHT's, their second pad 1.2 mm off
+        # the line; the MF-R250's leads stand in one line 5.1 mm apart, its datasheet's page 3:
+        # KiCad's in-line 5.08 mm radial fuse, 1.0 mm holes for its 0.81 mm leads; its courtyard,
+        # 9 mm long, is shorter than the MF-R250's 12 mm body: keep 1.5 mm clear at each end)
+        "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Littelfuse_395Series", "MF-R250",
                          "resettable fuse (PTC), 2.5 A hold, 5.0 A trip at 23 C, 30 V, at most 0.07 ohm after "
                          "a trip, radial, 5.1 mm leads (Bourns MF-R series): the cells' short-circuit guard, "
                          "sized for the heaviest load on empty cells warm inside the clock, and low enough "
@@ -557,7 +562,7 @@ class Board:
         # switch (an NPN that held the regulator off until VBUS fell under 0.7 V let VSYS
         # follow VBUS down and reset the clock: hardware/powersim.py). The cells' voltage
         # reaches GP28 (ADC2) halved.
-        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: 3 x 18650 in parallel")
+        bat = self._part("battery", t["conn2"], value="JST PH 2", role="battery: %d x 18650 in parallel" % PW.VOICE_CELLS)
         chg = self._part("charger", t["charger"], value="TP4056 module", role="charger and protection")
         # Its charge current, by R_PROG (hardware/power.py): the TP4056 has no input-voltage
         # regulation, and the 1 A the modules come set for pulls a USB port's VBUS, and VSYS

@@ -9,6 +9,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from firmware.hal import pinmap as P
+from hardware import geometry as G
+from hardware import power as PW
 from hardware.circuit import FILES, PICO_PINS, Board
 
 HERE = Path(__file__).resolve().parent
@@ -70,7 +72,84 @@ def write_bom(board: Board, path: Path = BOM) -> str:
     return out.getvalue()
 
 
-def write_wiring(board: Board, path: Path = WIRING) -> None:
+def _ohm(value: str) -> str:
+    """A resistor's value as the diagram writes it: 150 -> 150R, 2k2 stays."""
+    return value + "R" if value.isdigit() else value
+
+
+def _net(board: Board, key: str, pin: str) -> str:
+    """The name of the net on a part's pin (the part by its key in Board.parts)."""
+    nets = [n for n in board.parts[key][pin].nets if n is not board.circuit.NC]
+    return nets[0].name if nets else "not connected"
+
+
+def magnet_note() -> str:
+    """The chosen magnet (hardware/magnets.py choose()) at the board's pitch."""
+    from hardware import magnets
+
+    grade, d, t, _ = magnets.choose()
+    return "the magnet in the piece's base (%gx%g mm %s at %g mm squares) closes one of them" % (d, t, grade, G.PITCH)
+
+
+def power_pin_label(board: Board, num: int, name: str) -> str:
+    """What a Pico pin that is no GPIO goes to: its net's name in the circuit, then what is on it."""
+    pin = board.pico[num]
+    nets = [n for n in pin.nets if n is not board.circuit.NC]
+    if not nets:
+        return "not connected"
+    net = nets[0].name
+    if net == "GND":
+        return "GND"
+    soft = board.parts["soft_start"]
+    return {
+        "+3V3": "+3V3 out: pull-ups, 74HC138, BSS138 gates",
+        "VSYS": "VSYS: USB or the 5 V regulator (ideal diodes), faces, motors, LEDs",
+        _net(board, "soft_start", "D"): "%s: USB's VBUS after the %s soft start; charger, ideal diode" % (net, soft.value),
+    }.get(net, net + (": reset button to GND" if net == "RUN" else ""))
+
+
+def wiring_notes(board: Board) -> list:
+    """The diagram's notes on the drivers, power, USB and voice: every value and connection from
+    the circuit (its parts' values and nets), so that they change with it."""
+    v = {k: p.value for k, p in board.parts.items()}
+    soft_net = _net(board, "soft_start", "D")
+    return [
+        "Drivers (all grounds common; VSYS is USB's 5 V or the 5 V regulator's, whichever is higher):",
+        "  Motors, buzzer: GPIO -> %s -> %s base; emitter to GND; collector to the motor's (buzzer's) - lead;"
+        % (_ohm(v["r_base_motor_white"]), v["q_motor_white"]),
+        "      its + lead to %s; a %s across it, band to %s (the coil's kick); %s from the GPIO to GND."
+        % (_net(board, "motor_white", "+"), v["flyback_motor_white"], _net(board, "flyback_motor_white", "K"),
+           _ohm(v["r_pull_motor_white"])),
+        "  Side LEDs: GPIO -> %s -> %s base; emitter to GND; %s -> %s -> LED anode; LED cathode to the collector."
+        % (_ohm(v["r_base_led_white"]), v["q_led_white"], _net(board, "r_led_white", "1"), _ohm(v["r_led_white"])),
+        "  Faces: an HT16K33 (VDD %s, 100n + 100u) each; COM i -> character i's common cathode and indicator i's"
+        % _net(board, "face_white", "VDD"),
+        "      cathode; ROW0-13 -> segments A..N of all eight characters, ROW14 -> their points, ROW15 -> the",
+        "      indicators' anodes (colons: two LEDs). Black's: COM0 -> 1N4148 -> 39k -> ROW2 (A0: address 0x71).",
+        "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
+        "  Power: %d x 18650 in parallel (%d without the voice) -> %s polyfuse -> charger B+/B- (IN+ from %s);"
+        % (PW.VOICE_CELLS, PW.CELLS, v["fuse_battery"], _net(board, "charger", "IN+")),
+        "      OUT+ -> 5 V regulator VIN, its EN to GND by the switch (off); VOUT -> %s -> VSYS (100u) <- %s <- %s."
+        % (v["ideal_battery"], v["ideal_usb"], _net(board, "ideal_usb", "VIN")),
+        "  USB: the clock's micro-USB socket, D+ D- VBUS clamped by a %s, D+ -> the Pico's TP3, D- -> TP2,"
+        % v["usb_clamp"],
+        "      GND -> TP1 (wires to its test points under it); %s -> %s soft start -> %s -> pin 40"
+        % (_net(board, "usb_socket", "VBUS"), v["soft_start"], soft_net),
+        "      (its gate: %s to GND, %s to its source, %s to its drain, a %s from GND)."
+        % (_ohm(v["r_soft"]), v["c_soft_gs"], v["c_soft_gd"], v["d_soft"]),
+        "  Square LEDs (optional): WS2812 chain on %s and GND, data from GP%d -> %s -> %s."
+        % (_net(board, "square_leds", "1"), P.SQUARE_LEDS, v["led_buffer"], _ohm(v["r_led_data"])),
+        "  Voice (optional): SC16IS750 module on the 3V3 I2C (SDA, SCL; VCC 3V3, I2C/SPI and RESET to 3V3, A0 A1",
+        "      to GND: 0x4D); its TX -> %s -> DFPlayer Mini RX, DFPlayer TX -> its RX;" % _ohm(v["r_audio_rx"]),
+        "      %s -> %s -> DFPlayer VCC (%s, 100u); SPK1/SPK2 -> 8 ohm speaker. The card: python -m host_tools audiocard."
+        % (_net(board, "d_audio", "A"), v["d_audio"], _net(board, "audio_player", "VCC")),
+    ]
+
+
+
+def write_wiring(board: Board, path: Path = WIRING) -> list:
+    """Draws the diagram; returns every text drawn on it (what tests/hardware/test_wiring_text.py
+    holds to the circuit)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,10 +177,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         gp = int(name[2:]) if name.startswith("GP") else None
         sig = nets.get(gp) if gp is not None else None
         if sig is None:
-            sig = {"GND": "GND", "AGND": "GND", "3V3": "+3V3 out: pull-ups, 74HC138, BSS138 gates",
-                   "VSYS": "VSYS: USB or the 5 V regulator (ideal diodes), faces, motors, LEDs",
-                   "VBUS": "VBUS: the clock's USB socket (clamped); charger IN+, WS2812 chain, ideal diode",
-                   "RUN": "reset button to GND"}.get(name, "not connected")
+            sig = power_pin_label(board, num, name)
         if sig.startswith("COL_"):
             label = "file %s: 10k to 3V3, 220R (cable guard) to file %s's switches" % (sig[-1], sig[-1])
         else:
@@ -110,7 +186,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
         ax.plot([x, x - 4 if left else x + 4], [y, y], color=colour, lw=2.5)
         ax.text(x + (1 if left else -1), y, "%d %s" % (num, name), ha="left" if left else "right", va="center",
                 fontsize=7, color="white")
-        ax.text(x - 5 if left else x + 5, y, (sig + ": " if not sig.startswith(("GND", "+3V3", "VSYS", "VBUS", "not", "reset"))
+        ax.text(x - 5 if left else x + 5, y, (sig + ": " if not sig.startswith(("GND", "+3V3", "VSYS", "VBUS", "not", "reset", "RUN"))
                                              and not sig.startswith("COL_") else "") + label,
                 ha="right" if left else "left", va="center", fontsize=7.5, color=colour)
     # The matrix, and one square close up.
@@ -142,7 +218,7 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     cx.text(1, 4.7, "file e (GP%d, 10k to 3V3)" % P.COLUMNS[4], ha="center", fontsize=8, color="#6a1b9a")
     cx.plot([1, 3], [3, 3], color="black")
     cx.add_patch(Rectangle((3, 2.7), 2, 0.6, fc="#e0f7fa", ec="black"))
-    cx.text(4, 3, "3 reed switches\nin parallel", ha="center", va="center", fontsize=7)
+    cx.text(4, 3, "%d reed switches\nin parallel" % len(G.SQUARE_REEDS), ha="center", va="center", fontsize=7)
     cx.plot([5, 6], [3, 3], color="black")
     cx.add_patch(Rectangle((6, 2.75), 1.2, 0.5, fc="#fff3e0", ec="black"))
     cx.add_patch(Rectangle((7.0, 2.75), 0.2, 0.5, fc="black"))
@@ -150,30 +226,17 @@ def write_wiring(board: Board, path: Path = WIRING) -> None:
     cx.plot([7.2, 8.5, 8.5], [3, 3, 1], color="black")
     cx.plot([0.5, 9.5], [1, 1], color="#1565c0", lw=3)
     cx.text(9.5, 0.6, "rank 4 (74HC138 Y3)", ha="right", fontsize=8, color="#1565c0")
-    cx.text(5, 4.2, "the magnet in the piece's base (12x3 mm N42 at 55 mm squares) closes one of them\n"
+    cx.text(5, 4.2, magnet_note() + "\n"
             "wherever the piece stands on its square (hardware/README.md: The magnets)", ha="center", fontsize=7.5)
-    dx = fig.add_axes([0.02, 0.0, 0.54, 0.21])
+    dx = fig.add_axes([0.02, 0.0, 0.54, 0.235])
     dx.axis("off")
-    dx.text(0, 1, "\n".join([
-        "Drivers (all grounds common; VSYS is USB's 5 V or the 5 V regulator's, whichever is higher):",
-        "  Motors, buzzer: GPIO -> 1k -> BC337 base; emitter to GND; collector to the motor's (buzzer's) - lead;",
-        "      its + lead to VSYS; a 1N5819 across it, band to VSYS (the coil's kick); 100k from the GPIO to GND.",
-        "  Side LEDs: GPIO -> 2k2 -> BC337 base; emitter to GND; VSYS -> 100R -> LED anode; LED cathode to the collector.",
-        "  Faces: an HT16K33 (VDD VSYS, 100n + 100u) each; COM i -> character i's common cathode and indicator i's",
-        "      cathode; ROW0-13 -> segments A..N of all eight characters, ROW14 -> their points, ROW15 -> the",
-        "      indicators' anodes (colons: two LEDs). Black's: COM0 -> 1N4148 -> 39k -> ROW2 (A0: address 0x71).",
-        "  74HC138: VCC 3V3 + 100n to GND, E1 and E2 to GND, E3 to 3V3.   Buttons: GPIO to GND, 10k to 3V3.",
-        "  Power: 3 x 18650 in parallel -> 2.5 A polyfuse -> charger B+/B- (IN+ from VBUS); OUT+ -> 5 V regulator",
-        "      VIN, its EN to GND by the switch (off); VOUT -> LM66100 -> VSYS (100u) <- LM66100 <- VBUS.",
-        "  USB: the clock's micro-USB socket, D+ D- VBUS clamped by a USBLC6-2SC6, D+ -> the Pico's TP3, D- -> TP2,",
-        "      GND -> TP1 (wires to its test points under it), VBUS -> pin 40.",
-        "  Square LEDs (optional): WS2812 chain on VBUS and GND, data from GP27 through 330R.",
-        "  Voice (optional): SC16IS750 module on the 3V3 I2C (SDA, SCL; VCC 3V3, I2C/SPI and RESET to 3V3, A0 A1",
-        "      to GND: 0x4D); its TX -> 1k -> DFPlayer Mini RX, DFPlayer TX -> its RX; DFPlayer VCC VSYS (100u),",
-        "      SPK1/SPK2 -> 8 ohm speaker. The card: python -m host_tools audiocard.",
-    ]), va="top", ha="left", fontsize=8.5, family="monospace")
+    dx.text(0, 1, "\n".join(wiring_notes(board)), va="top", ha="left", fontsize=8, family="monospace")
     fig.savefig(path)
+    from matplotlib.text import Text
+
+    drawn = [t.get_text() for t in fig.findobj(Text) if t.get_text()]
     plt.close(fig)
+    return drawn
 
 
 def write_all() -> Board:

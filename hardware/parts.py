@@ -21,6 +21,7 @@ import struct
 from pathlib import Path
 
 from hardware import geometry as G
+from hardware import power as PW
 
 HERE = Path(__file__).resolve().parent
 MECHANICAL = HERE / "mechanical.csv"
@@ -129,7 +130,8 @@ def mechanical_rows(magnet=None) -> list[dict]:
         (1, "cell holder 4x18650", "holder for four 18650 cells side by side (%g x %g x %g mm), its eight pins wired in parallel "
          "with short leads" % E.BATTERY_HOLDER,
          "power"),
-        (4, "18650 cell", "Li-ion cell 18650, 3000 mAh, flat top, matched (three without the voice)", "power"),
+        (PW.VOICE_CELLS, "18650 cell", "Li-ion cell 18650, %d mAh, flat top, matched (%d without the voice)"
+         % (PW.CELL_MAH, PW.CELLS), "power"),
         (1, "wire and sleeving", "hook-up wire 0.25 mm2 in four colours, a little 30 AWG wire-wrap wire (the keys "
          "to a backpack's HT16K33, step 2C), heat-shrink sleeving", "wiring"),
         (1, "glue", "cyanoacrylate or two-part epoxy", "magnets, joiners"),

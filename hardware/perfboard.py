@@ -88,6 +88,10 @@ FOOTPRINTS = {
     # the DFPlayer Mini in two 8-pin sockets 20.32 mm apart (its pins counted round)
     "DFPLAYER": ([(str(i + 1), 0, i) for i in range(8)] + [(str(16 - i), 8, i) for i in range(8)],
                  (-0.7, -0.7, 8.7, 7.7)),
+    # the cells' fuse, Bourns MF-R250, standing (its datasheet, "MF-R Series", REV. AL, page 3):
+    # its leads 5.1 mm apart (two holes, 5.08 mm), its body 12.0 mm wide along them (centred
+    # between them) and about 3.1 mm thick across
+    "PTC_MFR250": ([("1", 0, 0), ("2", 2, 0)], (1 - 6.0 / 2.54, -1.55 / 2.54, 1 + 6.0 / 2.54, 1.55 / 2.54)),
     # the SC16IS750 module on its 11 pins, its board standing over the holes above them
     "SC16IS750": ([(str(i + 1), i, 0) for i in range(11)], (-0.5, -7.5, 10.5, 0.5)),
 }
@@ -107,7 +111,7 @@ CONTROLLER_PLACES = {
     "battery": ("H2", 1, 13, 90), "charger": ("H6", 3, 13, 90), "J_SWITCH": ("H2", 5, 13, 90),
     "r_bat_top": ("R", 7, 13, 90), "r_bat_bottom": ("R", 8, 13, 90), "c_bat_adc": ("C", 9, 13, 90),
     "regulator": ("H4", 3, 20, 90),
-    "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("R", 1, 16, 90),
+    "ideal_battery": ("DIP6", 5, 22, 0), "ideal_usb": ("DIP6", 10, 8, 0), "fuse_battery": ("PTC_MFR250", 1, 16, 90),
     "c_vsys": ("CP", 10, 23, 0),
     # USB's soft start: its P-MOSFET on a SOT-23 adapter, its gate's capacitors and pull-down
     "soft_start": ("SOT23", 7, 17, 0), "c_soft_gs": ("C", 7, 19, 0), "c_soft_gd": ("C", 10, 19, 0),
