@@ -198,7 +198,8 @@ def _parts():
                           "3.5 mm stereo jack, panel mount (a player's headphones: his channel into both "
                           "earpieces)"),
         # (KiCad's Bourns footprints are the MF-RG's and MF-RHT's, their second pad 1.2 mm off
-        # the line; the MF-R250's leads stand in one line 5.1 mm apart, its datasheet's page 3:
+        # the line; the MF-R250's leads stand in one line 5.1 mm apart, its datasheet's page 3 (C; style 2,
+        # drawn on page 4 with straight leads in one plane):
         # KiCad's in-line 5.08 mm radial fuse, 1.0 mm holes for its 0.81 mm leads; its courtyard,
         # 9 mm long, is shorter than the MF-R250's 12 mm body: keep 1.5 mm clear at each end)
         "ptc": _template("Polyfuse", "F", two, "Fuse:Fuse_Littelfuse_395Series", "MF-R250",

@@ -90,7 +90,7 @@ FOOTPRINTS = {
                  (-0.7, -0.7, 8.7, 7.7)),
     # the cells' fuse, Bourns MF-R250, standing (its datasheet, "MF-R Series", REV. AL, page 3):
     # its leads 5.1 mm apart (two holes, 5.08 mm), its body 12.0 mm wide along them (centred
-    # between them) and about 3.1 mm thick across
+    # between them) and 3.0 mm thick across at most (E; style 2, page 4: straight leads in one plane)
     "PTC_MFR250": ([("1", 0, 0), ("2", 2, 0)], (1 - 6.0 / 2.54, -1.55 / 2.54, 1 + 6.0 / 2.54, 1.55 / 2.54)),
     # the SC16IS750 module on its 11 pins, its board standing over the holes above them
     "SC16IS750": ([(str(i + 1), i, 0) for i in range(11)], (-0.5, -7.5, 10.5, 0.5)),

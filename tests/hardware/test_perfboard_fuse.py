@@ -1,7 +1,7 @@
 """The cells' fuse on the controller's perfboard, held to its datasheet: Bourns "MF-R Series -
 PTC Resettable Fuses", REV. AL, page 3 (Product Dimensions), the MF-R250: body 12.0 mm wide
-(A, max.) standing 18.3 mm high (B), leads 5.1 mm apart (C) of 0.81 mm wire; its thickness
-about 3 mm (distributors list 3 mm; 3.1 mm taken). A review found it laid like a resistor in
+(A, max.) standing 18.3 mm high (B), leads 5.1 mm apart (C) of 0.81 mm wire, 3.0 mm thick at
+most (E; style 2, drawn on page 4: straight leads in one plane; the model takes 3.1). A review found it laid like a resistor in
 neighbouring holes (2.54 mm, a one-hole body), where its 12 mm body met the charger's header."""
 import pytest
 
@@ -10,7 +10,7 @@ from hardware import perfboard as PB
 HOLE = 2.54  # mm
 LEAD_SPACING = 5.1  # C, page 3
 WIDTH = 12.0  # A, max., page 3
-THICKNESS = 3.0  # at least (distributors' 3 mm; 3.1 max.)
+THICKNESS = 3.0  # E, max., page 3 (the model's 3.1 covers it)
 LEAD_DIA = 0.81  # page 3: a lead this thick bends by its own diameter at most between holes
 
 
