@@ -174,23 +174,21 @@ def _work(pid) -> dict:
     tck = os.sysconf("SC_CLK_TCK")
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().split(")")[1].split()
-    out = {"user": int(parts[11]) / tck, "sys": int(parts[12]) / tck, "syscalls": 0, "switches": 0}
+    return {"user": int(parts[11]) / tck, "sys": int(parts[12]) / tck,
+            "syscalls": _counted(f"/proc/{pid}/io", ("syscr:", "syscw:")),
+            "switches": sum(_counted(f"/proc/{pid}/task/{tid}/status",
+                                     ("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:"))
+                            for tid in os.listdir(f"/proc/{pid}/task"))}
+
+
+def _counted(path, keys):
+    """The sum of a /proc file's counters named keys; 0 if it is gone (a thread that ended
+    meanwhile) or unreadable."""
     try:
-        with open(f"/proc/{pid}/io") as f:
-            for line in f:
-                if line.startswith(("syscr:", "syscw:")):
-                    out["syscalls"] += int(line.split()[1])
+        with open(path) as f:
+            return sum(int(line.split()[1]) for line in f if line.startswith(keys))
     except OSError:
-        pass
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/status") as f:
-                for line in f:
-                    if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
-                        out["switches"] += int(line.split()[1])
-        except OSError:
-            continue  # a thread that ended meanwhile
-    return out
+        return 0
 
 
 def p99(v):
